@@ -1,0 +1,37 @@
+#pragma once
+// Errors the engine reports to callers. Every rejected operation throws ecsia::Error with a code a
+// program can branch on and a message a person can act on; the world is left unchanged (G5).
+
+#include <stdexcept>
+#include <string>
+
+namespace ecsia {
+
+enum class ErrorCode {
+    CapacityExceeded,   // max_entities, a reservation, or a handle layout is full
+    StaleEntity,        // the handle is null, despawned, or from an older generation (G4)
+    MissingComponent,   // the entity does not have the component the operation needs
+    UnknownComponent,   // no component with that name or id is registered
+    UnknownField,       // the component has no field of that name
+    BadValue,           // a value does not fit its field type, or is otherwise out of range
+    BadDefinition,      // a component or handle layout definition is malformed
+    DuplicateName,      // a component or system with that name already exists
+    WrongPhase,         // a structural change during a wave, outside a command buffer
+    BadPlan,            // cycles or unknown names in system ordering
+    WorkerFailure,      // a worker pool could not start or missed a deadline
+    Disposed,           // the object was disposed
+};
+
+const char* to_string(ErrorCode code) noexcept;
+
+class Error : public std::runtime_error {
+public:
+    Error(ErrorCode code, const std::string& message)
+        : std::runtime_error(std::string(to_string(code)) + ": " + message), code_(code) {}
+    ErrorCode code() const noexcept { return code_; }
+
+private:
+    ErrorCode code_;
+};
+
+}  // namespace ecsia

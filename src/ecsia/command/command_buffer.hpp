@@ -1,0 +1,98 @@
+#pragma once
+// The command layer: structural changes recorded now and applied later, in an order the caller
+// fixes. A batch (or an observer) records into its own CommandBuffer; the serial merge applies the
+// buffers in batch-id order (world/apply_commands.hpp). Recording is single-writer, uses no atomics,
+// and never drops a record: the byte buffer grows as needed.
+//
+// Record layout (little-endian words of 4 bytes; payload bytes padded to 4):
+//   word 0      op (low 8 bits) | component count or field length (high 24 bits)
+//   word 1      target entity handle
+//   then, by op:
+//   Spawn       count x { component id, payload size, payload bytes }   (handle from a reservation,
+//                                                                        or null = overflow spawn)
+//   Despawn     -
+//   Add         count x { component id, payload size, payload bytes }   (size 0 = default values)
+//   Remove      count x { component id }
+//   Set         { component id, byte offset, byte size, bytes }          (whole component or a field)
+//   AddPair / RemovePair are reserved op codes for relations.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "ecsia/base/ids.hpp"
+#include "ecsia/entity/entity.hpp"
+
+namespace ecsia {
+
+enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7 };
+
+// A component and its initial bytes (nullptr = default values). The bytes are copied on record.
+struct ComponentValue {
+    ComponentId id;
+    const void* bytes = nullptr;
+    std::uint32_t size = 0;
+};
+
+class CommandBuffer {
+public:
+    // Any thread, own buffer only. `entity` comes from the batch's reservation; a null entity means
+    // the reservation ran dry, and the merge assigns a handle in record order (nothing is lost).
+    void spawn(Entity entity, const ComponentValue* values, std::size_t count);
+    void despawn(Entity entity);
+    void add(Entity entity, const ComponentValue* values, std::size_t count);
+    void remove(Entity entity, const ComponentId* ids, std::size_t count);
+    void set(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size);
+
+    template <typename T>
+    void add(Entity entity, ComponentId id, const T& value) {
+        const ComponentValue v{id, &value, sizeof(T)};
+        add(entity, &v, 1);
+    }
+    template <typename T>
+    void set(Entity entity, ComponentId id, const T& value) {
+        set(entity, id, 0, &value, sizeof(T));
+    }
+    void remove(Entity entity, ComponentId id) { remove(entity, &id, 1); }
+
+    bool empty() const noexcept { return words_.empty(); }
+    std::size_t record_count() const noexcept { return record_count_; }
+    std::size_t byte_size() const noexcept { return words_.size() * 4; }
+    const std::vector<std::uint32_t>& words() const noexcept { return words_; }
+    void clear() noexcept {
+        words_.clear();
+        record_count_ = 0;
+    }
+
+private:
+    void header(CommandOp op, std::uint32_t count, Entity entity);
+    void payload(const void* bytes, std::uint32_t size);
+    void values(const ComponentValue* values, std::size_t count);
+
+    std::vector<std::uint32_t> words_;
+    std::size_t record_count_ = 0;
+};
+
+// Decodes one buffer. The views point into the buffer and are valid until it changes.
+struct CommandRecord {
+    CommandOp op;
+    Entity entity;
+    std::uint32_t count;       // components in Spawn/Add/Remove
+    const std::uint32_t* body;  // words after the header
+};
+
+class CommandReader {
+public:
+    explicit CommandReader(const CommandBuffer& buffer) : words_(buffer.words()) {}
+    bool next(CommandRecord& record) noexcept;
+
+    // Walks the {id, size, bytes} entries of a Spawn/Add body.
+    static const std::uint32_t* read_value(const std::uint32_t* at, ComponentValue& out) noexcept;
+
+private:
+    const std::vector<std::uint32_t>& words_;
+    std::size_t at_ = 0;
+};
+
+}  // namespace ecsia

@@ -1,0 +1,62 @@
+#pragma once
+// EntityPool: hands out handles, recycles despawned slots through a free list, and retires a slot
+// whose generation would wrap (so a handle can never alias a later occupant; G4).
+// Serial phase only: workers never touch the pool, they take from an EntityReservation.
+
+#include <cstdint>
+#include <vector>
+
+#include "ecsia/entity/entity.hpp"
+
+namespace ecsia {
+
+class EntityPool {
+public:
+    // Throws CapacityExceeded if max_entities exceeds what the layout can address.
+    EntityPool(HandleLayout layout, std::uint32_t max_entities);
+
+    const HandleLayout& layout() const noexcept { return layout_; }
+    std::uint32_t max_entities() const noexcept { return max_entities_; }
+    // Slots in use: alive plus reserved-but-not-yet-spawned.
+    std::uint32_t allocated_count() const noexcept { return allocated_count_; }
+    std::uint32_t alive_count() const noexcept { return alive_count_; }
+    // Slots ever created (alive, free, reserved or retired): the exclusive bound of indices in use.
+    std::uint32_t slot_count() const noexcept { return static_cast<std::uint32_t>(slots_.size()); }
+    std::uint32_t retired_count() const noexcept { return retired_count_; }
+
+    // A fresh live handle. Throws CapacityExceeded (naming max_entities) and changes nothing when full.
+    Entity create();
+    // Hands out `count` handles that are allocated but not alive yet (all or nothing).
+    std::vector<Entity> reserve(std::uint32_t count);
+    // Makes a reserved handle alive. Precondition: is_reserved(e).
+    void activate(Entity e) noexcept;
+    // Frees a live or reserved handle. A slot whose generation is exhausted is retired, not reused.
+    // `bump_generation` is false only for reserved handles that never left the serial slot.
+    void destroy(Entity e, bool bump_generation = true) noexcept;
+
+    bool is_alive(Entity e) const noexcept { return matches(e, SlotState::Alive); }
+    bool is_reserved(Entity e) const noexcept { return matches(e, SlotState::Reserved); }
+    // The live handle currently in a slot, or null.
+    Entity alive_at(std::uint32_t index) const noexcept;
+
+private:
+    enum class SlotState : std::uint8_t { Free, Reserved, Alive, Retired };
+    struct Slot {
+        std::uint32_t generation = 0;
+        SlotState state = SlotState::Free;
+    };
+    bool matches(Entity e, SlotState state) const noexcept;
+    Entity allocate_slot() noexcept;
+    std::uint32_t available() const noexcept;
+
+    HandleLayout layout_;
+    std::uint32_t max_entities_;
+    std::vector<Slot> slots_;
+    // LIFO: the most recently freed slot is reused first. Deterministic given the same call order.
+    std::vector<std::uint32_t> free_indices_;
+    std::uint32_t allocated_count_ = 0;
+    std::uint32_t alive_count_ = 0;
+    std::uint32_t retired_count_ = 0;
+};
+
+}  // namespace ecsia

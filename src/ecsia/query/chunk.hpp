@@ -1,0 +1,50 @@
+#pragma once
+// Chunk: a run of rows [row_begin, row_end) of one table, the unit kernels iterate. Column
+// pointers are fetched per chunk, so the inner loop is a plain loop over arrays.
+//
+// read<T>() gives const access. write<T>() gives mutable access and records that the chunk's rows
+// changed: stamped directly when the chunk has no write log (serial use), or logged for the merge
+// when it runs in a batch. Change granularity is the rows covered by the write access.
+
+#include <cstdint>
+
+#include "ecsia/query/query_desc.hpp"
+#include "ecsia/storage/table.hpp"
+#include "ecsia/storage/write_log.hpp"
+
+namespace ecsia {
+
+class Chunk {
+public:
+    Chunk(Table& table, std::uint32_t begin, std::uint32_t end, Tick tick, WriteLog* log) noexcept
+        : table_(&table), begin_(begin), end_(end), tick_(tick), log_(log) {}
+
+    std::uint32_t size() const noexcept { return end_ - begin_; }
+    std::uint32_t row_begin() const noexcept { return begin_; }
+    std::uint32_t row_end() const noexcept { return end_; }
+    Table& table() const noexcept { return *table_; }
+    // Entities of the chunk's rows: entities()[i] is row row_begin() + i.
+    const Entity* entities() const noexcept { return table_->entities() + begin_; }
+    bool has(ComponentId id) const noexcept { return table_->has(id); }
+
+    // Element pointers start at the chunk's first row. nullptr for an absent (optional) component.
+    template <typename T>
+    const T* read(ComponentId id) const noexcept {
+        return reinterpret_cast<const T*>(raw(id));
+    }
+    template <typename T>
+    T* write(ComponentId id) noexcept {
+        return reinterpret_cast<T*>(write_raw(id));
+    }
+    const std::byte* raw(ComponentId id) const noexcept;
+    std::byte* write_raw(ComponentId id) noexcept;
+
+private:
+    Table* table_;
+    std::uint32_t begin_;
+    std::uint32_t end_;
+    Tick tick_;
+    WriteLog* log_;
+};
+
+}  // namespace ecsia

@@ -1,0 +1,41 @@
+#include "ecsia/reactivity/observers.hpp"
+
+#include <algorithm>
+
+namespace ecsia {
+
+ObserverId ObserverRegistry::add(ObserverEvent event, ComponentId component, ObserverFn fn) {
+    const ObserverId id = next_id_++;
+    entries_.push_back(Entry{id, event, component, std::move(fn)});
+    auto& counts = interest_[static_cast<int>(event)];
+    if (counts.size() <= component) counts.resize(component + 1, 0);
+    ++counts[component];
+    return id;
+}
+
+void ObserverRegistry::remove(ObserverId id) noexcept {
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.id == id; });
+    if (it == entries_.end()) return;
+    --interest_[static_cast<int>(it->event)][it->component];
+    entries_.erase(it);
+}
+
+bool ObserverRegistry::any(ObserverEvent event, ComponentId component) const noexcept {
+    const auto& counts = interest_[static_cast<int>(event)];
+    return component < counts.size() && counts[component] != 0;
+}
+
+void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId component, Entity entity,
+                            CommandBuffer& commands) {
+    if (!any(event, component)) return;
+    // Index loop: an observer may register another observer; it joins for later events only.
+    const std::size_t count = entries_.size();
+    for (std::size_t i = 0; i < count && i < entries_.size(); ++i) {
+        if (entries_[i].event != event || entries_[i].component != component) continue;
+        ObserverFn fn = entries_[i].fn;
+        ObserverContext context{world, entity, component, event, commands};
+        fn(context);
+    }
+}
+
+}  // namespace ecsia

@@ -1,0 +1,59 @@
+#pragma once
+// The reactivity layer: observers of component adds, removes and changes.
+//
+// Order (deterministic): events fire in the order of the changes that caused them; for one event,
+// observers fire in registration order. Add and remove observers run inside the structural change
+// (a remove observer, including one triggered by despawn, can still read the values); change
+// observers are queued and run at the next flush, after the writes are complete. Observers run on
+// the serial slot only, never re-entrantly: structural changes an observer wants go into the
+// CommandBuffer it is given, which the world applies at its next flush.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "ecsia/base/ids.hpp"
+#include "ecsia/command/command_buffer.hpp"
+#include "ecsia/entity/entity.hpp"
+
+namespace ecsia {
+
+class World;
+
+enum class ObserverEvent : std::uint8_t { OnAdd, OnRemove, OnChange };
+
+struct ObserverContext {
+    World& world;
+    Entity entity;
+    ComponentId component;
+    ObserverEvent event;
+    CommandBuffer& commands;  // deferred structural changes; applied at the world's next flush
+};
+
+using ObserverFn = std::function<void(ObserverContext&)>;
+using ObserverId = std::uint32_t;
+
+class ObserverRegistry {
+public:
+    ObserverId add(ObserverEvent event, ComponentId component, ObserverFn fn);
+    void remove(ObserverId id) noexcept;
+
+    // Quick test used on hot paths so that worlds without observers pay nothing per row.
+    bool any(ObserverEvent event, ComponentId component) const noexcept;
+    // Calls each matching observer in registration order.
+    void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands);
+
+private:
+    struct Entry {
+        ObserverId id;
+        ObserverEvent event;
+        ComponentId component;
+        ObserverFn fn;
+    };
+    std::vector<Entry> entries_;
+    // interest_[event][component] counts observers, so any() is O(1).
+    std::vector<std::uint32_t> interest_[3];
+    ObserverId next_id_ = 1;
+};
+
+}  // namespace ecsia

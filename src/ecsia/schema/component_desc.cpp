@@ -1,0 +1,38 @@
+#include "ecsia/schema/component_desc.hpp"
+
+#include <algorithm>
+
+#include "ecsia/base/error.hpp"
+
+namespace ecsia {
+
+const FieldDesc* ComponentDesc::find_field(std::string_view field_name) const noexcept {
+    for (const FieldDesc& field : fields) {
+        if (field.name == field_name) return &field;
+    }
+    return nullptr;
+}
+
+ComponentDesc layout_component(std::string name, const std::vector<FieldSpec>& fields) {
+    if (name.empty()) throw Error(ErrorCode::BadDefinition, "a component needs a non-empty name");
+    ComponentDesc desc;
+    desc.name = std::move(name);
+    std::uint32_t offset = 0;
+    for (const FieldSpec& spec : fields) {
+        if (spec.name.empty()) {
+            throw Error(ErrorCode::BadDefinition, "component '" + desc.name + "' has a field with an empty name");
+        }
+        if (desc.find_field(spec.name) != nullptr) {
+            throw Error(ErrorCode::BadDefinition, "component '" + desc.name + "' lists field '" + spec.name + "' twice");
+        }
+        const auto size = static_cast<std::uint32_t>(field_size(spec.type));
+        offset = (offset + size - 1) / size * size;
+        desc.fields.push_back(FieldDesc{spec.name, spec.type, offset});
+        offset += size;
+        desc.alignment = std::max(desc.alignment, size);
+    }
+    desc.size = (offset + desc.alignment - 1) / desc.alignment * desc.alignment;
+    return desc;
+}
+
+}  // namespace ecsia

@@ -1,0 +1,71 @@
+#include "ecsia/storage/table.hpp"
+
+#include <algorithm>
+
+namespace ecsia {
+
+Table::Table(TableIndex index, std::vector<ComponentId> signature, const ComponentRegistry& registry,
+             std::uint64_t* storage_generation)
+    : index_(index), signature_(std::move(signature)), storage_generation_(storage_generation) {
+    columns_.reserve(signature_.size());
+    const ComponentId max_id = signature_.empty() ? 0 : signature_.back();
+    column_slot_by_component_.assign(signature_.empty() ? 0 : max_id + 1, -1);
+    for (std::size_t i = 0; i < signature_.size(); ++i) {
+        columns_.emplace_back(registry.desc(signature_[i]));
+        column_slot_by_component_[signature_[i]] = static_cast<int>(i);
+    }
+}
+
+void Table::reserve(std::uint32_t rows) {
+    if (rows <= capacity_) return;
+    const std::uint32_t capacity = std::max<std::uint32_t>({rows, capacity_ * 2, 16});
+    bool moved = false;
+    for (Column& column : columns_) moved |= column.reserve(capacity, size());
+    entities_.reserve(capacity);
+    capacity_ = capacity;
+    if (moved) ++*storage_generation_;
+}
+
+std::uint32_t Table::push_entity(Entity entity) {
+    reserve(size() + 1);
+    entities_.push_back(entity);
+    return size() - 1;
+}
+
+std::uint32_t Table::push_default(Entity entity, Tick tick) {
+    const std::uint32_t row = push_entity(entity);
+    for (Column& column : columns_) column.init_row(row, tick);
+    return row;
+}
+
+std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick) {
+    const std::uint32_t row = push_entity(entity);
+    for (Column& column : columns_) {
+        if (const Column* from = source.column(column.component())) {
+            column.copy_row_from(row, *from, source_row);
+        } else {
+            column.init_row(row, tick);
+        }
+    }
+    return row;
+}
+
+Entity Table::swap_remove(std::uint32_t row) noexcept {
+    const std::uint32_t last = size() - 1;
+    for (Column& column : columns_) column.move_last_into(row, last);
+    entities_[row] = entities_[last];
+    entities_.pop_back();
+    return row == last ? kNullEntity : entities_[row];
+}
+
+TableIndex Table::add_edge(ComponentId id) const noexcept {
+    auto it = add_edges_.find(id);
+    return it == add_edges_.end() ? kNoTable : it->second;
+}
+
+TableIndex Table::remove_edge(ComponentId id) const noexcept {
+    auto it = remove_edges_.find(id);
+    return it == remove_edges_.end() ? kNoTable : it->second;
+}
+
+}  // namespace ecsia

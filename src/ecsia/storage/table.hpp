@@ -1,0 +1,71 @@
+#pragma once
+// Table (an archetype): every entity with exactly one component set, one Column per component in
+// signature order, and the entity of each row. Rows are dense; removing a row moves the last row
+// into the hole (swap-remove). Tables grow only on the serial slot.
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "ecsia/base/ids.hpp"
+#include "ecsia/entity/entity.hpp"
+#include "ecsia/schema/component_registry.hpp"
+#include "ecsia/storage/column.hpp"
+
+namespace ecsia {
+
+class Table {
+public:
+    // `storage_generation` is bumped whenever any column of this table reallocates.
+    Table(TableIndex index, std::vector<ComponentId> signature, const ComponentRegistry& registry,
+          std::uint64_t* storage_generation);
+
+    TableIndex index() const noexcept { return index_; }
+    const std::vector<ComponentId>& signature() const noexcept { return signature_; }
+    std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(entities_.size()); }
+    const Entity* entities() const noexcept { return entities_.data(); }
+
+    bool has(ComponentId id) const noexcept { return column_slot(id) >= 0; }
+    // nullptr when the table does not store `id`.
+    Column* column(ComponentId id) noexcept {
+        const int slot = column_slot(id);
+        return slot < 0 ? nullptr : &columns_[slot];
+    }
+    const Column* column(ComponentId id) const noexcept { return const_cast<Table*>(this)->column(id); }
+    std::vector<Column>& columns() noexcept { return columns_; }
+    const std::vector<Column>& columns() const noexcept { return columns_; }
+
+    // Appends a row for `entity` with every column at its default value, added at `tick`.
+    std::uint32_t push_default(Entity entity, Tick tick);
+    // Appends a row for `entity` whose shared columns are copied from `source`/`source_row`; the
+    // others start at default values added at `tick`. The source row is left in place.
+    std::uint32_t push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick);
+    // Removes `row`; returns the entity that now occupies it (null if `row` was the last).
+    Entity swap_remove(std::uint32_t row) noexcept;
+    // Ensures room for `rows` rows without further reallocation.
+    void reserve(std::uint32_t rows);
+
+    // Cached graph edges: the table reached by adding or removing one component.
+    TableIndex add_edge(ComponentId id) const noexcept;
+    TableIndex remove_edge(ComponentId id) const noexcept;
+    void set_add_edge(ComponentId id, TableIndex target) { add_edges_[id] = target; }
+    void set_remove_edge(ComponentId id, TableIndex target) { remove_edges_[id] = target; }
+
+private:
+    int column_slot(ComponentId id) const noexcept {
+        return id < column_slot_by_component_.size() ? column_slot_by_component_[id] : -1;
+    }
+    std::uint32_t push_entity(Entity entity);
+
+    TableIndex index_;
+    std::vector<ComponentId> signature_;  // sorted ascending
+    std::vector<Column> columns_;         // columns_[i] stores signature_[i]
+    std::vector<int> column_slot_by_component_;
+    std::vector<Entity> entities_;
+    std::uint32_t capacity_ = 0;
+    std::uint64_t* storage_generation_;
+    std::unordered_map<ComponentId, TableIndex> add_edges_;
+    std::unordered_map<ComponentId, TableIndex> remove_edges_;
+};
+
+}  // namespace ecsia

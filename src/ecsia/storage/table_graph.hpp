@@ -1,0 +1,39 @@
+#pragma once
+// TableGraph: the storage layer's owner of all tables. Finds or creates the table for a component
+// set, caches add/remove edges between tables, and keeps the storage generation: a counter that
+// rises whenever any column moves or a table appears, so views over column memory (the JS typed
+// arrays) know when to re-fetch. Serial phase only.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "ecsia/storage/table.hpp"
+
+namespace ecsia {
+
+class TableGraph {
+public:
+    explicit TableGraph(const ComponentRegistry& registry);
+
+    // Table 0 always exists and has the empty signature.
+    Table& table(TableIndex index) noexcept { return *tables_[index]; }
+    const Table& table(TableIndex index) const noexcept { return *tables_[index]; }
+    std::uint32_t table_count() const noexcept { return static_cast<std::uint32_t>(tables_.size()); }
+
+    // `signature` must be sorted and free of duplicates.
+    TableIndex find_or_create(const std::vector<ComponentId>& signature);
+    TableIndex with(TableIndex from, ComponentId id);
+    TableIndex without(TableIndex from, ComponentId id);
+
+    std::uint64_t storage_generation() const noexcept { return storage_generation_; }
+
+private:
+    const ComponentRegistry& registry_;
+    std::vector<std::unique_ptr<Table>> tables_;
+    std::map<std::vector<ComponentId>, TableIndex> by_signature_;
+    std::uint64_t storage_generation_ = 0;
+};
+
+}  // namespace ecsia

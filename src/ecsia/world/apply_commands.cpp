@@ -1,0 +1,221 @@
+// Applying command buffers: the serial merge of structural changes recorded during a wave (or by
+// observers). Buffers apply in the order given, records in the order recorded. Consecutive
+// Spawn/Add/Remove records on one entity fold into one table move when no component appears twice
+// in the run, which gives the same world as applying them one by one.
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "ecsia/base/error.hpp"
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+class CommandApplier {
+public:
+    CommandApplier(World& world, ApplyStats& stats) : world_(world), stats_(stats) {}
+
+    void apply_buffer(const CommandBuffer& buffer) {
+        pending_.clear();
+        CommandReader reader(buffer);
+        CommandRecord record;
+        bool have = reader.next(record);
+        while (have) {
+            // Fold a run of Spawn/Add/Remove records that target the same entity.
+            if (record.op == CommandOp::Spawn || record.op == CommandOp::Add || record.op == CommandOp::Remove) {
+                start_run(record);
+                while ((have = reader.next(record)) && extend_run(record)) {
+                }
+                finish_run();
+                continue;
+            }
+            apply_single(record);
+            have = reader.next(record);
+        }
+    }
+
+private:
+    const HandleLayout& layout() const noexcept { return world_.pool_.layout(); }
+
+    // A pending handle stands for the buffer's n-th overflow spawn; anything else is itself.
+    Entity resolve(Entity entity) const noexcept {
+        if (!layout().is_pending(entity)) return entity;
+        const std::uint32_t ordinal = layout().index(entity);
+        return ordinal < pending_.size() ? pending_[ordinal] : kNullEntity;
+    }
+
+    bool touches(ComponentId id) const noexcept {
+        auto same = [id](const ComponentValue& v) { return v.id == id; };
+        return std::any_of(adds_.begin(), adds_.end(), same) ||
+               std::find(removes_.begin(), removes_.end(), id) != removes_.end();
+    }
+
+    void collect(const CommandRecord& record) {
+        const std::uint32_t* at = record.body;
+        for (std::uint32_t i = 0; i < record.count; ++i) {
+            if (record.op == CommandOp::Remove) {
+                removes_.push_back(at[i]);
+                continue;
+            }
+            ComponentValue value;
+            at = CommandReader::read_value(at, value);
+            adds_.push_back(remap(value));
+        }
+        ++run_records_;
+    }
+
+    void start_run(const CommandRecord& record) {
+        adds_.clear();
+        removes_.clear();
+        scratch_.clear();
+        run_records_ = 0;
+        run_spawn_ = record.op == CommandOp::Spawn;
+        run_target_ = record.entity;
+        if (run_spawn_ && record.entity.is_null()) {
+            run_target_ = layout().pending(static_cast<std::uint32_t>(pending_.size()));
+            pending_.push_back(kNullEntity);  // assigned in finish_run
+            ++stats_.overflow_spawns;
+        }
+        collect(record);
+    }
+
+    bool extend_run(const CommandRecord& record) {
+        if (record.entity != run_target_ || (record.op != CommandOp::Add && record.op != CommandOp::Remove)) return false;
+        // Only fold when the result equals one-by-one application: no component twice in a run,
+        // and no remove after an add (the fold applies removes first).
+        const std::uint32_t* at = record.body;
+        for (std::uint32_t i = 0; i < record.count; ++i) {
+            ComponentId id = at[0];
+            if (record.op == CommandOp::Remove) {
+                id = at[i];
+                if (!adds_.empty()) return false;
+            } else {
+                ComponentValue value;
+                at = CommandReader::read_value(at, value);
+                id = value.id;
+            }
+            if (touches(id)) return false;
+        }
+        collect(record);
+        return true;
+    }
+
+    void finish_run() {
+        try {
+            if (run_spawn_) {
+                Entity entity = resolve(run_target_);
+                if (layout().is_pending(run_target_)) {
+                    entity = world_.pool_.create();
+                    pending_[layout().index(run_target_)] = entity;
+                } else if (!world_.pool_.is_reserved(entity)) {
+                    return skip(run_records_, "spawn of a handle that is not reserved");
+                } else {
+                    world_.pool_.activate(entity);
+                }
+                world_.check_values(adds_);
+                world_.place(entity, adds_);
+            } else {
+                const Entity entity = resolve(run_target_);
+                if (!world_.is_alive(entity)) return skip(run_records_, nullptr);
+                world_.change_components(entity, adds_, removes_);
+            }
+            stats_.applied += run_records_;
+        } catch (const Error& error) {
+            world_.diagnostics_.report(std::string("command skipped: ") + error.what());
+        }
+    }
+
+    void apply_single(const CommandRecord& record) {
+        const Entity entity = resolve(record.entity);
+        if (!world_.is_alive(entity)) return skip(1, nullptr);
+        try {
+            if (record.op == CommandOp::Despawn) {
+                world_.despawn(entity);
+            } else if (record.op == CommandOp::Set) {
+                const ComponentId id = record.body[0];
+                const std::uint32_t offset = record.body[1];
+                const std::uint32_t size = record.body[2];
+                const void* bytes = record.body + 3;
+                world_.set_bytes(entity, id, offset, remap_bytes(id, offset, bytes, size), size);
+            } else {
+                return skip(1, "relation records are not supported yet");
+            }
+            ++stats_.applied;
+        } catch (const Error& error) {
+            world_.diagnostics_.report(std::string("command skipped: ") + error.what());
+        }
+    }
+
+    void skip(std::size_t records, const char* why) {
+        if (why == nullptr) {
+            stats_.skipped_dead_target += records;
+        } else {
+            world_.diagnostics_.report(std::string("command skipped: ") + why);
+        }
+    }
+
+    // Entity fields inside payloads may name pending handles: rewrite them to the real ones.
+    ComponentValue remap(ComponentValue value) {
+        if (value.bytes != nullptr) value.bytes = remap_bytes(value.id, 0, value.bytes, value.size);
+        return value;
+    }
+    const void* remap_bytes(ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
+        if (pending_.empty() || id >= world_.registry_.size()) return bytes;
+        const ComponentDesc& desc = world_.registry_.desc(id);
+        bool any = false;
+        for (const FieldDesc& field : desc.fields) {
+            any |= field.type == FieldType::Entity && field.offset >= offset && field.offset + 4 <= offset + size;
+        }
+        if (!any) return bytes;
+        auto& copy = scratch_.emplace_back(static_cast<const std::byte*>(bytes), static_cast<const std::byte*>(bytes) + size);
+        for (const FieldDesc& field : desc.fields) {
+            if (field.type != FieldType::Entity || field.offset < offset || field.offset + 4 > offset + size) continue;
+            Entity e;
+            std::memcpy(&e.bits, copy.data() + (field.offset - offset), 4);
+            e = resolve(e);
+            std::memcpy(copy.data() + (field.offset - offset), &e.bits, 4);
+        }
+        return copy.data();
+    }
+
+    World& world_;
+    ApplyStats& stats_;
+    std::vector<Entity> pending_;  // real handles of this buffer's overflow spawns, by ordinal
+    std::vector<ComponentValue> adds_;
+    std::vector<ComponentId> removes_;
+    std::vector<std::vector<std::byte>> scratch_;  // remapped payload copies for the current run
+    Entity run_target_;
+    bool run_spawn_ = false;
+    std::size_t run_records_ = 0;
+};
+
+ApplyStats World::apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations) {
+    require_structural("apply");
+    ApplyStats stats;
+    CommandApplier applier(*this, stats);
+    for (CommandBuffer* buffer : buffers) {
+        if (buffer != nullptr) applier.apply_buffer(*buffer);
+    }
+    // Handles a batch took but never spawned may have leaked into its data: retire them with a
+    // generation bump. Handles nobody took go back untouched. Both in batch-id order.
+    for (EntityReservation* reservation : reservations) {
+        if (reservation == nullptr) continue;
+        const auto& handles = reservation->handles();
+        for (std::uint32_t i = reservation->taken_count(); i-- > 0;) {
+            if (pool_.is_reserved(handles[i])) pool_.destroy(handles[i], /*bump_generation=*/true);
+        }
+        release_unused(*reservation);
+    }
+    if (stats.skipped_dead_target != 0) {
+        diagnostics_.report(std::to_string(stats.skipped_dead_target) +
+                            " command record(s) skipped: their target entity was no longer alive");
+    }
+    if (stats.overflow_spawns != 0) {
+        diagnostics_.report(std::to_string(stats.overflow_spawns) +
+                            " spawn(s) exceeded their batch's reservation and got handles at merge time");
+    }
+    return stats;
+}
+
+}  // namespace ecsia

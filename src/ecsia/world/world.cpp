@@ -1,0 +1,298 @@
+#include "ecsia/world/world.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "ecsia/base/error.hpp"
+
+namespace ecsia {
+
+namespace {
+
+std::string describe(Entity entity, const HandleLayout& layout) {
+    if (entity.is_null()) return "the null entity";
+    char text[96];
+    std::snprintf(text, sizeof text, "entity 0x%08x (index %u, generation %u)", entity.bits, layout.index(entity),
+                  layout.generation(entity));
+    return text;
+}
+
+}  // namespace
+
+World::World(WorldOptions options)
+    : options_(options), pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {}
+
+void World::throw_unregistered() {
+    throw Error(ErrorCode::UnknownComponent, "that C++ component type was never added to this world");
+}
+
+ComponentId World::define_component(std::string name, const std::vector<FieldSpec>& fields) {
+    require_structural("define_component");
+    return registry_.define(std::move(name), fields);
+}
+
+EntityLocation World::locate(Entity entity) const {
+    if (!pool_.is_alive(entity)) {
+        throw Error(ErrorCode::StaleEntity, describe(entity, pool_.layout()) +
+                                                " is not alive: it was despawned, never spawned, or is from an older generation");
+    }
+    return locations_[pool_.layout().index(entity)];
+}
+
+bool World::has(Entity entity, ComponentId id) const {
+    const EntityLocation at = locate(entity);
+    return graph_.table(at.table).has(id);
+}
+
+std::byte* World::element(Entity entity, ComponentId id) const {
+    const EntityLocation at = locate(entity);
+    const ComponentDesc& desc = registry_.desc(id);
+    auto& table = const_cast<TableGraph&>(graph_).table(at.table);
+    Column* column = table.column(id);
+    if (column == nullptr) {
+        throw Error(ErrorCode::MissingComponent, describe(entity, pool_.layout()) + " has no '" + desc.name + "'");
+    }
+    if (desc.is_tag()) {
+        throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a tag: it has no values to read or write");
+    }
+    return column->element(at.row);
+}
+
+void World::mark_changed(Entity entity, ComponentId id) {
+    const EntityLocation at = locations_[pool_.layout().index(entity)];
+    graph_.table(at.table).column(id)->mark_changed(at.row, tick_);
+    if (observers_.any(ObserverEvent::OnChange, id)) pending_changes_.push_back({entity, id});
+}
+
+void World::require_structural(const char* operation) const {
+    if (phase_ == WorldPhase::Wave) {
+        throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                               " during a wave: record it in the system's command buffer instead");
+    }
+    if (observer_depth_ > 0) {
+        throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                               " inside an observer: record it in the observer's command buffer instead");
+    }
+}
+
+void World::check_values(std::span<const ComponentValue> values) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const ComponentDesc& desc = registry_.desc(values[i].id);
+        if (values[i].bytes != nullptr && values[i].size != desc.size) {
+            throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes " + std::to_string(desc.size) + " bytes, got " +
+                                                 std::to_string(values[i].size));
+        }
+        for (std::size_t j = 0; j < i; ++j) {
+            if (values[j].id == values[i].id) {
+                throw Error(ErrorCode::BadValue, "'" + desc.name + "' is given twice in one operation");
+            }
+        }
+    }
+}
+
+void World::write_value(Table& table, std::uint32_t row, const ComponentValue& value) {
+    if (value.bytes == nullptr || value.size == 0) return;
+    std::memcpy(table.column(value.id)->element(row), value.bytes, value.size);
+}
+
+Entity World::spawn_with(std::span<const ComponentValue> values) {
+    require_structural("spawn");
+    check_values(values);
+    const Entity entity = pool_.create();
+    place(entity, values);
+    return entity;
+}
+
+void World::place(Entity entity, std::span<const ComponentValue> values) {
+    std::vector<ComponentId> signature;
+    signature.reserve(values.size());
+    for (const ComponentValue& value : values) signature.push_back(value.id);
+    std::sort(signature.begin(), signature.end());
+    const TableIndex index = graph_.find_or_create(signature);
+    Table& table = graph_.table(index);
+    const std::uint32_t row = table.push_default(entity, tick_);
+    for (const ComponentValue& value : values) write_value(table, row, value);
+    const std::uint32_t slot = pool_.layout().index(entity);
+    if (locations_.size() <= slot) locations_.resize(slot + 1);
+    locations_[slot] = EntityLocation{index, row};
+    for (const ComponentValue& value : values) fire(ObserverEvent::OnAdd, value.id, entity);
+}
+
+void World::despawn(Entity entity) {
+    require_structural("despawn");
+    const EntityLocation at = locate(entity);
+    for (ComponentId id : std::vector<ComponentId>(graph_.table(at.table).signature())) {
+        fire(ObserverEvent::OnRemove, id, entity);
+    }
+    const Entity moved = graph_.table(at.table).swap_remove(at.row);
+    if (!moved.is_null()) locations_[pool_.layout().index(moved)] = at;
+    pool_.destroy(entity);
+}
+
+void World::move_to(Entity entity, TableIndex target) {
+    const std::uint32_t slot = pool_.layout().index(entity);
+    const EntityLocation from = locations_[slot];
+    if (from.table == target) return;
+    Table& source = graph_.table(from.table);
+    Table& destination = graph_.table(target);
+    const std::uint32_t row = destination.push_moved(entity, source, from.row, tick_);
+    const Entity moved = source.swap_remove(from.row);
+    if (!moved.is_null()) locations_[pool_.layout().index(moved)] = from;
+    locations_[slot] = EntityLocation{target, row};
+}
+
+void World::change_components(Entity entity, std::span<const ComponentValue> adds,
+                              std::span<const ComponentId> removes) {
+    require_structural(adds.empty() ? "remove" : "add");
+    const EntityLocation at = locate(entity);
+    check_values(adds);
+    for (ComponentId id : removes) registry_.desc(id);
+
+    const Table& before = graph_.table(at.table);
+    std::vector<ComponentId> removed;  // present now and removed (possibly re-added below)
+    for (ComponentId id : removes) {
+        if (before.has(id) && std::find(removed.begin(), removed.end(), id) == removed.end()) removed.push_back(id);
+    }
+    auto kept = [&](ComponentId id) {
+        return before.has(id) && std::find(removed.begin(), removed.end(), id) == removed.end();
+    };
+    for (ComponentId id : removed) fire(ObserverEvent::OnRemove, id, entity);
+
+    TableIndex target = at.table;
+    for (ComponentId id : removed) target = graph_.without(target, id);
+    for (const ComponentValue& value : adds) target = graph_.with(target, value.id);
+    move_to(entity, target);
+
+    const EntityLocation now = locations_[pool_.layout().index(entity)];
+    Table& table = graph_.table(now.table);
+    for (const ComponentValue& value : adds) {
+        Column* column = table.column(value.id);
+        if (kept(value.id)) {
+            write_value(table, now.row, value);
+            column->mark_changed(now.row, tick_);
+            if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});
+        } else {
+            // Removed and re-added in one change: the component starts over, as if freshly added.
+            if (before.has(value.id)) column->init_row(now.row, tick_);
+            write_value(table, now.row, value);
+        }
+    }
+    for (const ComponentValue& value : adds) {
+        if (!kept(value.id)) fire(ObserverEvent::OnAdd, value.id, entity);
+    }
+}
+
+void World::fire(ObserverEvent event, ComponentId id, Entity entity) {
+    if (!observers_.any(event, id)) return;
+    ++observer_depth_;
+    observers_.fire(*this, event, id, entity, observer_commands_);
+    --observer_depth_;
+}
+
+void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
+    std::byte* target = element(entity, id);
+    const ComponentDesc& desc = registry_.desc(id);
+    if (std::uint64_t(offset) + size > desc.size) {
+        throw Error(ErrorCode::BadValue, "write of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                                             " does not fit '" + desc.name + "' (" + std::to_string(desc.size) + " bytes)");
+    }
+    std::memcpy(target + offset, bytes, size);
+    mark_changed(entity, id);
+}
+
+void World::set_field(Entity entity, ComponentId id, std::string_view field, double value) {
+    std::byte* target = element(entity, id);
+    const ComponentDesc& desc = registry_.desc(id);
+    const FieldDesc* f = desc.find_field(field);
+    if (f == nullptr) {
+        throw Error(ErrorCode::UnknownField, "'" + desc.name + "' has no field '" + std::string(field) + "'");
+    }
+    std::byte encoded[8];
+    encode_field(f->type, value, encoded, f->name);
+    std::memcpy(target + f->offset, encoded, field_size(f->type));
+    mark_changed(entity, id);
+}
+
+double World::get_field(Entity entity, ComponentId id, std::string_view field) const {
+    const std::byte* source = element(entity, id);
+    const ComponentDesc& desc = registry_.desc(id);
+    const FieldDesc* f = desc.find_field(field);
+    if (f == nullptr) {
+        throw Error(ErrorCode::UnknownField, "'" + desc.name + "' has no field '" + std::string(field) + "'");
+    }
+    return decode_field(f->type, source + f->offset);
+}
+
+Query World::query(QueryDesc desc) {
+    for (const auto* list : {&desc.with, &desc.without, &desc.optional, &desc.changed, &desc.added}) {
+        for (ComponentId id : *list) registry_.desc(id);
+    }
+    return Query(*this, std::move(desc));
+}
+
+std::uint32_t World::count(const QueryDesc& desc) { return query(desc).count(); }
+
+std::vector<Entity> Query::entities(Tick since) {
+    std::vector<Entity> out;
+    cache_.for_each_chunk(world_->tables(), since, world_->tick(), nullptr, [&](Chunk& chunk) {
+        out.insert(out.end(), chunk.entities(), chunk.entities() + chunk.size());
+    });
+    return out;
+}
+
+EntityReservation World::reserve(std::uint32_t count) {
+    require_structural("reserve");
+    return EntityReservation(pool_.reserve(count));
+}
+
+void World::release_unused(const EntityReservation& reservation) {
+    const auto& handles = reservation.handles();
+    for (std::size_t i = handles.size(); i-- > reservation.taken_count();) {
+        if (pool_.is_reserved(handles[i])) pool_.destroy(handles[i], /*bump_generation=*/false);
+    }
+}
+
+ObserverId World::observe(ObserverEvent event, ComponentId component, ObserverFn fn) {
+    registry_.desc(component);
+    return observers_.add(event, component, std::move(fn));
+}
+
+void World::merge_write_log(const WriteLog& log, Tick tick) {
+    for (const WrittenRange& range : log.ranges()) {
+        Column* column = graph_.table(range.table).column(range.component);
+        std::fill(column->changed_ticks() + range.row_begin, column->changed_ticks() + range.row_end, tick);
+        column->mark_changed(range.row_begin, tick);
+        if (!observers_.any(ObserverEvent::OnChange, range.component)) continue;
+        const Entity* rows = graph_.table(range.table).entities();
+        for (std::uint32_t row = range.row_begin; row < range.row_end; ++row) {
+            pending_changes_.push_back({rows[row], range.component});
+        }
+    }
+}
+
+void World::flush() {
+    // Observers may cause more changes; a chain that never settles is cut off loudly, not silently.
+    constexpr int kMaxRounds = 64;
+    for (int round = 0; round < kMaxRounds; ++round) {
+        if (pending_changes_.empty() && observer_commands_.empty()) return;
+        std::vector<PendingChange> changes;
+        changes.swap(pending_changes_);
+        ++observer_depth_;
+        for (const PendingChange& change : changes) {
+            if (!pool_.is_alive(change.entity) || !has(change.entity, change.component)) continue;
+            observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_);
+        }
+        --observer_depth_;
+        if (!observer_commands_.empty()) {
+            CommandBuffer commands;
+            std::swap(commands, observer_commands_);
+            CommandBuffer* list[] = {&commands};
+            apply(list);
+        }
+    }
+    diagnostics_.report("observers kept causing changes for " + std::to_string(kMaxRounds) +
+                        " rounds; the rest stays queued for the next flush");
+}
+
+}  // namespace ecsia

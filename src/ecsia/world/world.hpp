@@ -1,0 +1,224 @@
+#pragma once
+// The world layer: the facade over entities, schema, storage, queries, commands and reactivity.
+// It owns the phase (serial or wave), the tick, and the entity -> (table, row) map.
+//
+// Thread rule for every member: serial phase, coordinator thread, unless it says otherwise.
+// Every operation validates all of its input before it changes anything, so an operation that
+// throws ecsia::Error leaves the world exactly as it was (G5).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ecsia/base/diagnostics.hpp"
+#include "ecsia/command/command_buffer.hpp"
+#include "ecsia/entity/entity_pool.hpp"
+#include "ecsia/entity/entity_reservation.hpp"
+#include "ecsia/query/query_cache.hpp"
+#include "ecsia/reactivity/observers.hpp"
+#include "ecsia/schema/component_registry.hpp"
+#include "ecsia/storage/table_graph.hpp"
+#include "ecsia/world/world_phase.hpp"
+
+namespace ecsia {
+
+struct WorldOptions {
+    std::uint32_t max_entities = 1u << 20;
+    unsigned index_bits = 22;  // the rest of the 32 handle bits are the generation
+};
+
+struct EntityLocation {
+    TableIndex table = kNoTable;
+    std::uint32_t row = 0;
+};
+
+// What applying command buffers did; skipped records are also reported as a diagnostic (G3).
+struct ApplyStats {
+    std::size_t applied = 0;
+    std::size_t skipped_dead_target = 0;
+    std::size_t overflow_spawns = 0;
+};
+
+class Query;
+
+class World {
+public:
+    explicit World(WorldOptions options = {});
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // ---- schema
+    template <typename T>
+    ComponentId component() { return registry_.register_type<T>(); }
+    ComponentId define_component(std::string name, const std::vector<FieldSpec>& fields);
+    ComponentId component_id(std::string_view name) const { return registry_.id_of(name); }
+    const ComponentRegistry& components() const noexcept { return registry_; }
+
+    // ---- entities
+    Entity spawn() { return spawn_with({}); }
+    template <typename... Ts>
+    Entity spawn(const Ts&... values) {
+        const ComponentValue list[] = {value_of(values)...};
+        return spawn_with(list);
+    }
+    Entity spawn_with(std::span<const ComponentValue> values);
+    void despawn(Entity entity);
+    bool is_alive(Entity entity) const noexcept { return pool_.is_alive(entity); }
+    std::uint32_t alive_count() const noexcept { return pool_.alive_count(); }
+    const EntityPool& entities() const noexcept { return pool_; }
+
+    // ---- components of one entity
+    template <typename T>
+    void add(Entity entity, const T& value = {}) {
+        const ComponentValue v = value_of(value);
+        change_components(entity, {&v, 1}, {});
+    }
+    template <typename... Ts>
+    void remove(Entity entity) {
+        const ComponentId ids[] = {component<Ts>()...};
+        change_components(entity, {}, ids);
+    }
+    void add(Entity entity, const ComponentValue& value) { change_components(entity, {&value, 1}, {}); }
+    void remove(Entity entity, ComponentId id) { change_components(entity, {}, {&id, 1}); }
+    // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
+    void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
+
+    template <typename T>
+    bool has(Entity entity) const {
+        const ComponentId id = registry_.find_type<T>();
+        return id != kNoComponent && has(entity, id);
+    }
+    bool has(Entity entity, ComponentId id) const;
+
+    template <typename T>
+    const T& get(Entity entity) const {
+        return *reinterpret_cast<const T*>(element(entity, registry_type<T>()));
+    }
+    // Marks the component changed at the current tick; the change observers run at the next flush.
+    template <typename T>
+    T& get_mut(Entity entity) {
+        const ComponentId id = registry_type<T>();
+        std::byte* bytes = element(entity, id);
+        mark_changed(entity, id);
+        return *reinterpret_cast<T*>(bytes);
+    }
+    // nullptr when the entity lacks T; throws StaleEntity when the handle is not alive.
+    template <typename T>
+    const T* try_get(Entity entity) const {
+        const ComponentId id = registry_.find_type<T>();
+        if (id == kNoComponent || !has(entity, id)) return nullptr;
+        return &get<T>(entity);
+    }
+    template <typename T>
+    void set(Entity entity, const T& value) {
+        set_bytes(entity, registry_type<T>(), 0, &value, sizeof(T));
+    }
+    // Writes `size` bytes at `offset` inside the component (a whole component or one field).
+    void set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size);
+    void set_field(Entity entity, ComponentId id, std::string_view field, double value);
+    double get_field(Entity entity, ComponentId id, std::string_view field) const;
+    // The component's bytes; throws StaleEntity / MissingComponent / UnknownComponent.
+    const std::byte* get_bytes(Entity entity, ComponentId id) const { return element(entity, id); }
+
+    // ---- queries
+    Query query(QueryDesc desc);
+    std::uint32_t count(const QueryDesc& desc);
+
+    // ---- reservation (the frame's per-batch handle blocks)
+    EntityReservation reserve(std::uint32_t count);
+    // Returns the handles nobody took, in reverse so that the next spawns reuse them in the order
+    // they were reserved. Taken handles are spawned or released by apply_commands.
+    void release_unused(const EntityReservation& reservation);
+
+    // ---- command buffers and observers
+    // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
+    ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});
+    ObserverId observe(ObserverEvent event, ComponentId component, ObserverFn fn);
+    void unobserve(ObserverId id) noexcept { observers_.remove(id); }
+    // Runs queued change observers and applies the commands observers recorded, until quiet.
+    void flush();
+
+    // ---- phase, ticks, change tracking
+    WorldPhase phase() const noexcept { return phase_; }
+    void set_phase(WorldPhase phase) noexcept { phase_ = phase; }
+    Tick tick() const noexcept { return tick_; }
+    Tick advance_tick() noexcept { return ++tick_; }
+    // Stamps the logged row ranges at `tick` and queues change observers, in log order.
+    void merge_write_log(const WriteLog& log, Tick tick);
+
+    // ---- storage (executors, bindings and state_hash read it directly)
+    TableGraph& tables() noexcept { return graph_; }
+    const TableGraph& tables() const noexcept { return graph_; }
+    std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
+    // Throws StaleEntity when not alive.
+    EntityLocation locate(Entity entity) const;
+    Diagnostics& diagnostics() noexcept { return diagnostics_; }
+
+private:
+    friend class CommandApplier;
+    template <typename T>
+    ComponentValue value_of(const T& value) {
+        return ComponentValue{component<T>(), &value, static_cast<std::uint32_t>(sizeof(T))};
+    }
+    template <typename T>
+    ComponentId registry_type() const {
+        const ComponentId id = registry_.find_type<T>();
+        if (id == kNoComponent) throw_unregistered();
+        return id;
+    }
+    [[noreturn]] static void throw_unregistered();
+    std::byte* element(Entity entity, ComponentId id) const;
+    void mark_changed(Entity entity, ComponentId id);
+    void require_structural(const char* operation) const;
+    void check_values(std::span<const ComponentValue> values) const;
+    // Places an allocated handle into the table for `values` and fires add observers.
+    void place(Entity entity, std::span<const ComponentValue> values);
+    void move_to(Entity entity, TableIndex target);
+    // Runs the observers of one event with structural changes locked out.
+    void fire(ObserverEvent event, ComponentId id, Entity entity);
+    void write_value(Table& table, std::uint32_t row, const ComponentValue& value);
+
+    WorldOptions options_;
+    Diagnostics diagnostics_;
+    ComponentRegistry registry_;
+    EntityPool pool_;
+    TableGraph graph_;
+    std::vector<EntityLocation> locations_;  // by entity index; valid for alive handles only
+    WorldPhase phase_ = WorldPhase::Serial;
+    Tick tick_ = 1;
+    ObserverRegistry observers_;
+    struct PendingChange {
+        Entity entity;
+        ComponentId component;
+    };
+    std::vector<PendingChange> pending_changes_;  // change events waiting for flush()
+    CommandBuffer observer_commands_;             // what observers recorded; applied by flush()
+    int observer_depth_ = 0;                      // > 0 while an observer runs: no direct structure
+};
+
+// A query bound to a world: matched tables stay cached across calls.
+class Query {
+public:
+    Query(World& world, QueryDesc desc) : world_(&world), cache_(std::move(desc)) {}
+
+    // Calls fn(Chunk&) per run of rows. Writes through chunk.write<T>() are stamped at the world's
+    // current tick and their change observers queued once the iteration ends.
+    template <typename Fn>
+    void for_each_chunk(Fn&& fn, Tick since = 0) {
+        WriteLog log;
+        cache_.for_each_chunk(world_->tables(), since, world_->tick(), &log, fn);
+        world_->merge_write_log(log, world_->tick());
+    }
+    std::uint32_t count(Tick since = 0) { return cache_.count(world_->tables(), since); }
+    // Entities in iteration order.
+    std::vector<Entity> entities(Tick since = 0);
+    QueryCache& cache() noexcept { return cache_; }
+
+private:
+    World* world_;
+    QueryCache cache_;
+};
+
+}  // namespace ecsia
