@@ -16,3 +16,15 @@ TEST_CASE("a spawned entity holds the values it was spawned with", "[world]") {
     CHECK_FALSE(world.has<Velocity>(e));
     CHECK(world.get<Position>(e).y == 2);
 }
+
+TEST_CASE("each visits every entity with the asked components", "[world][query]") {
+    World world;
+    world.spawn(Position{1, 0}, Velocity{1, 1});
+    world.spawn(Position{2, 0});
+    float sum = 0;
+    world.each<const Position, Velocity>([&](Entity, const Position& p, Velocity& v) {
+        sum += p.x;
+        v.dx = 5;
+    });
+    CHECK(sum == 1);
+}

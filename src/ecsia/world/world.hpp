@@ -6,13 +6,17 @@
 // Every operation validates all of its input before it changes anything, so an operation that
 // throws ecsia::Error leaves the world exactly as it was (G5).
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ecsia/base/diagnostics.hpp"
+#include "ecsia/base/error.hpp"
 #include "ecsia/command/command_buffer.hpp"
 #include "ecsia/entity/entity_pool.hpp"
 #include "ecsia/entity/entity_reservation.hpp"
@@ -125,6 +129,11 @@ public:
     // ---- queries
     Query query(QueryDesc desc);
     std::uint32_t count(const QueryDesc& desc);
+    // Typed per-entity iteration over every entity that has all of Ts: fn(Entity, Ts&...).
+    // A `const T` is read-only; a non-const T marks the rows changed (see Query::for_each_chunk).
+    // No structural changes inside fn.
+    template <typename... Ts, typename Fn>
+    void each(Fn&& fn);
 
     // ---- reservation (the frame's per-batch handle blocks)
     EntityReservation reserve(std::uint32_t count);
@@ -212,6 +221,9 @@ public:
         world_->merge_write_log(log, world_->tick());
     }
     std::uint32_t count(Tick since = 0) { return cache_.count(world_->tables(), since); }
+    // fn(Entity, Ts&...) per selected row; every T must be one of the query's required components.
+    template <typename... Ts, typename Fn>
+    void each(Fn&& fn, Tick since = 0);
     // Entities in iteration order.
     std::vector<Entity> entities(Tick since = 0);
     QueryCache& cache() noexcept { return cache_; }
@@ -220,5 +232,43 @@ private:
     World* world_;
     QueryCache cache_;
 };
+
+namespace detail {
+template <typename T>
+T* column_of(Chunk& chunk, ComponentId id) {
+    if constexpr (std::is_const_v<T>) {
+        return chunk.read<std::remove_const_t<T>>(id);
+    } else {
+        return chunk.write<T>(id);
+    }
+}
+template <typename... Ts, typename Fn, std::size_t... I>
+void each_row(Chunk& chunk, const ComponentId* ids, Fn& fn, std::index_sequence<I...>) {
+    auto columns = std::tuple<Ts*...>{column_of<Ts>(chunk, ids[I])...};
+    const Entity* entities = chunk.entities();
+    for (std::uint32_t i = 0; i < chunk.size(); ++i) fn(entities[i], std::get<I>(columns)[i]...);
+}
+}  // namespace detail
+
+template <typename... Ts, typename Fn>
+void Query::each(Fn&& fn, Tick since) {
+    const ComponentId ids[] = {world_->component<std::remove_const_t<Ts>>()...};
+    for (ComponentId id : ids) {
+        const auto& required = cache_.desc().required();
+        if (std::find(required.begin(), required.end(), id) == required.end()) {
+            throw Error(ErrorCode::BadValue, "each<>() asks for '" + world_->components().desc(id).name +
+                                                 "', which the query does not require");
+        }
+    }
+    for_each_chunk([&](Chunk& chunk) { detail::each_row<Ts...>(chunk, ids, fn, std::index_sequence_for<Ts...>{}); },
+                   since);
+}
+
+template <typename... Ts, typename Fn>
+void World::each(Fn&& fn) {
+    QueryDesc desc;
+    desc.with = {component<std::remove_const_t<Ts>>()...};
+    query(std::move(desc)).template each<Ts...>(std::forward<Fn>(fn));
+}
 
 }  // namespace ecsia
