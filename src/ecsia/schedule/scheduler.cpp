@@ -1,0 +1,275 @@
+#include "ecsia/schedule/scheduler.hpp"
+
+#include <algorithm>
+
+#include "ecsia/base/error.hpp"
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+struct Scheduler::Batch {
+    std::uint32_t system = 0;
+    std::uint32_t id = 0;
+    TableIndex table = 0;
+    std::uint32_t row_begin = 0;
+    std::uint32_t row_end = 0;
+    CommandBuffer commands;
+    WriteLog log;
+    EntityReservation reservation;
+    bool failed = false;  // written by the one thread that runs the batch, read after the fence
+    std::string error;
+};
+
+Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(world), options_(options) {
+    if (options_.batch_rows == 0) throw Error(ErrorCode::BadValue, "batch_rows must be at least 1");
+    if (options_.workers == 0) return;
+    try {
+        pool_ = std::make_unique<WorkerPool>(options_.workers);
+        if (options_.wait_for_workers) pool_->wait_ready(options_.startup_deadline);
+    } catch (const Error& error) {
+        pool_.reset();
+        world_.diagnostics().report(std::string(error.what()) + "; running with the serial executor instead");
+    }
+}
+
+Scheduler::~Scheduler() { dispose(); }
+
+void Scheduler::add_system(SystemDesc system) {
+    if (in_frame_) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
+    if (!system.kernel && !system.main_thread) {
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has neither a kernel nor a main-thread function");
+    }
+    for (const auto* list : {&system.reads, &system.writes}) {
+        for (ComponentId id : *list) world_.components().desc(id);
+    }
+    if (!system.query_set) {
+        system.query = QueryDesc{};
+        system.query.with = system.reads;
+        system.query.with.insert(system.query.with.end(), system.writes.begin(), system.writes.end());
+        std::sort(system.query.with.begin(), system.query.with.end());
+        system.query.with.erase(std::unique(system.query.with.begin(), system.query.with.end()), system.query.with.end());
+    }
+    world_.query(system.query);  // validates the query's component ids
+    queries_.push_back(std::make_unique<QueryCache>(system.query));
+    systems_.push_back(std::move(system));
+    last_run_.push_back(0);
+    run_tick_.push_back(0);
+    plan_valid_ = false;
+}
+
+const Plan& Scheduler::plan() {
+    if (!plan_valid_) {
+        plan_ = make_plan(systems_, world_.components());
+        plan_valid_ = true;
+    }
+    return plan_;
+}
+
+const std::int32_t* Scheduler::fence_word() const noexcept {
+    return pool_ ? pool_->fence().done_epoch_address() : nullptr;
+}
+
+double Scheduler::now_us() const {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - frame_start_).count();
+}
+
+void Scheduler::update(float dt) {
+    begin_frame(dt);
+    while (step() == FrameStatus::Waiting) {
+        pool_->fence().wait_until(epoch_, deadline_);
+    }
+}
+
+void Scheduler::begin_frame(float dt) {
+    if (disposed_) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (in_frame_) throw Error(ErrorCode::WrongPhase, "a frame is already running: finish it before starting another");
+    // A stalled wave leaves the world in the wave phase until its worker returns.
+    if (stalled_) recover_from_stall();
+    if (world_.phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
+    plan();
+    in_frame_ = true;
+    dt_ = dt;
+    wave_ = 0;
+    dispatched_ = false;
+    waves_.clear();
+    frame_start_ = std::chrono::steady_clock::now();
+}
+
+FrameStatus Scheduler::step() {
+    if (!in_frame_) throw Error(ErrorCode::WrongPhase, "step() outside a frame: call begin_frame first");
+    while (wave_ < plan_.waves.size()) {
+        if (dispatched_) {
+            if (!pool_->fence().done(epoch_)) {
+                if (std::chrono::steady_clock::now() < deadline_) return FrameStatus::Waiting;
+                stalled_ = true;
+                dispatched_ = false;
+                in_frame_ = false;
+                throw Error(ErrorCode::WorkerFailure,
+                            "wave " + std::to_string(wave_) + " did not finish within " +
+                                std::to_string(options_.wave_deadline.count()) +
+                                " ms; its results will be dropped once the stalled worker returns");
+            }
+            dispatched_ = false;
+            finish_wave(true);
+            ++wave_;
+            continue;
+        }
+        const std::vector<std::uint32_t>& wave = plan_.waves[wave_];
+        waves_.push_back(WaveTiming{static_cast<std::uint32_t>(wave_), 0, now_us(), 0});
+        run_main_thread_systems(wave);
+        prepare_batches(wave);
+        waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
+        world_.set_phase(WorldPhase::Wave);
+        if (pool_ && !batches_.empty()) {
+            epoch_ = pool_->dispatch(static_cast<std::uint32_t>(batches_.size()), &Scheduler::run_batch, this);
+            deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
+            dispatched_ = true;
+            continue;  // fast waves are often done already: check before reporting Waiting
+        }
+        for (Batch* batch : batches_) run_batch(*batch);
+        finish_wave(true);
+        ++wave_;
+    }
+    in_frame_ = false;
+    ++frames_;
+    last_waves_.swap(waves_);
+    return FrameStatus::Done;
+}
+
+void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) {
+    for (std::uint32_t s : wave) {
+        if (!plan_.main_thread[s]) continue;
+        run_tick_[s] = world_.advance_tick();
+        systems_[s].main_thread(world_, dt_);
+        world_.flush();
+        last_run_[s] = run_tick_[s];
+    }
+}
+
+Scheduler::Batch& Scheduler::next_batch() {
+    if (batches_.size() == batch_pool_.size()) batch_pool_.push_back(std::make_unique<Batch>());
+    Batch& batch = *batch_pool_[batches_.size()];
+    batch.id = static_cast<std::uint32_t>(batches_.size());
+    batch.commands.clear();
+    batch.log.clear();
+    batch.failed = false;
+    batch.error.clear();
+    batches_.push_back(&batch);
+    return batch;
+}
+
+void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
+    batches_.clear();
+    for (std::uint32_t s : wave) {
+        if (plan_.main_thread[s]) continue;
+        run_tick_[s] = world_.advance_tick();
+        const std::size_t first = batches_.size();
+        QueryCache& query = *queries_[s];
+        const bool once = query.desc().required().empty() && query.desc().without.empty();
+        if (once) {
+            Batch& batch = next_batch();
+            batch.system = s;
+            batch.table = 0;
+            batch.row_begin = batch.row_end = 0;
+        } else {
+            query.for_each_chunk(world_.tables(), last_run_[s], run_tick_[s], nullptr, [&](Chunk& chunk) {
+                for (std::uint32_t begin = chunk.row_begin(); begin < chunk.row_end(); begin += options_.batch_rows) {
+                    Batch& batch = next_batch();
+                    batch.system = s;
+                    batch.table = chunk.table().index();
+                    batch.row_begin = begin;
+                    batch.row_end = std::min(chunk.row_end(), begin + options_.batch_rows);
+                }
+            });
+        }
+        const std::uint32_t spawns = systems_[s].spawns_per_batch;
+        for (std::size_t b = first; b < batches_.size(); ++b) {
+            std::vector<Entity> none;
+            batches_[b]->reservation = EntityReservation(std::move(none));
+            if (spawns == 0) continue;
+            try {
+                batches_[b]->reservation = world_.reserve(spawns);
+            } catch (const Error& error) {
+                world_.diagnostics().report("system '" + systems_[s].name + "' batch " + std::to_string(b) +
+                                            " got no reserved handles (" + error.what() + "); its spawns are assigned at merge");
+            }
+        }
+    }
+}
+
+bool Scheduler::run_batch(void* self, std::uint32_t job, std::uint32_t) {
+    auto* scheduler = static_cast<Scheduler*>(self);
+    return scheduler->run_batch(*scheduler->batches_[job]);
+}
+
+bool Scheduler::run_batch(Batch& batch) noexcept {
+    try {
+        Chunk chunk(world_.tables().table(batch.table), batch.row_begin, batch.row_end, run_tick_[batch.system], &batch.log);
+        KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id, frames_};
+        systems_[batch.system].kernel(context);
+        return true;
+    } catch (const std::exception& error) {
+        batch.failed = true;
+        batch.error = error.what();
+    } catch (...) {
+        batch.failed = true;
+        batch.error = "a non-standard exception";
+    }
+    return false;
+}
+
+void Scheduler::finish_wave(bool merge_results) {
+    world_.set_phase(WorldPhase::Serial);
+    if (!waves_.empty()) waves_.back().end_us = now_us();
+    std::vector<CommandBuffer*> buffers;
+    std::vector<EntityReservation*> reservations;
+    buffers.reserve(batches_.size());
+    reservations.reserve(batches_.size());
+    for (Batch* batch : batches_) {
+        if (merge_results) world_.merge_write_log(batch->log, run_tick_[batch->system]);
+        reservations.push_back(&batch->reservation);
+        if (batch->failed) {
+            world_.diagnostics().report("system '" + systems_[batch->system].name + "' failed in batch " +
+                                        std::to_string(batch->id) + ": " + batch->error + "; its " +
+                                        std::to_string(batch->commands.record_count()) + " command(s) were dropped");
+        } else if (merge_results) {
+            buffers.push_back(&batch->commands);
+        }
+    }
+    if (!merge_results && !batches_.empty()) {
+        world_.diagnostics().report("the results of " + std::to_string(batches_.size()) +
+                                    " batch(es) of an unfinished wave were dropped");
+    }
+    world_.apply(buffers, reservations);
+    world_.flush();
+    if (merge_results) {
+        for (Batch* batch : batches_) last_run_[batch->system] = run_tick_[batch->system];
+    }
+    batches_.clear();
+}
+
+void Scheduler::recover_from_stall() {
+    if (!pool_->idle()) {
+        throw Error(ErrorCode::WorkerFailure, "a worker is still running a batch that missed its deadline");
+    }
+    stalled_ = false;
+    finish_wave(false);
+}
+
+void Scheduler::abandon_frame(const std::string& why) {
+    if (!in_frame_ && !stalled_) return;
+    world_.diagnostics().report("frame abandoned: " + why);
+    in_frame_ = false;
+    stalled_ = false;
+    dispatched_ = false;
+    finish_wave(false);
+}
+
+void Scheduler::dispose() {
+    if (disposed_) return;
+    disposed_ = true;
+    if (pool_) pool_->dispose();
+    abandon_frame("the scheduler was disposed");
+}
+
+}  // namespace ecsia

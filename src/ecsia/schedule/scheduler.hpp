@@ -1,0 +1,117 @@
+#pragma once
+// Scheduler: runs the plan, frame by frame, on the serial executor (workers == 0, the reference
+// semantics) or on a WorkerPool. A frame, per wave:
+//   1. serial slot: main-thread systems of the wave run on the coordinator;
+//   2. prepare: each worker system's matched rows are split into batches of at most batch_rows
+//      rows; batch ids follow system order then chunk order, never worker count; each batch gets
+//      its own command buffer, write log and reservation (reserved in batch-id order);
+//   3. dispatch: phase = wave; the pool claims batches (or they run inline, in batch-id order);
+//   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
+//   5. merge: phase = serial; write logs, then command buffers and reservations, in batch-id
+//      order; then observers. Failures become diagnostics naming the system.
+// Because nothing in 2-5 depends on timing, every worker count yields the same state (G1).
+// Thread rule: every member function is for the coordinator thread only.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ecsia/query/query_cache.hpp"
+#include "ecsia/schedule/plan.hpp"
+#include "ecsia/schedule/system.hpp"
+#include "ecsia/threads/worker_pool.hpp"
+
+namespace ecsia {
+
+struct SchedulerOptions {
+    std::uint32_t workers = 0;        // 0 = serial executor
+    std::uint32_t batch_rows = 1024;  // upper bound of rows per batch; part of the plan, not of timing
+    std::chrono::milliseconds wave_deadline{30000};
+    std::chrono::milliseconds startup_deadline{10000};
+    bool wait_for_workers = true;     // false on the browser main thread, which must never block
+};
+
+enum class FrameStatus { Done, Waiting };
+
+struct WaveTiming {
+    std::uint32_t wave;
+    std::uint32_t batches;
+    double begin_us;  // since the frame began
+    double end_us;
+};
+
+class Scheduler {
+public:
+    Scheduler(World& world, SchedulerOptions options = {});
+    ~Scheduler();
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+
+    // Throws UnknownComponent, DuplicateName (at the next plan), WrongPhase during a frame.
+    void add_system(SystemDesc system);
+    const std::vector<SystemDesc>& systems() const noexcept { return systems_; }
+    // Throws BadPlan for cycles and unknown names.
+    const Plan& plan();
+    std::string explain_plan() { return plan().explain(systems_); }
+
+    // A whole frame, waiting with a blocking wait. Native, Node, or any worker thread.
+    void update(float dt);
+    // The resumable frame. begin_frame, then call step() until it returns Done; while it returns
+    // Waiting, wait for *fence_word() to equal waiting_epoch() (Atomics.waitAsync in a browser).
+    void begin_frame(float dt);
+    FrameStatus step();
+    bool in_frame() const noexcept { return in_frame_; }
+    const std::int32_t* fence_word() const noexcept;
+    std::uint32_t waiting_epoch() const noexcept { return epoch_; }
+
+    std::uint32_t workers() const noexcept { return pool_ ? pool_->size() : 0; }
+    std::uint64_t frames() const noexcept { return frames_; }
+    const std::vector<WaveTiming>& last_frame_waves() const noexcept { return last_waves_; }
+    WorkerStats worker_stats(std::uint32_t worker) const noexcept { return pool_->stats(worker); }
+    // Stops and joins the workers, also mid-frame (the frame's remaining work is dropped with a
+    // diagnostic). Idempotent; afterwards update() throws Disposed.
+    void dispose();
+
+private:
+    struct Batch;
+    static bool run_batch(void* self, std::uint32_t job, std::uint32_t worker);
+    bool run_batch(Batch& batch) noexcept;
+    void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
+    void prepare_batches(const std::vector<std::uint32_t>& wave);
+    Batch& next_batch();
+    void finish_wave(bool merge_results);
+    void abandon_frame(const std::string& why);
+    void recover_from_stall();
+    double now_us() const;
+
+    World& world_;
+    SchedulerOptions options_;
+    std::vector<SystemDesc> systems_;
+    std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
+    std::vector<Tick> last_run_;                        // by system: tick of its previous run
+    std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
+    Plan plan_;
+    bool plan_valid_ = false;
+    std::unique_ptr<WorkerPool> pool_;
+
+    // The frame in progress.
+    bool in_frame_ = false;
+    bool disposed_ = false;
+    bool dispatched_ = false;  // the current wave is out on the pool
+    bool stalled_ = false;     // a wave missed its deadline and may still be running
+    float dt_ = 0;
+    std::size_t wave_ = 0;
+    std::uint32_t epoch_ = 0;
+    std::chrono::steady_clock::time_point deadline_;
+    std::chrono::steady_clock::time_point frame_start_;
+    std::uint64_t frames_ = 0;
+    // Batches of the current wave by batch id; the storage is reused across waves and frames.
+    std::vector<std::unique_ptr<Batch>> batch_pool_;
+    std::vector<Batch*> batches_;
+    std::vector<WaveTiming> waves_;
+    std::vector<WaveTiming> last_waves_;
+};
+
+}  // namespace ecsia

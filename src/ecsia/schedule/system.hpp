@@ -1,0 +1,69 @@
+#pragma once
+// The schedule layer: systems, the plan that layers them into waves, and the frame that runs the
+// plan on the serial executor or a worker pool. This file: what a system declares and what its
+// kernel gets.
+//
+// A worker system has ONE kernel used by both executors. It is called once per batch (a run of
+// rows of one matched table; a system whose query has no terms is called once per frame with an
+// empty batch). Kernels write values in place (through the chunk's write access) and record every
+// structural change in ctx.commands; both executors merge the same way, so they agree by
+// construction (G1).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ecsia/command/command_buffer.hpp"
+#include "ecsia/entity/entity_reservation.hpp"
+#include "ecsia/query/chunk.hpp"
+#include "ecsia/query/query_desc.hpp"
+
+namespace ecsia {
+
+class World;
+
+struct KernelContext {
+    Chunk& chunk;
+    float dt;
+    CommandBuffer& commands;
+    EntityReservation& reservation;
+    const HandleLayout& layout;
+    std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
+    std::uint64_t frame;        // frames completed before this one
+    std::uint32_t overflow_spawns = 0;
+
+    // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
+    // exhausted) a pending stand-in that later records of this batch may use; the merge gives it
+    // a real handle in batch-id order.
+    Entity spawn(const ComponentValue* values, std::size_t count) {
+        Entity entity = reservation.take();
+        if (entity.is_null()) {
+            entity = layout.pending(overflow_spawns++);
+            commands.spawn(kNullEntity, values, count);
+        } else {
+            commands.spawn(entity, values, count);
+        }
+        return entity;
+    }
+};
+
+using Kernel = std::function<void(KernelContext&)>;
+// A main-thread system (JS systems, input): runs on the coordinator in the serial slot, with full
+// access to the world, including direct structural changes.
+using MainThreadFn = std::function<void(World&, float dt)>;
+
+struct SystemDesc {
+    std::string name;
+    std::vector<ComponentId> reads;
+    std::vector<ComponentId> writes;
+    std::vector<std::string> before;  // this system runs before these
+    std::vector<std::string> after;   // and after these
+    // Rows the kernel iterates; when left empty it is `with` = reads + writes.
+    QueryDesc query;
+    bool query_set = false;
+    Kernel kernel;               // worker system
+    MainThreadFn main_thread;    // set instead of kernel for a main-thread system
+    std::uint32_t spawns_per_batch = 0;  // reserved handles per batch (overflow still works)
+};
+
+}  // namespace ecsia

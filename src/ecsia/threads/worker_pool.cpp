@@ -1,0 +1,113 @@
+#include "ecsia/threads/worker_pool.hpp"
+
+#include <string>
+
+#include "ecsia/base/error.hpp"
+
+namespace ecsia {
+
+WorkerPool::WorkerPool(std::uint32_t workers) {
+    workers_.reserve(workers);
+    for (std::uint32_t i = 0; i < workers; ++i) workers_.push_back(std::make_unique<Worker>());
+    try {
+        for (std::uint32_t i = 0; i < workers; ++i) workers_[i]->thread = std::thread([this, i] { run(i); });
+    } catch (const std::system_error& error) {
+        dispose();
+        throw Error(ErrorCode::WorkerFailure, "could not start worker threads: " + std::string(error.what()));
+    }
+}
+
+WorkerPool::~WorkerPool() { dispose(); }
+
+bool WorkerPool::ready() const noexcept {
+    // acquire: a worker counted here has finished its start-up writes.
+    return started_.load(std::memory_order_acquire) == workers_.size();
+}
+
+void WorkerPool::wait_ready(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!ready()) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            throw Error(ErrorCode::WorkerFailure,
+                        "worker pool start-up timed out after " + std::to_string(timeout.count()) + " ms: " +
+                            std::to_string(started_.load(std::memory_order_acquire)) + " of " +
+                            std::to_string(workers_.size()) + " workers reported ready");
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+std::uint32_t WorkerPool::dispatch(std::uint32_t job_count, JobFn fn, void* context) {
+    if (disposed_) throw Error(ErrorCode::Disposed, "the worker pool was disposed");
+    if (!idle()) {
+        throw Error(ErrorCode::WorkerFailure,
+                    "a worker is still running a batch of wave " + std::to_string(last_epoch_) + " past its deadline");
+    }
+    job_fn_ = fn;
+    job_context_ = context;
+    job_count_ = job_count;
+    // relaxed: published together with the job table by the release on each wake word below.
+    next_job_.store(0, std::memory_order_relaxed);
+    last_epoch_ = fence_.arm(size());
+    ++dispatch_count_;
+    for (auto& worker : workers_) {
+        // release: the worker's acquire on its wake word makes the job table and the armed fence
+        // visible before it claims a job.
+        worker->wake.store(dispatch_count_, std::memory_order_release);
+        worker->wake.notify_one();
+    }
+    return last_epoch_;
+}
+
+void WorkerPool::run(std::uint32_t index) {
+    Worker& self = *workers_[index];
+    // release: pairs with the acquire in ready().
+    started_.fetch_add(1, std::memory_order_release);
+    std::uint32_t seen = 0;
+    for (;;) {
+        // acquire: see the job table and the fence that dispatch() published before this store.
+        self.wake.wait(seen, std::memory_order_acquire);
+        seen = self.wake.load(std::memory_order_acquire);
+        // acquire: pairs with the release in dispose(); a stopping pool runs nothing more.
+        if (stopping_.load(std::memory_order_acquire)) return;
+        bool all_ok = true;
+        const auto start = std::chrono::steady_clock::now();
+        std::uint64_t jobs = 0;
+        for (;;) {
+            // relaxed: the counter only hands out distinct numbers; the job table is already
+            // visible through the wake acquire.
+            const std::uint32_t job = next_job_.fetch_add(1, std::memory_order_relaxed);
+            if (job >= job_count_ || stopping_.load(std::memory_order_acquire)) break;
+            all_ok &= job_fn_(job_context_, job, index);
+            ++jobs;
+        }
+        const auto busy = std::chrono::steady_clock::now() - start;
+        // relaxed: statistics, read by the coordinator after the fence or tolerated as slightly old.
+        self.busy_ns.fetch_add(static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count()), std::memory_order_relaxed);
+        self.jobs_run.fetch_add(jobs, std::memory_order_relaxed);
+        fence_.arrive(!all_ok);
+    }
+}
+
+WorkerStats WorkerPool::stats(std::uint32_t worker) const noexcept {
+    const Worker& w = *workers_[worker];
+    // relaxed: monotonic counters; an approximate snapshot is all a busy-share display needs.
+    return WorkerStats{w.busy_ns.load(std::memory_order_relaxed), w.jobs_run.load(std::memory_order_relaxed)};
+}
+
+void WorkerPool::dispose() {
+    if (disposed_) return;
+    disposed_ = true;
+    // release: a worker that sees the flag also sees everything the coordinator did before it.
+    stopping_.store(true, std::memory_order_release);
+    for (auto& worker : workers_) {
+        // release: wakes sleeping workers so they observe stopping_ and return.
+        worker->wake.fetch_add(1, std::memory_order_release);
+        worker->wake.notify_one();
+    }
+    for (auto& worker : workers_) {
+        if (worker->thread.joinable()) worker->thread.join();
+    }
+}
+
+}  // namespace ecsia

@@ -1,0 +1,79 @@
+#pragma once
+// WorkerPool: N threads (Web Workers under Emscripten pthreads) that sleep on their wake word and,
+// when a wave is dispatched, claim numbered jobs until none are left, then arrive at the fence.
+// Which worker runs which job depends on timing; callers make results independent of that by
+// giving every job its own output (the scheduler's per-batch buffers).
+//
+// Per-worker control block: wake word (a copy of the dispatch count the worker waits on), busy
+// time and jobs run (for the demo's busy share). Shared: the job table of the current wave, the
+// claim counter and the fence.
+// Thread rule: every member function is for the coordinator thread only.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "ecsia/threads/wave_fence.hpp"
+
+namespace ecsia {
+
+struct WorkerStats {
+    std::uint64_t busy_ns = 0;   // time spent inside jobs since the pool started
+    std::uint64_t jobs_run = 0;
+};
+
+class WorkerPool {
+public:
+    // Runs job `job` on worker `worker`; returns false when the job failed.
+    using JobFn = bool (*)(void* context, std::uint32_t job, std::uint32_t worker);
+
+    // Starts `workers` threads and returns without waiting for them (see wait_ready / ready).
+    explicit WorkerPool(std::uint32_t workers);
+    ~WorkerPool();
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(workers_.size()); }
+    // True once every worker has started and is waiting for work (the bootstrap handshake).
+    bool ready() const noexcept;
+    // Blocks until ready() or the deadline; throws WorkerFailure naming how many started.
+    void wait_ready(std::chrono::milliseconds timeout);
+
+    // Hands out jobs [0, job_count) and wakes every worker; returns the fence epoch to wait for.
+    // Throws WorkerFailure if the previous wave has not completed (a stalled worker), or Disposed.
+    std::uint32_t dispatch(std::uint32_t job_count, JobFn fn, void* context);
+    WaveFence& fence() noexcept { return fence_; }
+    bool idle() const noexcept { return fence_.done(last_epoch_); }
+
+    WorkerStats stats(std::uint32_t worker) const noexcept;
+    // Stops claiming new jobs, wakes and joins every worker. Safe mid-wave; idempotent.
+    void dispose();
+    bool disposed() const noexcept { return disposed_; }
+
+private:
+    struct alignas(64) Worker {  // one cache line each: workers write their own stats only
+        std::atomic<std::uint32_t> wake{0};
+        std::atomic<std::uint64_t> busy_ns{0};
+        std::atomic<std::uint64_t> jobs_run{0};
+        std::thread thread;
+    };
+    void run(std::uint32_t index);
+
+    std::vector<std::unique_ptr<Worker>> workers_;
+    WaveFence fence_;
+    std::atomic<std::uint32_t> started_{0};
+    std::atomic<bool> stopping_{false};
+    // The current wave's job table: written before dispatch, read-only while it runs.
+    JobFn job_fn_ = nullptr;
+    void* job_context_ = nullptr;
+    std::uint32_t job_count_ = 0;
+    std::atomic<std::uint32_t> next_job_{0};
+    std::uint32_t dispatch_count_ = 0;
+    std::uint32_t last_epoch_ = 0;
+    bool disposed_ = false;
+};
+
+}  // namespace ecsia

@@ -1,0 +1,210 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+#include "builtin/builtin_systems.hpp"
+#include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/snapshot/state_hash.hpp"
+
+using namespace ecsia;
+using builtin::Position;
+
+namespace {
+
+struct Captured {
+    std::vector<std::string> messages;
+    void attach(World& world) {
+        world.diagnostics().set_sink([this](const std::string& m) { messages.push_back(m); });
+    }
+    bool said(const std::string& part) const {
+        for (const auto& m : messages) {
+            if (m.find(part) != std::string::npos) return true;
+        }
+        return false;
+    }
+};
+
+SchedulerOptions with_workers(std::uint32_t workers) {
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = 16;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("a throwing kernel drops only its own batch's commands and names the system", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        World world;
+        Captured diagnostics;
+        diagnostics.attach(world);
+        builtin::spawn_movers(world, 64, 1);
+        const auto ids = builtin::register_builtin_components(world);
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc flaky;
+        flaky.name = "Flaky";
+        flaky.writes = {ids.marked};
+        flaky.query.with = {ids.position};
+        flaky.query_set = true;
+        flaky.kernel = [ids](KernelContext& ctx) {
+            for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+                ctx.commands.add(ctx.chunk.entities()[i], ids.marked, builtin::Marked{1});
+            }
+            if (ctx.batch_id == 1) throw std::runtime_error("boom in batch one");
+        };
+        scheduler.add_system(flaky);
+        scheduler.update(0.016f);
+        INFO("workers " << workers);
+        CHECK(diagnostics.said("system 'Flaky' failed in batch 1: boom in batch one"));
+        CHECK(diagnostics.said("16 command(s) were dropped"));
+        CHECK(world.count(QueryDesc{{ids.marked}, {}, {}, {}, {}}) == 48);  // the other three batches stand
+        // The executor stays usable.
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+    }
+}
+
+TEST_CASE("a worker that stalls past the deadline becomes an error, not a hang", "[schedule][threads]") {
+    World world;
+    Captured diagnostics;
+    diagnostics.attach(world);
+    builtin::spawn_movers(world, 8, 1);
+    const auto ids = builtin::register_builtin_components(world);
+    SchedulerOptions options = with_workers(2);
+    options.wave_deadline = std::chrono::milliseconds(50);
+    Scheduler scheduler(world, options);
+    std::atomic<bool> stall{true};
+    SystemDesc slow;
+    slow.name = "Slow";
+    slow.writes = {ids.position};
+    slow.kernel = [&stall](KernelContext&) {
+        // acquire: pairs with the release store below that ends the stall.
+        if (stall.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    };
+    scheduler.add_system(slow);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        scheduler.update(0.016f);
+        FAIL("expected WorkerFailure");
+    } catch (const Error& error) {
+        CHECK(error.code() == ErrorCode::WorkerFailure);
+        CHECK(std::string(error.what()).find("did not finish within 50 ms") != std::string::npos);
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(350));
+    // While the stalled batch still runs, a new frame is refused rather than racing it.
+    CHECK_THROWS_MATCHES(scheduler.update(0.016f), Error, Catch::Matchers::Predicate<Error>([](const Error& e) {
+                             return e.code() == ErrorCode::WorkerFailure;
+                         }));
+    // release: pairs with the acquire in the kernel.
+    stall.store(false, std::memory_order_release);
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    REQUIRE_NOTHROW(scheduler.update(0.016f));
+    CHECK(diagnostics.said("unfinished wave were dropped"));
+}
+
+TEST_CASE("dispose stops the workers mid-frame and is idempotent", "[schedule][threads]") {
+    World world;
+    Captured diagnostics;
+    diagnostics.attach(world);
+    builtin::spawn_movers(world, 256, 1);
+    const auto ids = builtin::register_builtin_components(world);
+    Scheduler scheduler(world, with_workers(2));
+    SystemDesc slow;
+    slow.name = "Slow";
+    slow.writes = {ids.position};
+    slow.kernel = [](KernelContext&) { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
+    scheduler.add_system(slow);
+    scheduler.begin_frame(0.016f);
+    REQUIRE(scheduler.step() == FrameStatus::Waiting);
+    scheduler.dispose();
+    scheduler.dispose();
+    CHECK(diagnostics.said("frame abandoned"));
+    CHECK(world.phase() == WorldPhase::Serial);
+    CHECK_THROWS_AS(scheduler.update(0.016f), Error);
+    REQUIRE_NOTHROW(world.spawn());  // the world stays usable
+}
+
+TEST_CASE("the resumable frame reaches the same state as the blocking one", "[schedule][threads]") {
+    auto run = [](bool resumable) {
+        World world;
+        world.diagnostics().set_sink([](const std::string&) {});
+        builtin::spawn_movers(world, 300, 9);
+        Scheduler scheduler(world, with_workers(2));
+        for (const char* name : {"Move", "Bounce", "Reaper"}) scheduler.add_system(builtin::make_builtin_system(world, name));
+        for (int f = 0; f < 20; ++f) {
+            if (!resumable) {
+                scheduler.update(0.02f);
+                continue;
+            }
+            scheduler.begin_frame(0.02f);
+            while (scheduler.step() == FrameStatus::Waiting) {
+                // What the browser does with Atomics.waitAsync: watch the fence word, never block.
+                const auto* word = reinterpret_cast<const std::atomic<std::int32_t>*>(scheduler.fence_word());
+                // acquire: the completed wave's writes must be visible before step() merges them.
+                while (word->load(std::memory_order_acquire) != static_cast<std::int32_t>(scheduler.waiting_epoch())) {
+                    std::this_thread::yield();
+                }
+            }
+        }
+        return state_hash(world);
+    };
+    CHECK(run(true) == run(false));
+}
+
+TEST_CASE("a second frame cannot start while one is running", "[schedule]") {
+    World world;
+    Scheduler scheduler(world);
+    scheduler.begin_frame(0.016f);
+    CHECK_THROWS_AS(scheduler.begin_frame(0.016f), Error);
+    CHECK(scheduler.step() == FrameStatus::Done);
+}
+
+TEST_CASE("a system with unknown components or no body is rejected", "[schedule]") {
+    World world;
+    Scheduler scheduler(world);
+    SystemDesc bad;
+    bad.name = "Bad";
+    bad.reads = {999};
+    bad.kernel = [](KernelContext&) {};
+    CHECK_THROWS_AS(scheduler.add_system(bad), Error);
+    SystemDesc empty;
+    empty.name = "Empty";
+    CHECK_THROWS_AS(scheduler.add_system(empty), Error);
+    CHECK(scheduler.systems().empty());
+}
+
+TEST_CASE("a batch that spawns past its reservation loses nothing and stays deterministic", "[schedule][threads][determinism]") {
+    auto run = [](std::uint32_t workers) {
+        World world;
+        world.diagnostics().set_sink([](const std::string&) {});
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 40, 2);
+        SchedulerOptions options = with_workers(workers);
+        options.batch_rows = 8;
+        Scheduler scheduler(world, options);
+        SystemDesc breeder;
+        breeder.name = "Breeder";
+        breeder.reads = {ids.position};
+        breeder.spawns_per_batch = 2;
+        breeder.query.with = {ids.position};
+        breeder.query.without = {ids.marked};
+        breeder.query_set = true;
+        breeder.kernel = [ids](KernelContext& ctx) {
+            for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+                const builtin::Marked m{ctx.chunk.entities()[i].bits};
+                const ComponentValue v{ids.marked, &m, sizeof m};
+                const Entity child = ctx.spawn(&v, 1);
+                // The child is referred to again by a later record of the same batch.
+                const builtin::Position p{float(i), 1};
+                ctx.commands.add(child, ids.position, p);
+            }
+        };
+        scheduler.add_system(breeder);
+        scheduler.update(0.016f);
+        return std::pair{world.count(QueryDesc{{ids.marked, ids.position}, {}, {}, {}, {}}), state_hash(world)};
+    };
+    const auto serial = run(0);
+    CHECK(serial.first == 40);  // 5 batches x 8 spawns, only 2 reserved each: 30 overflowed
+    for (std::uint32_t workers : {1u, 3u}) CHECK(run(workers) == serial);
+}
