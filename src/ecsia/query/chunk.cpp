@@ -14,8 +14,7 @@ std::byte* Chunk::write_raw(ComponentId id) noexcept {
     if (log_ != nullptr) {
         log_->record(table_->index(), id, begin_, end_);
     } else {
-        for (std::uint32_t row = begin_; row < end_; ++row) column->changed_ticks()[row] = tick_;
-        if (begin_ < end_) column->mark_changed(begin_, tick_);
+        column->mark_changed_range(begin_, end_, tick_);
     }
     return column->data() == nullptr ? nullptr : column->element(begin_);
 }

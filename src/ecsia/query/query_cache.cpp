@@ -1,5 +1,7 @@
 #include "ecsia/query/query_cache.hpp"
 
+#include <algorithm>
+
 namespace ecsia {
 
 QueryCache::QueryCache(QueryDesc desc) : desc_(std::move(desc)), required_(desc_.required()) {}
@@ -21,24 +23,46 @@ const std::vector<TableIndex>& QueryCache::matched(const TableGraph& graph) {
     return matched_;
 }
 
-bool QueryCache::table_may_have_selected_rows(const Table& table, Tick since) const noexcept {
+bool QueryCache::bind_terms(const Table& table, Tick since) {
+    terms_.clear();
     for (ComponentId id : desc_.changed) {
-        if (table.column(id)->max_changed_tick() <= since) return false;
+        const Column* column = table.column(id);
+        if (column->max_changed_tick() <= since) return false;
+        const std::uint32_t covered = column->bulk_changed_tick() > since ? column->bulk_changed_rows() : 0;
+        terms_.push_back(TickTerm{column->own_changed_ticks(), covered});
     }
     for (ComponentId id : desc_.added) {
-        if (table.column(id)->max_added_tick() <= since) return false;
+        const Column* column = table.column(id);
+        if (column->max_added_tick() <= since) return false;
+        terms_.push_back(TickTerm{column->added_ticks(), 0});
     }
     return true;
 }
 
-bool QueryCache::row_selected(const Table& table, std::uint32_t row, Tick since) const noexcept {
-    for (ComponentId id : desc_.changed) {
-        if (table.column(id)->changed_ticks()[row] <= since) return false;
+std::uint32_t QueryCache::find_row(std::uint32_t row, std::uint32_t rows, Tick since, bool selected) const noexcept {
+    if (terms_.size() == 1) {
+        // The common single-filter case as a tight scan over one tick array.
+        const TickTerm term = terms_[0];
+        if (selected) {
+            if (row < term.covered) return row;
+            while (row < rows && term.ticks[row] <= since) ++row;
+        } else {
+            row = std::max(row, term.covered);
+            while (row < rows && term.ticks[row] > since) ++row;
+        }
+        return std::min(row, rows);
     }
-    for (ComponentId id : desc_.added) {
-        if (table.column(id)->added_ticks()[row] <= since) return false;
+    for (; row < rows; ++row) {
+        bool passes = true;
+        for (const TickTerm& term : terms_) {
+            if (row >= term.covered && term.ticks[row] <= since) {
+                passes = false;
+                break;
+            }
+        }
+        if (passes == selected) return row;
     }
-    return true;
+    return rows;
 }
 
 std::uint32_t QueryCache::count(TableGraph& graph, Tick since) {

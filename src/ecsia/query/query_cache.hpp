@@ -28,13 +28,22 @@ public:
     std::uint32_t count(TableGraph& graph, Tick since);
 
 private:
-    bool row_selected(const Table& table, std::uint32_t row, Tick since) const noexcept;
-    bool table_may_have_selected_rows(const Table& table, Tick since) const noexcept;
+    // One changed/added term bound to a table: a row passes when it is below `covered` (under a
+    // bulk changed stamp newer than `since`) or its own tick is newer than `since`.
+    struct TickTerm {
+        const Tick* ticks;
+        std::uint32_t covered;
+    };
+    // Binds the row filter's terms to `table`; false when no row of it can be selected.
+    bool bind_terms(const Table& table, Tick since);
+    // The first row in [row, rows) whose selection equals `selected`, or `rows`.
+    std::uint32_t find_row(std::uint32_t row, std::uint32_t rows, Tick since, bool selected) const noexcept;
 
     QueryDesc desc_;
     std::vector<ComponentId> required_;
     std::vector<TableIndex> matched_;
     std::uint32_t tables_seen_ = 0;
+    std::vector<TickTerm> terms_;  // scratch for bind_terms, kept to avoid a per-table allocation
 };
 
 template <typename Fn>
@@ -48,12 +57,11 @@ void QueryCache::for_each_chunk(TableGraph& graph, Tick since, Tick now, WriteLo
             fn(chunk);
             continue;
         }
-        if (!table_may_have_selected_rows(table, since)) continue;
+        if (!bind_terms(table, since)) continue;
         std::uint32_t row = 0;
         while (row < rows) {
-            while (row < rows && !row_selected(table, row, since)) ++row;
-            const std::uint32_t begin = row;
-            while (row < rows && row_selected(table, row, since)) ++row;
+            const std::uint32_t begin = find_row(row, rows, since, true);
+            row = find_row(begin, rows, since, false);
             if (begin < row) {
                 Chunk chunk(table, begin, row, now, log);
                 fn(chunk);

@@ -268,8 +268,21 @@ void Scheduler::abandon_frame(const std::string& why) {
 void Scheduler::dispose() {
     if (disposed_) return;
     disposed_ = true;
-    if (pool_) pool_->dispose();
-    abandon_frame("the scheduler was disposed");
+    const bool workers_may_run_on = pool_ && !options_.wait_for_workers && !pool_->idle();
+    if (pool_) pool_->dispose(options_.wait_for_workers);
+    if (workers_may_run_on) {
+        // A detached worker may still be inside a batch: touch none of them, and keep their
+        // buffers and the pool alive for the life of the process (a few KB per such dispose).
+        world_.diagnostics().report("frame abandoned: the scheduler was disposed while " +
+                                    std::to_string(batches_.size()) +
+                                    " batch(es) were running; their results and reserved handles are dropped");
+        world_.set_phase(WorldPhase::Serial);
+        in_frame_ = stalled_ = dispatched_ = false;
+        batches_.clear();
+        for (auto& batch : batch_pool_) (void)batch.release();
+    } else {
+        abandon_frame("the scheduler was disposed");
+    }
+    if (pool_ && !options_.wait_for_workers) (void)pool_.release();
 }
-
 }  // namespace ecsia

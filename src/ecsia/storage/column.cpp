@@ -22,13 +22,39 @@ Column::Column(Column&& other) noexcept
     : component_(other.component_), element_size_(other.element_size_), alignment_(other.alignment_),
       data_(other.data_), default_element_(std::move(other.default_element_)),
       added_ticks_(std::move(other.added_ticks_)), changed_ticks_(std::move(other.changed_ticks_)),
-      max_changed_tick_(other.max_changed_tick_), max_added_tick_(other.max_added_tick_) {
+      max_changed_tick_(other.max_changed_tick_), max_added_tick_(other.max_added_tick_),
+      bulk_changed_rows_(other.bulk_changed_rows_), bulk_changed_tick_(other.bulk_changed_tick_) {
     other.data_ = nullptr;
 }
 
 void Column::mark_changed(std::uint32_t row, Tick tick) noexcept {
+    // A tick older than the bulk stamp must replace, not be raised by it (ticks only go backwards
+    // when a caller stamps an old tick on purpose).
+    if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
     changed_ticks_[row] = tick;
     max_changed_tick_ = std::max(max_changed_tick_, tick);
+}
+
+void Column::mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tick) noexcept {
+    if (begin >= end) return;
+    if (begin == 0 && end >= bulk_changed_rows_ && tick >= max_changed_tick_) {
+        // No row has a newer tick, so raising rows [0, end) to `tick` is the same as writing `tick`
+        // into each of them, and the new stamp covers everything the old one did.
+        bulk_changed_rows_ = end;
+        bulk_changed_tick_ = tick;
+        max_changed_tick_ = tick;
+        return;
+    }
+    if (begin < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(begin);
+    std::fill(changed_ticks_.begin() + begin, changed_ticks_.begin() + end, tick);
+    max_changed_tick_ = std::max(max_changed_tick_, tick);
+}
+
+void Column::settle_bulk_from(std::uint32_t from) const noexcept {
+    for (std::uint32_t row = from; row < bulk_changed_rows_; ++row) {
+        changed_ticks_[row] = std::max(changed_ticks_[row], bulk_changed_tick_);
+    }
+    bulk_changed_rows_ = std::min(bulk_changed_rows_, from);
 }
 
 void Column::mark_added(std::uint32_t row, Tick tick) noexcept {
@@ -57,13 +83,22 @@ void Column::init_row(std::uint32_t row, Tick tick) noexcept {
 
 void Column::copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept {
     if (element_size_ != 0) std::memcpy(element(row), source.element(source_row), element_size_);
+    // `row` is freshly appended, so normally outside this column's bulk stamp; settle if not.
+    if (row < bulk_changed_rows_) settle_bulk_from(row);
     added_ticks_[row] = source.added_ticks_[source_row];
-    changed_ticks_[row] = source.changed_ticks_[source_row];
+    changed_ticks_[row] = source.changed_tick(source_row);
     max_added_tick_ = std::max(max_added_tick_, added_ticks_[row]);
     max_changed_tick_ = std::max(max_changed_tick_, changed_ticks_[row]);
 }
 
 void Column::move_last_into(std::uint32_t row, std::uint32_t last) noexcept {
+    if (last < bulk_changed_rows_) {
+        // Both rows are under the bulk stamp, which keeps covering `row`; the freed slot leaves it
+        // so that the next appended row does not inherit a stamp it never received.
+        bulk_changed_rows_ = last;
+    } else if (row < bulk_changed_rows_) {
+        settle_bulk_from(row);  // a row from outside the stamp lands under it
+    }
     if (row == last) return;
     if (element_size_ != 0) std::memcpy(element(row), element(last), element_size_);
     added_ticks_[row] = added_ticks_[last];

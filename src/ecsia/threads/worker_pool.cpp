@@ -95,7 +95,7 @@ WorkerStats WorkerPool::stats(std::uint32_t worker) const noexcept {
     return WorkerStats{w.busy_ns.load(std::memory_order_relaxed), w.jobs_run.load(std::memory_order_relaxed)};
 }
 
-void WorkerPool::dispose() {
+void WorkerPool::dispose(bool may_block) {
     if (disposed_) return;
     disposed_ = true;
     // release: a worker that sees the flag also sees everything the coordinator did before it.
@@ -106,7 +106,12 @@ void WorkerPool::dispose() {
         worker->wake.notify_one();
     }
     for (auto& worker : workers_) {
-        if (worker->thread.joinable()) worker->thread.join();
+        if (!worker->thread.joinable()) continue;
+        if (may_block) {
+            worker->thread.join();
+        } else {
+            worker->thread.detach();
+        }
     }
 }
 

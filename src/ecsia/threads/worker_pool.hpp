@@ -49,8 +49,11 @@ public:
     bool idle() const noexcept { return fence_.done(last_epoch_); }
 
     WorkerStats stats(std::uint32_t worker) const noexcept;
-    // Stops claiming new jobs, wakes and joins every worker. Safe mid-wave; idempotent.
-    void dispose();
+    // Stops claiming new jobs and wakes every worker. Safe mid-wave; idempotent. With `may_block`
+    // it joins the threads; without (the browser main thread, which must never block) it detaches
+    // them, and the caller must then never destroy the pool: a detached worker may still be
+    // finishing a job, or waking to see the stop flag, when dispose returns.
+    void dispose(bool may_block = true);
     bool disposed() const noexcept { return disposed_; }
 
 private:

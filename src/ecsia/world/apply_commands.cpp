@@ -60,9 +60,32 @@ private:
             }
             ComponentValue value;
             at = CommandReader::read_value(at, value);
-            adds_.push_back(remap(value));
+            adds_.push_back(value);  // remapped in finish_run, once the run's own spawn has its handle
         }
         ++run_records_;
+    }
+
+    // A record the world would reject on its own is never folded with others, so that its error
+    // skips it alone, as one-by-one application would.
+    bool well_formed(const CommandRecord& record) {
+        const ComponentRegistry& registry = world_.registry_;
+        const std::uint32_t* at = record.body;
+        if (record.op == CommandOp::Remove) {
+            return std::all_of(at, at + record.count, [&](ComponentId id) { return id < registry.size(); });
+        }
+        record_values_.clear();
+        for (std::uint32_t i = 0; i < record.count; ++i) {
+            ComponentValue value;
+            at = CommandReader::read_value(at, value);
+            if (value.id >= registry.size()) return false;
+            record_values_.push_back(value);
+        }
+        try {
+            world_.check_values(record_values_);
+        } catch (const Error&) {
+            return false;
+        }
+        return true;
     }
 
     void start_run(const CommandRecord& record) {
@@ -71,6 +94,7 @@ private:
         scratch_.clear();
         run_records_ = 0;
         run_spawn_ = record.op == CommandOp::Spawn;
+        run_valid_ = well_formed(record);
         run_target_ = record.entity;
         if (run_spawn_ && record.entity.is_null()) {
             run_target_ = layout().pending(static_cast<std::uint32_t>(pending_.size()));
@@ -82,6 +106,7 @@ private:
 
     bool extend_run(const CommandRecord& record) {
         if (record.entity != run_target_ || (record.op != CommandOp::Add && record.op != CommandOp::Remove)) return false;
+        if (!run_valid_ || !well_formed(record)) return false;
         // Only fold when the result equals one-by-one application: no component twice in a run,
         // and no remove after an add (the fold applies removes first).
         const std::uint32_t* at = record.body;
@@ -104,26 +129,37 @@ private:
     void finish_run() {
         try {
             if (run_spawn_) {
+                // Validate before the handle goes live: a rejected spawn must not leave an entity
+                // that is alive but has no row.
+                world_.check_values(adds_);
                 Entity entity = resolve(run_target_);
                 if (layout().is_pending(run_target_)) {
                     entity = world_.pool_.create();
                     pending_[layout().index(run_target_)] = entity;
                 } else if (!world_.pool_.is_reserved(entity)) {
-                    return skip(run_records_, "spawn of a handle that is not reserved");
+                    // The records folded after the spawn target an entity that never came to be.
+                    skip(run_records_ - 1, nullptr);
+                    return skip(1, "spawn of a handle that is not reserved");
                 } else {
                     world_.pool_.activate(entity);
                 }
-                world_.check_values(adds_);
+                remap_adds();
                 world_.place(entity, adds_);
             } else {
                 const Entity entity = resolve(run_target_);
                 if (!world_.is_alive(entity)) return skip(run_records_, nullptr);
+                remap_adds();
                 world_.change_components(entity, adds_, removes_);
             }
             stats_.applied += run_records_;
         } catch (const Error& error) {
+            if (run_spawn_) stats_.skipped_dead_target += run_records_ - 1;
             world_.diagnostics_.report(std::string("command skipped: ") + error.what());
         }
+    }
+
+    void remap_adds() {
+        for (ComponentValue& value : adds_) value = remap(value);
     }
 
     void apply_single(const CommandRecord& record) {
@@ -183,10 +219,12 @@ private:
     ApplyStats& stats_;
     std::vector<Entity> pending_;  // real handles of this buffer's overflow spawns, by ordinal
     std::vector<ComponentValue> adds_;
+    std::vector<ComponentValue> record_values_;  // scratch for well_formed
     std::vector<ComponentId> removes_;
     std::vector<std::vector<std::byte>> scratch_;  // remapped payload copies for the current run
     Entity run_target_;
     bool run_spawn_ = false;
+    bool run_valid_ = false;  // the run's first record is well formed, so others may fold onto it
     std::size_t run_records_ = 0;
 };
 
@@ -197,15 +235,20 @@ ApplyStats World::apply(std::span<CommandBuffer* const> buffers, std::span<Entit
     for (CommandBuffer* buffer : buffers) {
         if (buffer != nullptr) applier.apply_buffer(*buffer);
     }
-    // Handles a batch took but never spawned may have leaked into its data: retire them with a
-    // generation bump. Handles nobody took go back untouched. Both in batch-id order.
-    for (EntityReservation* reservation : reservations) {
-        if (reservation == nullptr) continue;
-        const auto& handles = reservation->handles();
-        for (std::uint32_t i = reservation->taken_count(); i-- > 0;) {
+    // Handles a batch took but never spawned may have leaked into its data: free them with a
+    // generation bump. Handles nobody took go back untouched. The free list is a stack, so both
+    // passes push the last reservation first and the untaken handles last: the next spawns reuse
+    // the untaken handles in reserved order (batch-id order) across all reservations, and a merge
+    // in which nothing was taken leaves the pool handing out what it would have without reserving.
+    for (std::size_t r = reservations.size(); r-- > 0;) {
+        if (reservations[r] == nullptr) continue;
+        const auto& handles = reservations[r]->handles();
+        for (std::uint32_t i = reservations[r]->taken_count(); i-- > 0;) {
             if (pool_.is_reserved(handles[i])) pool_.destroy(handles[i], /*bump_generation=*/true);
         }
-        release_unused(*reservation);
+    }
+    for (std::size_t r = reservations.size(); r-- > 0;) {
+        if (reservations[r] != nullptr) release_unused(*reservations[r]);
     }
     if (stats.skipped_dead_target != 0) {
         diagnostics_.report(std::to_string(stats.skipped_dead_target) +

@@ -42,6 +42,7 @@ EntityLocation World::locate(Entity entity) const {
 
 bool World::has(Entity entity, ComponentId id) const {
     const EntityLocation at = locate(entity);
+    registry_.desc(id);  // an id never handed out is an UnknownComponent, not "absent" (G5)
     return graph_.table(at.table).has(id);
 }
 
@@ -261,8 +262,7 @@ ObserverId World::observe(ObserverEvent event, ComponentId component, ObserverFn
 void World::merge_write_log(const WriteLog& log, Tick tick) {
     for (const WrittenRange& range : log.ranges()) {
         Column* column = graph_.table(range.table).column(range.component);
-        std::fill(column->changed_ticks() + range.row_begin, column->changed_ticks() + range.row_end, tick);
-        column->mark_changed(range.row_begin, tick);
+        column->mark_changed_range(range.row_begin, range.row_end, tick);
         if (!observers_.any(ObserverEvent::OnChange, range.component)) continue;
         const Entity* rows = graph_.table(range.table).entities();
         for (std::uint32_t row = range.row_begin; row < range.row_end; ++row) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -89,10 +90,15 @@ public:
     // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
     void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
 
+    // A type the world never saw is simply absent, but a stale handle is refused either way (G4).
     template <typename T>
     bool has(Entity entity) const {
         const ComponentId id = registry_.find_type<T>();
-        return id != kNoComponent && has(entity, id);
+        if (id == kNoComponent) {
+            locate(entity);  // throws StaleEntity for a handle that is not alive
+            return false;
+        }
+        return has(entity, id);
     }
     bool has(Entity entity, ComponentId id) const;
 
@@ -111,8 +117,7 @@ public:
     // nullptr when the entity lacks T; throws StaleEntity when the handle is not alive.
     template <typename T>
     const T* try_get(Entity entity) const {
-        const ComponentId id = registry_.find_type<T>();
-        if (id == kNoComponent || !has(entity, id)) return nullptr;
+        if (!has<T>(entity)) return nullptr;
         return &get<T>(entity);
     }
     template <typename T>
@@ -169,7 +174,13 @@ private:
     friend class CommandApplier;
     template <typename T>
     ComponentValue value_of(const T& value) {
-        return ComponentValue{component<T>(), &value, static_cast<std::uint32_t>(sizeof(T))};
+        // A tag struct is empty but still has sizeof 1, while its descriptor says 0 bytes: pass no
+        // bytes, or check_values would refuse every typed spawn/add of a tag.
+        if constexpr (std::is_empty_v<T>) {
+            return ComponentValue{component<T>(), nullptr, 0};
+        } else {
+            return ComponentValue{component<T>(), &value, static_cast<std::uint32_t>(sizeof(T))};
+        }
     }
     template <typename T>
     ComponentId registry_type() const {

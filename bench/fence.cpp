@@ -1,0 +1,57 @@
+// The *fence* workload (DESIGN.md): waves whose kernels do nothing; the cost of one wave round trip
+// (dispatch, wake, claim, arrive, notify, merge) in µs, median and p99, for 1 and 2 workers, and
+// the serial executor's per-wave overhead as the baseline.
+//
+//   ./bench_fence [waves=20000]
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench_support.hpp"
+#include "builtin/builtin_systems.hpp"
+#include "ecsia/schedule/scheduler.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+std::vector<double> measure(std::uint32_t workers, int waves) {
+    World world;
+    SchedulerOptions options;
+    options.workers = workers;
+    Scheduler scheduler(world, options);
+    const ComponentId tick = world.define_component("tick", {{"n", FieldType::U32}});
+    for (std::uint32_t i = 0; i < std::max<std::uint32_t>(workers, 1); ++i) world.add(world.spawn(), ComponentValue{tick});
+    SystemDesc idle;
+    idle.name = "Idle";
+    idle.reads = {tick};
+    idle.kernel = [](KernelContext&) {};
+    scheduler.add_system(idle);
+    std::vector<double> samples;
+    samples.reserve(waves);
+    for (int w = 0; w < waves; ++w) {
+        const auto start = bench::Clock::now();
+        scheduler.update(0);
+        samples.push_back(bench::seconds_since(start) * 1e6);
+    }
+    return samples;
+}
+
+double percentile(std::vector<double> samples, double p) {
+    std::sort(samples.begin(), samples.end());
+    return samples[static_cast<std::size_t>(p * (samples.size() - 1))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int waves = argc > 1 ? std::atoi(argv[1]) : 20000;
+    std::printf("fence: %d one-wave frames whose kernel does nothing, µs per frame\n", waves);
+    std::printf("%-8s %10s %10s %10s\n", "workers", "median", "p99", "max");
+    for (std::uint32_t workers : {0u, 1u, 2u}) {
+        const std::vector<double> samples = measure(workers, waves);
+        std::printf("%-8s %10.2f %10.2f %10.2f\n", workers == 0 ? "serial" : std::to_string(workers).c_str(),
+                    bench::median(samples), percentile(samples, 0.99), bench::max_of(samples));
+    }
+    return 0;
+}
