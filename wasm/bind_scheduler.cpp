@@ -1,0 +1,237 @@
+// EMSCRIPTEN_BINDINGS(ecsia_scheduler): systems, the resumable frame, the plan.
+#include <emscripten/bind.h>
+#ifdef __EMSCRIPTEN_PTHREADS__
+#include <emscripten/threading.h>
+#endif
+
+#include <climits>
+#include <cstdio>
+
+#include "builtin/builtin_systems.hpp"
+#include "builtin/scenario.hpp"
+#include "ecsia/base/hash.hpp"
+#include "js_error.hpp"
+#include "js_values.hpp"
+#include "scheduler_binding.hpp"
+
+using emscripten::val;
+
+namespace ecsia::wasm {
+
+namespace {
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+// memory.atomic.notify on the fence's done word resolves the page's Atomics.waitAsync on it.
+void wake_js_waiters(const void* address) { emscripten_futex_wake(address, INT_MAX); }
+#endif
+
+std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallback) {
+    if (config.isUndefined() || config.isNull()) return fallback;
+    const val v = config[key];
+    if (v.isUndefined()) return fallback;
+    if (!v.isNumber() || v.as<double>() < 0 || v.as<double>() > 4294967295.0) {
+        throw Error(ErrorCode::BadValue, std::string("config.") + key + " must be a non-negative number, got " + describe_js(v));
+    }
+    return static_cast<std::uint32_t>(v.as<double>());
+}
+
+}  // namespace
+
+SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows,
+                                   double wave_deadline_ms)
+    : world_(world) {
+    if (workers > ECSIA_WASM_POOL_SIZE) {
+        throw Error(ErrorCode::WorkerFailure, "this module was built with " + std::to_string(ECSIA_WASM_POOL_SIZE) +
+                                                  " pooled workers; " + std::to_string(workers) + " were asked for");
+    }
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = batch_rows == 0 ? 1024 : batch_rows;
+    options.wave_deadline = std::chrono::milliseconds(static_cast<long long>(wave_deadline_ms));
+    options.wait_for_workers = false;  // the page's main thread never blocks; workers start on their own
+    scheduler_ = std::make_unique<Scheduler>(world.world(), options);
+}
+
+SchedulerBinding::~SchedulerBinding() { dispose(); }
+
+std::vector<std::string> SchedulerBinding::strings_of(const val& names, const std::string& what) const {
+    std::vector<std::string> out;
+    if (names.isUndefined() || names.isNull()) return out;
+    if (!names.isArray()) throw Error(ErrorCode::BadValue, what + " takes an array of names, got " + describe_js(names));
+    const auto length = names["length"].as<unsigned>();
+    for (unsigned i = 0; i < length; ++i) {
+        const val name = names[i];
+        if (!name.isString()) throw Error(ErrorCode::BadValue, what + "[" + std::to_string(i) + "] must be a string, got " + describe_js(name));
+        out.push_back(name.as<std::string>());
+    }
+    return out;
+}
+
+std::vector<ComponentId> SchedulerBinding::ids_of(const val& names, const std::string& what) const {
+    std::vector<ComponentId> ids;
+    for (const std::string& name : strings_of(names, what)) {
+        const ComponentId id = world_.world().components().find(name);
+        if (id == kNoComponent) throw Error(ErrorCode::UnknownComponent, what + " names unknown component '" + name + "'");
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+void SchedulerBinding::add_builtin(const std::string& name, const val& config) {
+    builtin::BuiltinConfig c;
+    if (!config.isUndefined() && !config.isNull()) {
+        if (!is_plain_object(config)) throw Error(ErrorCode::BadValue, "the built-in config must be an object, got " + describe_js(config));
+        const val seed = config["seed"];
+        if (!seed.isUndefined()) c.seed = static_cast<std::uint64_t>(seed.as<double>());
+    }
+    c.spawns_per_frame = number_or(config, "spawnsPerFrame", c.spawns_per_frame);
+    c.spawn_reservation = number_or(config, "spawnReservation", c.spawn_reservation);
+    c.max_age = number_or(config, "maxAge", c.max_age);
+    c.heavy_steps = number_or(config, "heavySteps", c.heavy_steps);
+    scheduler_->add_system(builtin::make_builtin_system(world_.world(), name, c));
+}
+
+void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
+                                              const val& before, const val& after, const val& run) {
+    if (run.typeOf().as<std::string>() != "function") {
+        throw Error(ErrorCode::BadValue, "system '" + name + "' needs a run(world, dt) function");
+    }
+    SystemDesc system;
+    system.name = name;
+    system.reads = ids_of(reads, "system '" + name + "' reads");
+    system.writes = ids_of(writes, "system '" + name + "' writes");
+    system.before = strings_of(before, "system '" + name + "' before");
+    system.after = strings_of(after, "system '" + name + "' after");
+    for (const SystemDesc& existing : scheduler_->systems()) {
+        if (existing.name == name) throw Error(ErrorCode::DuplicateName, "a system named '" + name + "' already exists");
+    }
+    system.main_thread = [run](World&, float dt) { run(dt); };
+    scheduler_->add_system(std::move(system));
+}
+
+void SchedulerBinding::setup_scenario(double seed) {
+    builtin::setup_scenario(world_.world(), *scheduler_, static_cast<std::uint64_t>(seed), observer_log_);
+}
+
+std::string SchedulerBinding::observer_log_hash() const {
+    StateHasher hasher;
+    for (std::uint64_t word : observer_log_) {
+        hasher.u32(static_cast<std::uint32_t>(word));
+        hasher.u32(static_cast<std::uint32_t>(word >> 32));
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hasher.value()));
+    return text;
+}
+
+void SchedulerBinding::spawn_movers(std::uint32_t count, double seed) {
+    builtin::spawn_movers(world_.world(), count, static_cast<std::uint64_t>(seed));
+}
+
+void SchedulerBinding::spawn_heavy(std::uint32_t per_group, double seed) {
+    builtin::spawn_heavy(world_.world(), per_group, static_cast<std::uint64_t>(seed));
+}
+
+void SchedulerBinding::begin_frame(float dt) { scheduler_->begin_frame(dt); }
+
+int SchedulerBinding::step() { return scheduler_->step() == FrameStatus::Done ? kDone : kWaiting; }
+
+std::uint32_t SchedulerBinding::fence_address() const {
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(scheduler_->fence_word()));
+}
+
+val SchedulerBinding::plan() {
+    const Plan& plan = scheduler_->plan();
+    val waves = val::array();
+    for (const auto& wave : plan.waves) {
+        val names = val::array();
+        for (std::uint32_t s : wave) names.call<void>("push", scheduler_->systems()[s].name);
+        waves.call<void>("push", names);
+    }
+    return waves;
+}
+
+std::string SchedulerBinding::explain() { return scheduler_->explain_plan(); }
+
+val SchedulerBinding::last_frame() const {
+    val out = val::object();
+    val waves = val::array();
+    for (const WaveTiming& t : scheduler_->last_frame_waves()) {
+        val w = val::object();
+        w.set("wave", t.wave);
+        w.set("batches", t.batches);
+        w.set("beginUs", t.begin_us);
+        w.set("endUs", t.end_us);
+        waves.call<void>("push", w);
+    }
+    out.set("waves", waves);
+    val busy = val::array();
+    val jobs = val::array();
+    for (std::uint32_t w = 0; w < scheduler_->workers(); ++w) {
+        const WorkerStats stats = scheduler_->worker_stats(w);
+        busy.call<void>("push", static_cast<double>(stats.busy_ns));
+        jobs.call<void>("push", static_cast<double>(stats.jobs_run));
+    }
+    out.set("busyNs", busy);
+    out.set("jobs", jobs);
+    return out;
+}
+
+void SchedulerBinding::dispose() {
+    if (scheduler_) scheduler_->dispose();
+}
+
+namespace {
+
+template <auto Method>
+struct Guarded;
+
+template <typename R, typename... A, R (SchedulerBinding::*Method)(A...)>
+struct Guarded<Method> {
+    static R call(SchedulerBinding& self, A... args) {
+        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
+    }
+};
+
+template <typename R, typename... A, R (SchedulerBinding::*Method)(A...) const>
+struct Guarded<Method> {
+    static R call(const SchedulerBinding& self, A... args) {
+        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
+    }
+};
+
+SchedulerBinding* make_scheduler(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double deadline_ms) {
+    return rethrow_as_js([&] { return new SchedulerBinding(world, workers, batch_rows, deadline_ms); });
+}
+
+}  // namespace
+
+}  // namespace ecsia::wasm
+
+EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
+    using ecsia::wasm::Guarded;
+    using ecsia::wasm::SchedulerBinding;
+#ifdef __EMSCRIPTEN_PTHREADS__
+    ecsia::WaveFence::set_wake_hook(&ecsia::wasm::wake_js_waiters);
+#endif
+    emscripten::class_<SchedulerBinding>("Scheduler")
+        .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())
+        .function("addBuiltin", &Guarded<&SchedulerBinding::add_builtin>::call)
+        .function("addMainThreadSystem", &Guarded<&SchedulerBinding::add_main_thread_system>::call)
+        .function("setupScenario", &Guarded<&SchedulerBinding::setup_scenario>::call)
+        .function("observerLogHash", &Guarded<&SchedulerBinding::observer_log_hash>::call)
+        .function("observerEvents", &Guarded<&SchedulerBinding::observer_events>::call)
+        .function("spawnMovers", &Guarded<&SchedulerBinding::spawn_movers>::call)
+        .function("spawnHeavy", &Guarded<&SchedulerBinding::spawn_heavy>::call)
+        .function("beginFrame", &Guarded<&SchedulerBinding::begin_frame>::call)
+        .function("step", &Guarded<&SchedulerBinding::step>::call)
+        .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)
+        .function("waitingEpoch", &Guarded<&SchedulerBinding::waiting_epoch>::call)
+        .function("inFrame", &Guarded<&SchedulerBinding::in_frame>::call)
+        .function("plan", &Guarded<&SchedulerBinding::plan>::call)
+        .function("explain", &Guarded<&SchedulerBinding::explain>::call)
+        .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
+        .function("workers", &Guarded<&SchedulerBinding::workers>::call)
+        .function("frames", &Guarded<&SchedulerBinding::frames>::call)
+        .function("dispose", &Guarded<&SchedulerBinding::dispose>::call);
+}

@@ -1,0 +1,67 @@
+#pragma once
+// SchedulerBinding: the ecsia::Scheduler behind the JS API's Scheduler class (web/ecsia.js wraps
+// it). The page's main thread never blocks on it: a frame is begin_frame() then step() until it
+// returns kDone; while step() returns kWaiting, JS awaits HEAP32[fence_address() >> 2] becoming
+// waiting_epoch() with Atomics.waitAsync. Built-in C++ systems are added by name; JS systems are
+// main-thread systems whose body is a JS callback.
+// Thread rule: the page's main thread.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <emscripten/val.h>
+
+#include "ecsia/schedule/scheduler.hpp"
+#include "world_binding.hpp"
+
+namespace ecsia::wasm {
+
+class SchedulerBinding {
+public:
+    static constexpr int kDone = 0;
+    static constexpr int kWaiting = 1;
+
+    // workers == 0: the serial executor. Throws WorkerFailure when workers exceed the module's pool.
+    SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double wave_deadline_ms);
+    ~SchedulerBinding();
+
+    // `config`: { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps } (any subset).
+    void add_builtin(const std::string& name, const emscripten::val& config);
+    // `run(dt)` is called on the main thread in the serial slot; it must not throw (the JS layer
+    // catches and reports). reads/writes/before/after: arrays of names.
+    void add_main_thread_system(const std::string& name, const emscripten::val& reads, const emscripten::val& writes,
+                                const emscripten::val& before, const emscripten::val& after, const emscripten::val& run);
+    // The G1 scenario of src/builtin/scenario.hpp: movers, seven systems and observers.
+    void setup_scenario(double seed);
+    // FNV hash (hex) of the scenario observers' event log: equal runs fire equal sequences.
+    std::string observer_log_hash() const;
+    std::uint32_t observer_events() const { return static_cast<std::uint32_t>(observer_log_.size()); }
+    void spawn_movers(std::uint32_t count, double seed);
+    void spawn_heavy(std::uint32_t per_group, double seed);
+
+    void begin_frame(float dt);
+    int step();
+    std::uint32_t fence_address() const;
+    std::uint32_t waiting_epoch() const { return scheduler_->waiting_epoch(); }
+    bool in_frame() const { return scheduler_->in_frame(); }
+
+    emscripten::val plan();         // [[name, ...], ...] per wave
+    std::string explain();
+    // { waves: [{ wave, batches, beginUs, endUs }], busyNs: [per worker, since start], jobs: [...] }
+    emscripten::val last_frame() const;
+    std::uint32_t workers() const { return scheduler_->workers(); }
+    double frames() const { return static_cast<double>(scheduler_->frames()); }
+    void dispose();
+
+private:
+    std::vector<ComponentId> ids_of(const emscripten::val& names, const std::string& what) const;
+    std::vector<std::string> strings_of(const emscripten::val& names, const std::string& what) const;
+
+    WorldBinding& world_;
+    std::unique_ptr<Scheduler> scheduler_;
+    std::vector<std::uint64_t> observer_log_;
+};
+
+}  // namespace ecsia::wasm
