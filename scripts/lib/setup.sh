@@ -22,7 +22,9 @@ ensure_native_tools() {
 
 ensure_web_tools() {
   local missing=()
+  command -v cmake >/dev/null || missing+=(cmake)
   command -v emcc >/dev/null || missing+=(emscripten)
+  [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)  # the wasm Catch2 build copies it
   command -v chromium >/dev/null || missing+=(chromium)
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)

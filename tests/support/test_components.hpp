@@ -23,6 +23,23 @@ struct Target {
 };
 struct Enemy {};
 
+// Every integer type once, in an order that needs padding, so layouts are checked against the compiler.
+struct Padded {
+    std::uint8_t a;
+    double b;
+    std::int16_t c;
+    bool d;
+    ecsia::Entity e;
+    float f;
+    std::int8_t g;
+    std::uint16_t h;
+};
+struct Counter {
+    std::uint32_t n;
+    std::int8_t delta;
+};
+struct Frozen {};
+
 }  // namespace test
 
 ECSIA_COMPONENT(test::Position, "position", x, y)
@@ -30,3 +47,6 @@ ECSIA_COMPONENT(test::Velocity, "velocity", dx, dy)
 ECSIA_COMPONENT(test::Health, "health", hp, alive, regen)
 ECSIA_COMPONENT(test::Target, "target", who)
 ECSIA_TAG(test::Enemy, "enemy")
+ECSIA_COMPONENT(test::Padded, "padded", a, b, c, d, e, f, g, h)
+ECSIA_COMPONENT(test::Counter, "counter", n, delta)
+ECSIA_TAG(test::Frozen, "frozen")

@@ -73,11 +73,4 @@ bool CommandReader::next(CommandRecord& record) noexcept {
     return true;
 }
 
-const std::uint32_t* CommandReader::read_value(const std::uint32_t* at, ComponentValue& out) noexcept {
-    out.id = at[0];
-    out.size = at[1];
-    out.bytes = out.size == 0 ? nullptr : at + 2;
-    return at + 2 + words_for(out.size);
-}
-
 }  // namespace ecsia

@@ -87,8 +87,14 @@ public:
     explicit CommandReader(const CommandBuffer& buffer) : words_(buffer.words()) {}
     bool next(CommandRecord& record) noexcept;
 
-    // Walks the {id, size, bytes} entries of a Spawn/Add body.
-    static const std::uint32_t* read_value(const std::uint32_t* at, ComponentValue& out) noexcept;
+    // Walks the {id, size, bytes} entries of a Spawn/Add body. Inline: it runs per value, several
+    // times per record, in the flush hot path.
+    static const std::uint32_t* read_value(const std::uint32_t* at, ComponentValue& out) noexcept {
+        out.id = at[0];
+        out.size = at[1];
+        out.bytes = out.size == 0 ? nullptr : at + 2;
+        return at + 2 + (out.size + 3) / 4;  // payload bytes padded to whole words
+    }
 
 private:
     const std::vector<std::uint32_t>& words_;

@@ -86,13 +86,6 @@ void EntityPool::destroy(Entity e, bool bump_generation) noexcept {
     free_indices_.push_back(index);
 }
 
-bool EntityPool::matches(Entity e, SlotState state) const noexcept {
-    const std::uint32_t index = layout_.index(e);
-    if (e.is_null() || index >= slots_.size()) return false;
-    const Slot& slot = slots_[index];
-    return slot.state == state && slot.generation == layout_.generation(e);
-}
-
 Entity EntityPool::alive_at(std::uint32_t index) const noexcept {
     if (index >= slots_.size() || slots_[index].state != SlotState::Alive) return kNullEntity;
     return layout_.make(index, slots_[index].generation);

@@ -36,6 +36,12 @@ public:
 
     bool is_alive(Entity e) const noexcept { return matches(e, SlotState::Alive); }
     bool is_reserved(Entity e) const noexcept { return matches(e, SlotState::Reserved); }
+    // A hint that `e` will be looked up soon (a command flush runs a few records ahead with it).
+    // Changes nothing; an out-of-range handle is ignored.
+    void prefetch(Entity e) const noexcept {
+        const std::uint32_t index = layout_.index(e);
+        if (index < slots_.size()) __builtin_prefetch(slots_.data() + index);
+    }
     // The live handle currently in a slot, or null.
     Entity alive_at(std::uint32_t index) const noexcept;
 
@@ -45,7 +51,13 @@ private:
         std::uint32_t generation = 0;
         SlotState state = SlotState::Free;
     };
-    bool matches(Entity e, SlotState state) const noexcept;
+    // Inline: every structural operation and every command record checks liveness first.
+    bool matches(Entity e, SlotState state) const noexcept {
+        const std::uint32_t index = layout_.index(e);
+        if (e.is_null() || index >= slots_.size()) return false;
+        const Slot& slot = slots_[index];
+        return slot.state == state && slot.generation == layout_.generation(e);
+    }
     Entity allocate_slot() noexcept;
     std::uint32_t available() const noexcept;
 

@@ -14,9 +14,14 @@ ObserverId ObserverRegistry::add(ObserverEvent event, ComponentId component, Obs
 }
 
 void ObserverRegistry::remove(ObserverId id) noexcept {
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.id == id; });
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.id == id && e.fn; });
     if (it == entries_.end()) return;
     --interest_[static_cast<int>(it->event)][it->component];
+    if (firing_ > 0) {
+        // Erasing now would shift the entries the firing loop has yet to visit and skip one.
+        it->fn = nullptr;
+        return;
+    }
     entries_.erase(it);
 }
 
@@ -29,9 +34,20 @@ void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId compo
                             CommandBuffer& commands) {
     if (!any(event, component)) return;
     // Index loop: an observer may register another observer; it joins for later events only.
+    // Observers removed meanwhile stay in place, without a function, until the loop is done.
+    struct Firing {
+        ObserverRegistry& registry;
+        explicit Firing(ObserverRegistry& r) noexcept : registry(r) { ++registry.firing_; }
+        ~Firing() {
+            if (--registry.firing_ == 0) {
+                std::erase_if(registry.entries_, [](const Entry& e) { return !e.fn; });
+            }
+        }
+    } firing(*this);
     const std::size_t count = entries_.size();
-    for (std::size_t i = 0; i < count && i < entries_.size(); ++i) {
-        if (entries_[i].event != event || entries_[i].component != component) continue;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (entries_[i].event != event || entries_[i].component != component || !entries_[i].fn) continue;
+        // A copy: the observer may register others, which can move entries_.
         ObserverFn fn = entries_[i].fn;
         ObserverContext context{world, entity, component, event, commands};
         fn(context);

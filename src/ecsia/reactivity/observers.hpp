@@ -50,7 +50,8 @@ private:
         ComponentId component;
         ObserverFn fn;
     };
-    std::vector<Entry> entries_;
+    std::vector<Entry> entries_;  // registration order; an entry without fn was removed mid-firing
+    int firing_ = 0;              // > 0 while fire() runs: removals wait until it is done
     // interest_[event][component] counts observers, so any() is O(1).
     std::vector<std::uint32_t> interest_[3];
     ObserverId next_id_ = 1;

@@ -27,14 +27,6 @@ Column::Column(Column&& other) noexcept
     other.data_ = nullptr;
 }
 
-void Column::mark_changed(std::uint32_t row, Tick tick) noexcept {
-    // A tick older than the bulk stamp must replace, not be raised by it (ticks only go backwards
-    // when a caller stamps an old tick on purpose).
-    if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
-    changed_ticks_[row] = tick;
-    max_changed_tick_ = std::max(max_changed_tick_, tick);
-}
-
 void Column::mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tick) noexcept {
     if (begin >= end) return;
     if (begin == 0 && end >= bulk_changed_rows_ && tick >= max_changed_tick_) {
@@ -57,12 +49,6 @@ void Column::settle_bulk_from(std::uint32_t from) const noexcept {
     bulk_changed_rows_ = std::min(bulk_changed_rows_, from);
 }
 
-void Column::mark_added(std::uint32_t row, Tick tick) noexcept {
-    added_ticks_[row] = tick;
-    max_added_tick_ = std::max(max_added_tick_, tick);
-    mark_changed(row, tick);
-}
-
 bool Column::reserve(std::uint32_t capacity, std::uint32_t rows) {
     added_ticks_.resize(capacity);
     changed_ticks_.resize(capacity);
@@ -74,35 +60,6 @@ bool Column::reserve(std::uint32_t capacity, std::uint32_t rows) {
     }
     data_ = fresh;
     return true;
-}
-
-void Column::init_row(std::uint32_t row, Tick tick) noexcept {
-    if (element_size_ != 0) std::memcpy(element(row), default_element_.data(), element_size_);
-    mark_added(row, tick);
-}
-
-void Column::copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept {
-    if (element_size_ != 0) std::memcpy(element(row), source.element(source_row), element_size_);
-    // `row` is freshly appended, so normally outside this column's bulk stamp; settle if not.
-    if (row < bulk_changed_rows_) settle_bulk_from(row);
-    added_ticks_[row] = source.added_ticks_[source_row];
-    changed_ticks_[row] = source.changed_tick(source_row);
-    max_added_tick_ = std::max(max_added_tick_, added_ticks_[row]);
-    max_changed_tick_ = std::max(max_changed_tick_, changed_ticks_[row]);
-}
-
-void Column::move_last_into(std::uint32_t row, std::uint32_t last) noexcept {
-    if (last < bulk_changed_rows_) {
-        // Both rows are under the bulk stamp, which keeps covering `row`; the freed slot leaves it
-        // so that the next appended row does not inherit a stamp it never received.
-        bulk_changed_rows_ = last;
-    } else if (row < bulk_changed_rows_) {
-        settle_bulk_from(row);  // a row from outside the stamp lands under it
-    }
-    if (row == last) return;
-    if (element_size_ != 0) std::memcpy(element(row), element(last), element_size_);
-    added_ticks_[row] = added_ticks_[last];
-    changed_ticks_[row] = changed_ticks_[last];
 }
 
 }  // namespace ecsia

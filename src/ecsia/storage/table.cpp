@@ -27,7 +27,7 @@ void Table::reserve(std::uint32_t rows) {
 }
 
 std::uint32_t Table::push_entity(Entity entity) {
-    reserve(size() + 1);
+    if (size() + 1 > capacity_) reserve(size() + 1);
     entities_.push_back(entity);
     return size() - 1;
 }

@@ -18,6 +18,45 @@ std::string describe(Entity entity, const HandleLayout& layout) {
     return text;
 }
 
+// Raises the observer depth for one scope. Lowering it in a destructor matters: an observer that
+// throws must not leave the world refusing every later structural change as "inside an observer".
+class ObserverScope {
+public:
+    explicit ObserverScope(int& depth) noexcept : depth_(depth) { ++depth_; }
+    ~ObserverScope() { --depth_; }
+    ObserverScope(const ObserverScope&) = delete;
+    ObserverScope& operator=(const ObserverScope&) = delete;
+
+private:
+    int& depth_;
+};
+
+// A short list of component ids kept on the stack unless it outgrows a handful: structural changes
+// run once per command record in a flush, and a heap allocation each would dominate their cost.
+class IdList {
+public:
+    void push_back(ComponentId id) {
+        if (size_ < kInline && heap_.empty()) {
+            inline_[size_++] = id;
+            return;
+        }
+        if (heap_.empty()) heap_.assign(inline_, inline_ + size_);
+        heap_.push_back(id);
+        ++size_;
+    }
+    ComponentId* begin() noexcept { return heap_.empty() ? inline_ : heap_.data(); }
+    ComponentId* end() noexcept { return begin() + size_; }
+    const ComponentId* begin() const noexcept { return heap_.empty() ? inline_ : heap_.data(); }
+    const ComponentId* end() const noexcept { return begin() + size_; }
+    bool contains(ComponentId id) const noexcept { return std::find(begin(), end(), id) != end(); }
+
+private:
+    static constexpr std::size_t kInline = 8;
+    ComponentId inline_[kInline];
+    std::vector<ComponentId> heap_;
+    std::size_t size_ = 0;
+};
+
 }  // namespace
 
 World::World(WorldOptions options)
@@ -94,7 +133,7 @@ void World::check_values(std::span<const ComponentValue> values) const {
 
 void World::write_value(Table& table, std::uint32_t row, const ComponentValue& value) {
     if (value.bytes == nullptr || value.size == 0) return;
-    std::memcpy(table.column(value.id)->element(row), value.bytes, value.size);
+    detail::copy_element(table.column(value.id)->element(row), static_cast<const std::byte*>(value.bytes), value.size);
 }
 
 Entity World::spawn_with(std::span<const ComponentValue> values) {
@@ -106,8 +145,8 @@ Entity World::spawn_with(std::span<const ComponentValue> values) {
 }
 
 void World::place(Entity entity, std::span<const ComponentValue> values) {
-    std::vector<ComponentId> signature;
-    signature.reserve(values.size());
+    std::vector<ComponentId>& signature = place_signature_;
+    signature.clear();
     for (const ComponentValue& value : values) signature.push_back(value.id);
     std::sort(signature.begin(), signature.end());
     const TableIndex index = graph_.find_or_create(signature);
@@ -123,9 +162,10 @@ void World::place(Entity entity, std::span<const ComponentValue> values) {
 void World::despawn(Entity entity) {
     require_structural("despawn");
     const EntityLocation at = locate(entity);
-    for (ComponentId id : std::vector<ComponentId>(graph_.table(at.table).signature())) {
-        fire(ObserverEvent::OnRemove, id, entity);
-    }
+    // No copy of the signature needed: observers cannot change structure, tables never move
+    // (the graph owns them by pointer) and a table's signature never changes.
+    const std::vector<ComponentId>& signature = graph_.table(at.table).signature();
+    for (std::size_t i = 0; i < signature.size(); ++i) fire(ObserverEvent::OnRemove, signature[i], entity);
     const Entity moved = graph_.table(at.table).swap_remove(at.row);
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = at;
     pool_.destroy(entity);
@@ -151,13 +191,11 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     for (ComponentId id : removes) registry_.desc(id);
 
     const Table& before = graph_.table(at.table);
-    std::vector<ComponentId> removed;  // present now and removed (possibly re-added below)
+    IdList removed;  // present now and removed (possibly re-added below)
     for (ComponentId id : removes) {
-        if (before.has(id) && std::find(removed.begin(), removed.end(), id) == removed.end()) removed.push_back(id);
+        if (before.has(id) && !removed.contains(id)) removed.push_back(id);
     }
-    auto kept = [&](ComponentId id) {
-        return before.has(id) && std::find(removed.begin(), removed.end(), id) == removed.end();
-    };
+    auto kept = [&](ComponentId id) { return before.has(id) && !removed.contains(id); };
     for (ComponentId id : removed) fire(ObserverEvent::OnRemove, id, entity);
 
     TableIndex target = at.table;
@@ -186,9 +224,8 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
 
 void World::fire(ObserverEvent event, ComponentId id, Entity entity) {
     if (!observers_.any(event, id)) return;
-    ++observer_depth_;
+    const ObserverScope observing(observer_depth_);
     observers_.fire(*this, event, id, entity, observer_commands_);
-    --observer_depth_;
 }
 
 void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
@@ -278,12 +315,13 @@ void World::flush() {
         if (pending_changes_.empty() && observer_commands_.empty()) return;
         std::vector<PendingChange> changes;
         changes.swap(pending_changes_);
-        ++observer_depth_;
-        for (const PendingChange& change : changes) {
-            if (!pool_.is_alive(change.entity) || !has(change.entity, change.component)) continue;
-            observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_);
+        {
+            const ObserverScope observing(observer_depth_);
+            for (const PendingChange& change : changes) {
+                if (!pool_.is_alive(change.entity) || !has(change.entity, change.component)) continue;
+                observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_);
+            }
         }
-        --observer_depth_;
         if (!observer_commands_.empty()) {
             CommandBuffer commands;
             std::swap(commands, observer_commands_);

@@ -216,6 +216,9 @@ private:
     std::vector<PendingChange> pending_changes_;  // change events waiting for flush()
     CommandBuffer observer_commands_;             // what observers recorded; applied by flush()
     int observer_depth_ = 0;                      // > 0 while an observer runs: no direct structure
+    // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()
+    // is done with it before observers run, and observers cannot spawn.
+    std::vector<ComponentId> place_signature_;
 };
 
 // A query bound to a world: matched tables stay cached across calls.

@@ -1,0 +1,70 @@
+#pragma once
+// Small helpers shared by the native benchmarks: a monotonic clock, medians, a sink the optimiser
+// cannot see through, and the one-line target verdicts the programs end with.
+// Benchmarks run on demand only; they are never part of the test suite.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPU time of the calling thread: unlike the wall clock it does not count time the thread spent
+// descheduled, which on a shared, loaded machine can dominate a sample.
+inline double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+// Median of a copy: the benchmarks keep their raw samples for the min/max columns.
+inline double median(std::vector<double> samples) {
+    if (samples.empty()) return 0.0;
+    std::sort(samples.begin(), samples.end());
+    const std::size_t mid = samples.size() / 2;
+    return samples.size() % 2 == 1 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+}
+
+inline double min_of(const std::vector<double>& samples) {
+    return samples.empty() ? 0.0 : *std::min_element(samples.begin(), samples.end());
+}
+
+inline double max_of(const std::vector<double>& samples) {
+    return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
+}
+
+// Results flow here so the compiler cannot drop the work that produced them.
+inline volatile double g_sink = 0.0;
+inline void consume(double value) { g_sink = g_sink + value; }
+
+struct Verdict {
+    const char* name;
+    double measured;
+    double limit;
+    bool at_most;  // true: measured must be <= limit; false: measured must be >= limit
+    const char* unit;
+};
+
+// Prints `target <name>: <measured> vs <limit> -> met|MISSED` per verdict; returns how many missed.
+inline int report_targets(const std::vector<Verdict>& verdicts) {
+    int missed = 0;
+    std::printf("\n");
+    for (const Verdict& v : verdicts) {
+        const bool met = v.at_most ? v.measured <= v.limit : v.measured >= v.limit;
+        if (!met) ++missed;
+        std::printf("target %s: %.3g%s vs %s%.3g%s -> %s\n", v.name, v.measured, v.unit, v.at_most ? "<= " : ">= ",
+                    v.limit, v.unit, met ? "met" : "MISSED");
+    }
+    return missed;
+}
+
+}  // namespace bench

@@ -1,0 +1,34 @@
+// Shared by the specs: the two servers playwright.config.js starts, and opening the test page
+// with every console message and page error recorded.
+import { expect } from '@playwright/test';
+
+const isolatedPort = Number(process.env.ECSIA_E2E_PORT ?? 8089);
+
+export const servers = {
+  isolated: `http://127.0.0.1:${isolatedPort}`,  // COOP/COEP: the threaded build
+  plain: `http://127.0.0.1:${isolatedPort + 1}`,  // no headers: the single build
+};
+
+// Which server gives which variant when loadEcsia() runs with default options.
+export const variants = [
+  { variant: 'threaded', server: servers.isolated },
+  { variant: 'single', server: servers.plain },
+];
+
+/** Opens web/test/index.html on `server`; returns { console, errors } arrays that keep filling. */
+export async function openTestPage(page, server) {
+  const log = { console: [], errors: [] };
+  page.on('console', (message) => log.console.push({ type: message.type(), text: message.text() }));
+  page.on('pageerror', (error) => log.errors.push(String(error)));
+  await page.goto(`${server}/web/test/index.html`);
+  await page.waitForFunction(() => window.ecsiaTest?.ready === true);
+  return log;
+}
+
+export function warningsOf(log) {
+  return log.console.filter((m) => m.type === 'warning').map((m) => m.text);
+}
+
+export function expectNoPageErrors(log) {
+  expect(log.errors, 'uncaught errors on the page').toEqual([]);
+}

@@ -1,0 +1,298 @@
+// The World part of the JS API on both builds: the operations, bad input (G5), storage growth
+// and stale views, and the same state hash from the same operations everywhere (G1).
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, variants, warningsOf } from './support.js';
+
+for (const { variant, server } of variants) {
+  test.describe(`${variant} build`, () => {
+    test('spawn, get, set, add, remove, has, count and despawn', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        const out = { variant: ecsia.variant };
+        const a = world.spawn({ position: { x: 1, y: 2 }, velocity: { dx: 3, dy: 4 } });
+        const b = world.spawn({ position: { x: 5, y: 6 } });
+        const c = world.spawn();
+        out.handles = [typeof a, typeof b, typeof c];
+        out.distinct = new Set([a, b, c]).size;
+        out.getA = world.get(a, 'position');
+        out.getVel = world.get(a, 'velocity');
+        world.set(a, 'position', { y: -2.5 });
+        out.afterSet = world.get(a, 'position');
+        world.defineComponent('health', { hp: 'i32', alive: 'bool', regen: 'f64' });
+        world.defineComponent('target', { who: 'entity' });
+        world.defineComponent('enemy', {});
+        world.add(b, 'health', { hp: 7, alive: true, regen: 0.25 });
+        world.add(b, 'enemy');
+        world.add(c, 'target', { who: a });
+        out.health = world.get(b, 'health');
+        out.target = world.get(c, 'target');
+        out.defaultTarget = (world.add(a, 'target'), world.get(a, 'target'));
+        out.has = [world.has(b, 'health'), world.has(b, 'enemy'), world.has(a, 'enemy'), world.has(c, 'position')];
+        out.counts = [world.count(['position']), world.count(['position'], ['velocity']), world.count(['target']),
+          world.count('enemy'), world.count([])];
+        world.remove(b, 'enemy');
+        out.hasAfterRemove = world.has(b, 'enemy');
+        out.healthKept = world.get(b, 'health');
+        const hashBefore = world.stateHash();
+        world.despawn(c);
+        out.alive = [world.isAlive(a), world.isAlive(b), world.isAlive(c)];
+        out.hashChanged = world.stateHash() !== hashBefore;
+        out.hashShape = /^[0-9a-f]{16}$/.test(world.stateHash());
+        out.countAfterDespawn = world.count(['target']);
+        const d = world.spawn({ position: { x: 9, y: 9 } });
+        out.reusedSlotIsNew = d !== c && !world.isAlive(c) && world.isAlive(d);
+        world.dispose();
+        try { world.stateHash(); out.disposed = 'no error'; } catch (e) { out.disposed = e.message; }
+        return out;
+      });
+      expect(r.variant).toBe(variant);
+      expect(r.handles).toEqual(['number', 'number', 'number']);
+      expect(r.distinct).toBe(3);
+      expect(r.getA).toEqual({ x: 1, y: 2 });
+      expect(r.getVel).toEqual({ dx: 3, dy: 4 });
+      expect(r.afterSet).toEqual({ x: 1, y: -2.5 });
+      expect(r.health).toEqual({ hp: 7, alive: true, regen: 0.25 });
+      expect(typeof r.target.who).toBe('number');
+      expect(r.defaultTarget).toEqual({ who: null });
+      expect(r.has).toEqual([true, true, false, false]);
+      expect(r.counts).toEqual([2, 1, 2, 1, 3]);  // a got a default target above
+      expect(r.hasAfterRemove).toBe(false);
+      expect(r.healthKept).toEqual({ hp: 7, alive: true, regen: 0.25 });
+      expect(r.alive).toEqual([true, true, false]);
+      expect(r.hashChanged).toBe(true);
+      expect(r.hashShape).toBe(true);
+      expect(r.countAfterDespawn).toBe(1);
+      expect(r.reusedSlotIsNew).toBe(true);
+      expect(r.disposed).toContain('disposed');
+      expectNoPageErrors(log);
+    });
+
+    test('bad input throws an Error naming the problem and leaves the state hash unchanged', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const cases = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 3 });
+        world.defineComponent('small', { n: 'i8', flag: 'bool' });
+        world.defineComponent('enemy', {});
+        const a = world.spawn({ position: { x: 1, y: 1 }, small: { n: 5 } });
+        const dead = world.spawn({ position: { x: 2, y: 2 } });
+        world.despawn(dead);
+        const module = ecsia.module;
+        const attempts = {
+          'unknown component (spawn)': () => world.spawn({ position: { x: 0, y: 0 }, nope: { v: 1 } }),
+          'unknown component (add)': () => world.add(a, 'nope', {}),
+          'unknown component (count)': () => world.count(['position', 'nope']),
+          'unknown field (spawn)': () => world.spawn({ position: { x: 0, z: 1 } }),
+          'unknown field (set)': () => world.set(a, 'position', { x: 3, z: 1 }),
+          'string into f32': () => world.set(a, 'position', { x: 'abc' }),
+          'string into f32 (spawn)': () => world.spawn({ velocity: { dx: '1', dy: 0 } }),
+          'out of range i8 (engine check)': () => world.set(a, 'small', { n: 300 }),
+          'fraction into i8 (engine check)': () => world.set(a, 'small', { n: 1.5 }),
+          'number into bool': () => world.set(a, 'small', { flag: 2 }),
+          'dead handle (get)': () => world.get(dead, 'position'),
+          'dead handle (set)': () => world.set(dead, 'position', { x: 1 }),
+          'dead handle (add)': () => world.add(dead, 'enemy'),
+          'dead handle (despawn)': () => world.despawn(dead),
+          'missing component (get)': () => world.get(a, 'velocity'),
+          'not a handle': () => world.get('abc', 'position'),
+          'tag with fields': () => world.add(a, 'enemy', { level: 1 }),
+          'bad field type (define)': () => world.defineComponent('bad', { v: 'float' }),
+          'duplicate component (define)': () => world.defineComponent('position', { x: 'f32' }),
+          'capacity exhausted': () => {
+            world.spawn({ position: { x: 7, y: 7 } });
+            world.spawn({ position: { x: 8, y: 8 } });  // 3 alive: the limit
+          },
+          'raw binding: unknown component': () => world.raw.spawn({ nope: {} }),
+          'raw binding: string into f32': () => world.raw.set(a, 'position', { x: 'abc' }),
+          'raw binding: dead handle': () => world.raw.despawn(dead),
+        };
+        const out = {};
+        for (const [name, attempt] of Object.entries(attempts)) {
+          const hash = world.stateHash();
+          const generation = world.storageGeneration;
+          const sp = module.stackSave();
+          let result;
+          try {
+            attempt();
+            result = { threw: false };
+          } catch (error) {
+            result = { threw: true, isError: error instanceof Error, message: String(error.message), code: error.code };
+          }
+          // A failed raw call leaves the wasm stack pointer moved; the JS World restores it itself.
+          if (name.startsWith('raw binding')) module.stackRestore(sp);
+          result.stackKept = module.stackSave() === sp;
+          result.hashKept = world.stateHash() === hash;
+          result.generationKept = world.storageGeneration === generation;
+          out[name] = result;
+        }
+        // Many failed calls in a row keep the stack where it was.
+        const sp = module.stackSave();
+        for (let i = 0; i < 20_000; i += 1) {
+          try { world.get(dead, 'position'); } catch { /* expected */ }
+        }
+        out.stackAfterManyErrors = module.stackSave() === sp;
+        out.capacityHash = world.stateHash();
+        try { world.spawn({ position: { x: 9, y: 9 } }); out.overCapacity = 'no error'; } catch (e) { out.overCapacity = e.message; }
+        out.capacityHashKept = world.stateHash() === out.capacityHash;
+        out.stillWorks = world.get(a, 'position');
+        return out;
+      });
+      const expected = {
+        'unknown component (spawn)': /nope/,
+        'unknown component (add)': /nope/,
+        'unknown component (count)': /nope/,
+        'unknown field (spawn)': /'z'/,
+        'unknown field (set)': /'z'/,
+        'string into f32': /position\.x.*f32.*string/,
+        'string into f32 (spawn)': /velocity\.dx.*f32.*string/,
+        'out of range i8 (engine check)': /small\.n.*i8.*300/,
+        'fraction into i8 (engine check)': /small\.n.*i8.*1\.5/,
+        'number into bool': /small\.flag.*bool/,
+        'dead handle (get)': /not alive/,
+        'dead handle (set)': /not alive/,
+        'dead handle (add)': /not alive/,
+        'dead handle (despawn)': /not alive/,
+        'missing component (get)': /velocity/,
+        'not a handle': /not an entity handle/,
+        'tag with fields': /enemy.*tag.*level/,
+        'bad field type (define)': /float/,
+        'duplicate component (define)': /position.*already/,
+        'raw binding: unknown component': /UnknownComponent.*nope/,
+        'raw binding: string into f32': /BadValue.*position\.x.*string/,
+        'raw binding: dead handle': /StaleEntity/,
+      };
+      for (const [name, pattern] of Object.entries(expected)) {
+        const r = cases[name];
+        expect(r.threw, name).toBe(true);
+        expect(r.isError, name).toBe(true);
+        expect(r.message, name).toMatch(pattern);
+        expect(r.hashKept, `${name}: stateHash unchanged`).toBe(true);
+        expect(r.generationKept, `${name}: storageGeneration unchanged`).toBe(true);
+        expect(r.stackKept, `${name}: wasm stack pointer restored`).toBe(true);
+      }
+      expect(cases['raw binding: dead handle'].code).toBe('StaleEntity');
+      expect(cases['capacity exhausted'].threw).toBe(false);  // reaching the limit is fine
+      expect(cases.overCapacity).toMatch(/max_entities limit of 3/);
+      expect(cases.capacityHashKept).toBe(true);
+      expect(cases.stackAfterManyErrors).toBe(true);
+      expect(cases.stillWorks).toEqual({ x: 1, y: 1 });
+      expectNoPageErrors(log);
+    });
+
+    test('growth changes storageGeneration; re-fetched views are correct and old ones are stale', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 200_000 });
+        world.defineComponent('mixed', { id: 'u32', weight: 'f64', on: 'bool' });
+        const expected = new Map();
+        const spawnOne = (i) => {
+          const e = world.spawn({ position: { x: i, y: -i }, velocity: { dx: i / 2, dy: 1 }, mixed: { id: i, weight: i / 4, on: i % 2 === 1 } });
+          expected.set(e, i);
+        };
+        for (let i = 0; i < 10; i += 1) spawnOne(i);
+        const old = world.chunks(['position', 'mixed']);
+        const oldGeneration = world.storageGeneration;
+        const out = {
+          oldChunks: old.length,
+          oldCount: old[0].count,
+          oldStaleBefore: old[0].stale,
+          viewType: old[0].columns.position.constructor.name,
+          stride: old[0].strides.position,
+          mixedType: old[0].columns.mixed.constructor.name,
+        };
+        const heapBefore = ecsia.module.HEAPU8.length;
+        for (let i = 10; i < 100_000; i += 1) spawnOne(i);
+        out.heapGrew = ecsia.module.HEAPU8.length > heapBefore;
+        out.oldViewLength = old[0].columns.position.length;  // 0 once a plain heap grew (detached)
+        out.generationChanged = world.storageGeneration !== oldGeneration;
+        out.oldStale = old[0].stale;
+        out.oldCurrent = world.isCurrent(old[0]);
+        const fresh = world.chunks(['position', 'velocity', 'mixed']);
+        out.freshStale = fresh.some((c) => c.stale);
+        out.total = fresh.reduce((n, c) => n + c.count, 0);
+        let wrong = 0;
+        for (const c of fresh) {
+          const p = c.columns.position; const v = c.columns.velocity; const m = c.columns.mixed;
+          const ps = c.strides.position; const vs = c.strides.velocity; const ms = c.strides.mixed;
+          const mo = c.offsets.mixed;
+          for (let row = 0; row < c.count; row += 1) {
+            const i = expected.get(c.entities[row]);
+            if (i === undefined) { wrong += 1; continue; }
+            const base = row * ms;
+            if (p[row * ps + c.offsets.position.x] !== i || p[row * ps + c.offsets.position.y] !== -i ||
+                v[row * vs + c.offsets.velocity.dx] !== i / 2 ||
+                m.getUint32(base + mo.id, true) !== i || m.getFloat64(base + mo.weight, true) !== i / 4 ||
+                m.getUint8(base + mo.on) !== i % 2) wrong += 1;
+          }
+        }
+        out.wrongRows = wrong;
+        // The views are the columns themselves: a write through one is what get() reads.
+        const c0 = fresh[0];
+        c0.columns.position[5 * c0.strides.position + c0.offsets.position.x] = 1234.5;
+        out.writeThrough = world.get(c0.entities[5], 'position').x;
+        // A structural change that makes a new table also makes the views stale.
+        const generation = world.storageGeneration;
+        world.defineComponent('late', { v: 'f32' });
+        world.add(c0.entities[0], 'late', { v: 1 });
+        out.newTableChangesGeneration = world.storageGeneration !== generation;
+        out.staleAfterNewTable = fresh[0].stale;
+        world.dispose();
+        out.staleAfterDispose = c0.stale;
+        return out;
+      });
+      expect(r.oldChunks).toBe(1);
+      expect(r.oldCount).toBe(10);
+      expect(r.oldStaleBefore).toBe(false);
+      expect(r.viewType).toBe('Float32Array');
+      expect(r.stride).toBe(2);
+      expect(r.mixedType).toBe('DataView');
+      expect(r.generationChanged).toBe(true);
+      expect(r.oldStale).toBe(true);
+      expect(r.oldCurrent).toBe(false);
+      expect(r.freshStale).toBe(false);
+      expect(r.total).toBe(100_000);
+      expect(r.wrongRows).toBe(0);
+      expect(r.writeThrough).toBe(1234.5);
+      expect(r.newTableChangesGeneration).toBe(true);
+      expect(r.staleAfterNewTable).toBe(true);
+      expect(r.staleAfterDispose).toBe(true);
+      if (variant === 'single') {
+        // 16 MB to start: 100k entities grow the heap, so staleness across a detached heap is covered.
+        expect(r.heapGrew, 'the single build\'s heap grew during the test').toBe(true);
+        expect(r.oldViewLength).toBe(0);
+      }
+      expectNoPageErrors(log);
+    });
+  });
+}
+
+test('the same world operations give the same stateHash on the threaded and the single build', async ({ browser }) => {
+  const run = async (server, options) => {
+    const page = await browser.newPage();
+    const log = await openTestPage(page, server);
+    const result = await page.evaluate(async (opts) => {
+      const ecsia = await window.ecsiaTest.loadEcsia({ ...opts, onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 50_000 });
+      const r = window.ecsiaTest.scenario.runOperations(world, 7, 20_000);
+      world.dispose();
+      return { variant: ecsia.variant, ...r };
+    }, options);
+    expectNoPageErrors(log);
+    expect(warningsOf(log)).toEqual([]);
+    await page.close();
+    return result;
+  };
+  const threaded = await run(servers.isolated, {});
+  const serialOnIsolatedPage = await run(servers.isolated, { threads: 0 });
+  const single = await run(servers.plain, {});
+  expect(threaded.variant).toBe('threaded');
+  expect(serialOnIsolatedPage.variant).toBe('single');
+  expect(single.variant).toBe('single');
+  expect(threaded.spawned).toBeGreaterThan(1000);
+  expect(threaded.despawned).toBeGreaterThan(100);
+  expect(single).toEqual({ ...threaded, variant: 'single' });
+  expect(serialOnIsolatedPage.hash).toBe(threaded.hash);
+});

@@ -1,0 +1,54 @@
+// Playwright: headless Chromium from the system (Debian's chromium package; never a downloaded
+// browser) against two static servers: one cross-origin isolated (COOP/COEP, the threaded
+// build) and one without the headers (the single-threaded fallback).
+import { defineConfig } from '@playwright/test';
+
+const isolatedPort = Number(process.env.ECSIA_E2E_PORT ?? 8089);
+const plainPort = isolatedPort + 1;
+const page = 'web/test/index.html';
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.js',
+  outputDir: 'test-results/artifacts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI
+    ? [['list'], ['junit', { outputFile: 'test-results/e2e-results.xml' }]]
+    : [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `node scripts/serve.mjs . --port ${isolatedPort}`,
+      url: `http://127.0.0.1:${isolatedPort}/${page}`,
+      reuseExistingServer: false,
+      timeout: 10_000,
+    },
+    {
+      command: `node scripts/serve.mjs . --port ${plainPort} --no-coi`,
+      url: `http://127.0.0.1:${plainPort}/${page}`,
+      reuseExistingServer: false,
+      timeout: 10_000,
+    },
+  ],
+});

@@ -1,0 +1,188 @@
+// What an observer may do: read values (remove observers too, even during a despawn), write
+// values, and record structural changes into its command buffer, which flush() applies. A direct
+// structural change inside an observer is rejected with WrongPhase.
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/captured_diagnostics.hpp"
+#include "support/test_components.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+using test::Health;
+using test::Position;
+using test::Velocity;
+
+namespace {
+
+struct Scene {
+    World world;
+    ComponentId position = world.component<Position>();
+    ComponentId velocity = world.component<Velocity>();
+    ComponentId health = world.component<Health>();
+};
+
+}  // namespace
+
+TEST_CASE("remove observers can read the entity's values during a despawn", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    std::vector<float> seen;
+    world.observe(ObserverEvent::OnRemove, s.position, [&](ObserverContext& ctx) {
+        seen.push_back(ctx.world.get<Position>(ctx.entity).x);
+        seen.push_back(ctx.world.get<Velocity>(ctx.entity).dy);  // the other components are still there
+    });
+    world.observe(ObserverEvent::OnRemove, s.velocity, [&](ObserverContext& ctx) {
+        seen.push_back(ctx.world.get<Velocity>(ctx.entity).dx);
+        seen.push_back(ctx.world.get<Position>(ctx.entity).y);
+    });
+    const Entity direct = world.spawn(Position{1, 2}, Velocity{3, 4});
+    const Entity buffered = world.spawn(Position{5, 6}, Velocity{7, 8});
+    world.despawn(direct);
+    CommandBuffer buffer;
+    buffer.despawn(buffered);
+    CommandBuffer* buffers[] = {&buffer};
+    world.apply(buffers);
+    CHECK(seen == std::vector<float>{1, 4, 3, 2, 5, 8, 7, 6});
+    CHECK(world.alive_count() == 0);
+}
+
+TEST_CASE("a remove observer can read the value being removed", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    std::vector<std::int32_t> seen;
+    world.observe(ObserverEvent::OnRemove, s.health,
+                  [&](ObserverContext& ctx) { seen.push_back(ctx.world.get<Health>(ctx.entity).hp); });
+    const Entity e = world.spawn(Position{1, 2}, Health{42, true, 0});
+    world.remove<Health>(e);
+    CHECK(seen == std::vector<std::int32_t>{42});
+}
+
+TEST_CASE("add observers see the values the component was added with", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    std::vector<float> seen;
+    world.observe(ObserverEvent::OnAdd, s.velocity,
+                  [&](ObserverContext& ctx) { seen.push_back(ctx.world.get<Velocity>(ctx.entity).dx); });
+    const Entity e = world.spawn(Velocity{1, 0});
+    world.remove<Velocity>(e);
+    world.add(e, Velocity{2, 0});
+    CommandBuffer buffer;
+    buffer.add(e, s.velocity, Velocity{3, 0});  // already there: a change, not an add
+    buffer.remove(e, s.velocity);
+    buffer.add(e, s.velocity, Velocity{4, 0});
+    CommandBuffer* buffers[] = {&buffer};
+    world.apply(buffers);
+    CHECK(seen == std::vector<float>{1, 2, 4});
+}
+
+TEST_CASE("structural changes an observer records are applied at the next flush", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    world.diagnostics().set_sink([](const std::string&) {});
+    std::vector<std::string> log;
+    // On add of position: give the entity a velocity and spawn a companion.
+    world.observe(ObserverEvent::OnAdd, s.position, [&](ObserverContext& ctx) {
+        log.push_back("add position");
+        ctx.commands.add(ctx.entity, s.velocity, Velocity{1, 1});
+        const Health h{9, true, 0};
+        const ComponentValue v{s.health, &h, sizeof h};
+        ctx.commands.spawn(kNullEntity, &v, 1);
+    });
+    world.observe(ObserverEvent::OnAdd, s.velocity, [&](ObserverContext&) { log.push_back("add velocity"); });
+    // On change of velocity: despawn the entity.
+    world.observe(ObserverEvent::OnChange, s.velocity, [&](ObserverContext& ctx) {
+        log.push_back("change velocity");
+        ctx.commands.despawn(ctx.entity);
+    });
+
+    const Entity e = world.spawn(Position{0, 0});
+    CHECK(log == std::vector<std::string>{"add position"});
+    CHECK_FALSE(world.has<Velocity>(e));
+    CHECK(world.alive_count() == 1);
+
+    world.flush();
+    CHECK(log == std::vector<std::string>{"add position", "add velocity"});
+    CHECK(world.has<Velocity>(e));
+    CHECK(world.alive_count() == 2);
+
+    world.set(e, Velocity{2, 2});
+    CHECK(world.is_alive(e));  // the change observer has not run yet
+    world.flush();
+    CHECK(log.back() == "change velocity");
+    CHECK_FALSE(world.is_alive(e));
+    CHECK(world.alive_count() == 1);
+}
+
+TEST_CASE("a direct structural change inside an observer throws WrongPhase", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    std::vector<std::string> codes;
+    auto attempt_all = [&](ObserverContext& ctx) {
+        codes.push_back(test::thrown_code([&] { ctx.world.spawn(); }));
+        codes.push_back(test::thrown_code([&] { ctx.world.despawn(ctx.entity); }));
+        codes.push_back(test::thrown_code([&] { ctx.world.add(ctx.entity, Health{}); }));
+        codes.push_back(test::thrown_code([&] { ctx.world.remove<Position>(ctx.entity); }));
+        codes.push_back(test::thrown_code([&] { ctx.world.reserve(1); }));
+    };
+    world.observe(ObserverEvent::OnAdd, s.position, attempt_all);
+    world.observe(ObserverEvent::OnRemove, s.velocity, attempt_all);
+    world.observe(ObserverEvent::OnChange, s.position, attempt_all);
+
+    const Entity e = world.spawn(Position{1, 2}, Velocity{3, 4});  // add observer
+    world.remove<Velocity>(e);                                      // remove observer
+    world.set(e, Position{5, 6});
+    world.flush();  // change observer
+    REQUIRE(codes.size() == 15);
+    for (const std::string& code : codes) CHECK(code == "WrongPhase");
+    // Nothing the observers attempted happened.
+    CHECK(world.alive_count() == 1);
+    CHECK(world.has<Position>(e));
+    CHECK_FALSE(world.has<Health>(e));
+    // Once the observers are done, direct changes work again.
+    const Entity other = world.spawn();
+    CHECK(world.is_alive(other));
+}
+
+TEST_CASE("the WrongPhase error of an observer's direct change leaves the world usable", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    world.observe(ObserverEvent::OnAdd, s.velocity, [](ObserverContext& ctx) { ctx.world.despawn(ctx.entity); });
+    const Entity e = world.spawn(Position{1, 2});
+    CHECK(test::thrown_code([&] { world.add(e, Velocity{1, 1}); }) == "WrongPhase");
+    // The rejection must not leave the world thinking an observer is still running.
+    CHECK(test::thrown_code([&] { world.spawn(Position{3, 4}); }) == "no error");
+    CHECK(test::thrown_code([&] { world.despawn(e); }) == "no error");
+}
+
+TEST_CASE("an exception thrown by a change observer leaves the world usable", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    world.observe(ObserverEvent::OnChange, s.position, [](ObserverContext&) { throw std::runtime_error("observer"); });
+    const Entity e = world.spawn(Position{1, 2});
+    world.set(e, Position{3, 4});
+    CHECK_THROWS_AS(world.flush(), std::runtime_error);
+    CHECK(test::thrown_code([&] { world.add(e, Velocity{1, 1}); }) == "no error");
+    CHECK(world.has<Velocity>(e));
+}
+
+TEST_CASE("observers that keep causing changes are cut off at flush with a diagnostic", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    test::CapturedDiagnostics said(world);
+    const ObserverId forever = world.observe(ObserverEvent::OnChange, s.position, [&](ObserverContext& ctx) {
+        ctx.commands.set(ctx.entity, s.position, Position{0, 0});
+    });
+    const Entity e = world.spawn(Position{1, 2});
+    world.set(e, Position{3, 4});
+    world.flush();
+    CHECK(said.count("observers kept causing changes") == 1);
+    world.unobserve(forever);
+    world.flush();
+    world.flush();
+    CHECK(said.count("observers kept causing changes") == 1);
+}

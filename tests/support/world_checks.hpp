@@ -1,0 +1,105 @@
+#pragma once
+// Checks shared by the core tests: what "the world did not change" means (G5), how to tell which
+// ErrorCode an operation threw, and readable printing of handles and codes in Catch2 messages.
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "ecsia/ecsia.hpp"
+
+namespace test {
+
+// Everything a rejected operation must leave alone: the logical state (state_hash), the entity
+// count, the table set and column memory (storage generation) and the tick.
+struct WorldFingerprint {
+    std::uint64_t state_hash = 0;
+    std::uint32_t alive_count = 0;
+    std::uint32_t table_count = 0;
+    std::uint64_t storage_generation = 0;
+    ecsia::Tick tick = 0;
+
+    friend bool operator==(const WorldFingerprint&, const WorldFingerprint&) = default;
+};
+
+inline WorldFingerprint fingerprint(const ecsia::World& world) {
+    return WorldFingerprint{ecsia::state_hash(world), world.alive_count(), world.tables().table_count(),
+                            world.storage_generation(), world.tick()};
+}
+
+// The name of the ErrorCode `fn` threw, or "no error". Other exception types propagate, so a
+// std::bad_alloc or a Catch failure is not mistaken for a clean rejection.
+template <typename Fn>
+std::string thrown_code(Fn&& fn) {
+    try {
+        fn();
+    } catch (const ecsia::Error& error) {
+        return ecsia::to_string(error.code());
+    }
+    return "no error";
+}
+
+// The message of the ecsia::Error `fn` threw, or "" when it did not throw one.
+template <typename Fn>
+std::string thrown_message(Fn&& fn) {
+    try {
+        fn();
+    } catch (const ecsia::Error& error) {
+        return error.what();
+    }
+    return "";
+}
+
+}  // namespace test
+
+// Requires that the statement throws ecsia::Error with `code` and leaves the world as it was.
+#define ECSIA_REQUIRE_REJECTED(world, code, ...)                                                    \
+    do {                                                                                            \
+        const ::test::WorldFingerprint ecsia_before_ = ::test::fingerprint(world);                  \
+        CHECK(::test::thrown_code([&] { __VA_ARGS__; }) == std::string(::ecsia::to_string(code))); \
+        CHECK(::test::fingerprint(world) == ecsia_before_);                                         \
+    } while (false)
+
+namespace Catch {
+template <>
+struct StringMaker<ecsia::Entity> {
+    static std::string convert(ecsia::Entity e) {
+        if (e.is_null()) return "Entity(null)";
+        std::ostringstream out;
+        out << "Entity(0x" << std::hex << e.bits << ")";
+        return out.str();
+    }
+};
+template <>
+struct StringMaker<ecsia::ErrorCode> {
+    static std::string convert(ecsia::ErrorCode code) { return ecsia::to_string(code); }
+};
+template <>
+struct StringMaker<test::WorldFingerprint> {
+    static std::string convert(const test::WorldFingerprint& f) {
+        std::ostringstream out;
+        out << "{hash " << std::hex << f.state_hash << std::dec << ", alive " << f.alive_count << ", tables "
+            << f.table_count << ", storage generation " << f.storage_generation << ", tick " << f.tick << "}";
+        return out.str();
+    }
+};
+}  // namespace Catch
+
+namespace test {
+
+// A QueryDesc from its with / without / optional terms (brace-initialising QueryDesc directly
+// trips -Wmissing-field-initializers for the terms left out).
+inline ecsia::QueryDesc query_terms(std::vector<ecsia::ComponentId> with, std::vector<ecsia::ComponentId> without = {},
+                                    std::vector<ecsia::ComponentId> optional = {}) {
+    ecsia::QueryDesc desc;
+    desc.with = std::move(with);
+    desc.without = std::move(without);
+    desc.optional = std::move(optional);
+    return desc;
+}
+
+}  // namespace test
