@@ -43,6 +43,24 @@ SystemDesc bounce_system(const BuiltinIds& ids) {
     });
 }
 
+// Pulls every mover toward the world's centre with a swirl around it: the demo's galaxy.
+SystemDesc attract_system(const BuiltinIds& ids) {
+    return worker_system("Attract", {ids.position}, {ids.velocity}, [ids](KernelContext& ctx) {
+        const Position* p = ctx.chunk.read<Position>(ids.position);
+        Velocity* v = ctx.chunk.write<Velocity>(ids.velocity);
+        const float dt = ctx.dt;
+        constexpr float kCentre = kWorldSize / 2;
+        for (std::uint32_t i = 0, n = ctx.chunk.size(); i < n; ++i) {
+            const float rx = kCentre - p[i].x;
+            const float ry = kCentre - p[i].y;
+            v[i].dx += (rx * 0.6f - ry * 0.35f) * dt;
+            v[i].dy += (ry * 0.6f + rx * 0.35f) * dt;
+            v[i].dx *= 0.995f;
+            v[i].dy *= 0.995f;
+        }
+    });
+}
+
 SystemDesc spawner_system(const BuiltinIds& ids, const BuiltinConfig& config) {
     // No query terms: the kernel runs once per frame.
     SystemDesc system = worker_system("Spawner", {}, {}, [ids, config](KernelContext& ctx) {
@@ -151,7 +169,7 @@ BuiltinIds register_builtin_components(World& world) {
 }
 
 std::vector<std::string> builtin_system_names() {
-    std::vector<std::string> names = {"Move", "Bounce", "Spawner", "Reaper", "Marker", "Pulse", "Drain"};
+    std::vector<std::string> names = {"Move", "Bounce", "Attract", "Spawner", "Reaper", "Marker", "Pulse", "Drain"};
     for (int g = 0; g < 8; ++g) names.push_back("Heavy" + std::to_string(g));
     return names;
 }
@@ -160,6 +178,7 @@ SystemDesc make_builtin_system(World& world, std::string_view name, const Builti
     const BuiltinIds ids = register_builtin_components(world);
     if (name == "Move") return move_system(ids);
     if (name == "Bounce") return bounce_system(ids);
+    if (name == "Attract") return attract_system(ids);
     if (name == "Spawner") return spawner_system(ids, config);
     if (name == "Reaper") return reaper_system(ids, config);
     if (name == "Marker") return marker_system(ids);

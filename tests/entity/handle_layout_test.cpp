@@ -46,7 +46,7 @@ TEST_CASE("a custom layout splits the 32 bits at the requested index width", "[e
         CHECK(layout.max_generation() == (0xFFFFFFFFu >> bits));
         CHECK(layout.max_live_generation() == layout.max_generation() - 1);
 
-        const std::uint32_t index = layout.index_mask() - 1 > 0 ? layout.index_mask() - 1 : 0;
+        const std::uint32_t index = layout.max_slots() - 1;  // the highest slot a handle may name
         const std::uint32_t generation = layout.max_live_generation();
         const Entity e = layout.make(index, generation);
         CHECK(layout.index(e) == index);

@@ -71,6 +71,18 @@ TEST_CASE("swap-removes inside a whole-table stamp never stamp rows appended lat
     CHECK(column.changed_tick(2) == 6);
 }
 
+TEST_CASE("row batches written at one tick, in order, read back as written", "[storage][reactivity]") {
+    ComponentRegistry registry;
+    Column column = position_column(registry, 12, 1);
+    column.mark_changed(9, 3);
+    column.mark_changed_range(0, 4, 5);
+    column.mark_changed_range(4, 8, 5);   // continues the stamp at its tick
+    column.mark_changed_range(8, 10, 6);  // a newer tick: must not raise rows 0..7
+    column.mark_changed_range(10, 12, 5); // an older tick than row 8's: stamped row by row
+    const Tick* exact = column.changed_ticks();
+    CHECK(std::vector<Tick>(exact, exact + 12) == std::vector<Tick>{5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 5, 5});
+}
+
 TEST_CASE("a stamp with an older tick replaces the bulk stamp's tick", "[storage][reactivity]") {
     ComponentRegistry registry;
     Column column = position_column(registry, 4, 1);

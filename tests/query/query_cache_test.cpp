@@ -35,7 +35,6 @@ TEST_CASE("a query made before its tables exist sees them once they appear", "[q
 TEST_CASE("the cache lists matching tables in creation order and only those", "[query]") {
     World world;
     const ComponentId position = world.component<Position>();
-    const ComponentId velocity = world.component<Velocity>();
     Query query = world.query(test::query_terms({position}));
     const Entity pv = world.spawn(Position{0, 0}, Velocity{0, 0});
     world.spawn(Velocity{0, 0});
@@ -44,7 +43,6 @@ TEST_CASE("the cache lists matching tables in creation order and only those", "[
     CHECK(query.cache().matched(world.tables()) == expected);
     // Asking again scans nothing new and changes nothing.
     CHECK(query.cache().matched(world.tables()) == expected);
-    (void)velocity;
 }
 
 TEST_CASE("a cached query skips tables that have become empty and picks them up when refilled", "[query]") {

@@ -321,13 +321,14 @@ inline std::string describe(const ScriptRound& round) {
 // Learns handles of spawned logical entities from their Label, whoever spawned them.
 class HandleMap {
 public:
-    HandleMap(ecsia::World& world, ecsia::ComponentId label) {
-        world.observe(ecsia::ObserverEvent::OnAdd, label, [this](ecsia::ObserverContext& ctx) {
+    HandleMap(ecsia::World& world, ecsia::ComponentId label) : world_(world) {
+        observer_ = world.observe(ecsia::ObserverEvent::OnAdd, label, [this](ecsia::ObserverContext& ctx) {
             const std::uint32_t id = ctx.world.get<Label>(ctx.entity).id;
             if (handles.size() <= id) handles.resize(id + 1);
             handles[id] = ctx.entity;
         });
     }
+    ~HandleMap() { world_.unobserve(observer_); }  // the observer points at this map
     HandleMap(const HandleMap&) = delete;
     HandleMap& operator=(const HandleMap&) = delete;
 
@@ -340,6 +341,10 @@ public:
     }
 
     std::vector<ecsia::Entity> handles;  // by logical entity; null until known
+
+private:
+    ecsia::World& world_;
+    ecsia::ObserverId observer_ = 0;
 };
 
 // Fills entity fields of a value's bytes with handles chosen by `resolve(logical)`.

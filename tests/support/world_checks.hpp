@@ -56,7 +56,8 @@ std::string thrown_message(Fn&& fn) {
 
 }  // namespace test
 
-// Requires that the statement throws ecsia::Error with `code` and leaves the world as it was.
+// Checks that the statement throws ecsia::Error with `code` and leaves the world as it was. Uses
+// CHECK, not REQUIRE, so a loop over many bad inputs reports every one that is not rejected.
 #define ECSIA_REQUIRE_REJECTED(world, code, ...)                                                    \
     do {                                                                                            \
         const ::test::WorldFingerprint ecsia_before_ = ::test::fingerprint(world);                  \

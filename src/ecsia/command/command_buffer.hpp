@@ -85,7 +85,29 @@ struct CommandRecord {
 class CommandReader {
 public:
     explicit CommandReader(const CommandBuffer& buffer) : words_(buffer.words()) {}
-    bool next(CommandRecord& record) noexcept;
+    // Inline, like read_value: a flush decodes every record more than once (see apply_commands).
+    bool next(CommandRecord& record) noexcept {
+        if (at_ >= words_.size()) return false;
+        const std::uint32_t* start = words_.data() + at_;
+        record.op = static_cast<CommandOp>(start[0] & 0xFF);
+        record.count = start[0] >> 8;
+        record.entity = Entity{start[1]};
+        record.body = start + 2;
+        const std::uint32_t* end = record.body;
+        switch (record.op) {
+            case CommandOp::Spawn:
+            case CommandOp::Add: {
+                ComponentValue ignored;
+                for (std::uint32_t i = 0; i < record.count; ++i) end = read_value(end, ignored);
+                break;
+            }
+            case CommandOp::Remove: end += record.count; break;
+            case CommandOp::Set: end += 2 + 1 + (end[2] + 3) / 4; break;
+            default: break;
+        }
+        at_ = static_cast<std::size_t>(end - words_.data());
+        return true;
+    }
 
     // Walks the {id, size, bytes} entries of a Spawn/Add body. Inline: it runs per value, several
     // times per record, in the flush hot path.

@@ -1,5 +1,6 @@
 #include "ecsia/snapshot/state_hash.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -16,6 +17,14 @@ std::uint64_t state_hash(const World& world) {
         h.bytes(registry.desc(id).name.data(), registry.desc(id).name.size());
         name_hashes[id] = h.value();
     }
+    // Components are hashed in name order, so the hash does not depend on registration order.
+    const TableGraph& tables = world.tables();
+    std::vector<std::vector<ComponentId>> by_name(tables.table_count());
+    for (TableIndex t = 0; t < tables.table_count(); ++t) {
+        by_name[t] = tables.table(t).signature();
+        std::sort(by_name[t].begin(), by_name[t].end(),
+                  [&](ComponentId a, ComponentId b) { return registry.desc(a).name < registry.desc(b).name; });
+    }
     StateHasher hasher;
     const EntityPool& pool = world.entities();
     hasher.u32(pool.alive_count());
@@ -24,14 +33,14 @@ std::uint64_t state_hash(const World& world) {
         if (entity.is_null()) continue;
         hasher.u32(entity.bits);
         const EntityLocation at = world.locate(entity);
-        const Table& table = world.tables().table(at.table);
+        const Table& table = tables.table(at.table);
         hasher.u32(static_cast<std::uint32_t>(table.signature().size()));
-        for (ComponentId id : table.signature()) {
+        for (ComponentId id : by_name[at.table]) {
             hasher.u32(static_cast<std::uint32_t>(name_hashes[id]));
             hasher.u32(static_cast<std::uint32_t>(name_hashes[id] >> 32));
-            const std::byte* element = table.column(id)->data();
-            if (element == nullptr) continue;
-            element += std::size_t(at.row) * table.column(id)->element_size();
+            const Column& column = *table.column(id);
+            if (column.data() == nullptr) continue;
+            const std::byte* element = column.element(at.row);
             for (const FieldDesc& field : registry.desc(id).fields) {
                 hasher.bytes(element + field.offset, field_size(field.type));
             }

@@ -8,9 +8,10 @@ namespace ecsia {
 
 class World;
 
-// A 64-bit hash of the logical state: live handles in index order, and for each its component
-// names (in component-id order) and field bytes (field by field, so padding never counts). Equal
-// for two worlds with the same registrations, entities and values, whatever their table history.
+// A 64-bit hash of the logical state: live handles in index order, and for each its components
+// (in name order: their names and field bytes, field by field, so padding never counts). Equal for
+// two worlds with the same entities and values, whatever their table history or the order their
+// components were registered in.
 // Serial phase only.
 std::uint64_t state_hash(const World& world);
 // The hash as 16 lowercase hex digits (what the JS API returns).

@@ -29,9 +29,13 @@ Column::Column(Column&& other) noexcept
 
 void Column::mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tick) noexcept {
     if (begin >= end) return;
-    if (begin == 0 && end >= bulk_changed_rows_ && tick >= max_changed_tick_) {
-        // No row has a newer tick, so raising rows [0, end) to `tick` is the same as writing `tick`
-        // into each of them, and the new stamp covers everything the old one did.
+    // No row has a newer tick than `tick`, so raising rows to it equals writing it into each. A
+    // range from row 0 replaces the stamp; a range that continues the stamp at the same tick
+    // extends it, which is how a table written in row batches (the scheduler's merge, in batch
+    // order) still ends up as one stamp.
+    const bool from_start = begin == 0;
+    const bool continues = begin <= bulk_changed_rows_ && tick == bulk_changed_tick_;
+    if ((from_start || continues) && end >= bulk_changed_rows_ && tick >= max_changed_tick_) {
         bulk_changed_rows_ = end;
         bulk_changed_tick_ = tick;
         max_changed_tick_ = tick;

@@ -60,8 +60,9 @@ public:
     Tick max_changed_tick() const noexcept { return max_changed_tick_; }
     Tick max_added_tick() const noexcept { return max_added_tick_; }
     void mark_changed(std::uint32_t row, Tick tick) noexcept;
-    // Marks rows [begin, end) changed at `tick`. A prefix range (begin == 0) becomes the bulk stamp
-    // in O(1) when ticks have not gone backwards; any other range is stamped row by row.
+    // Marks rows [begin, end) changed at `tick`. A prefix range (begin == 0), or one that continues
+    // the bulk stamp at its tick, becomes the bulk stamp in O(1) when ticks have not gone
+    // backwards; any other range is stamped row by row.
     void mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tick) noexcept;
     void mark_added(std::uint32_t row, Tick tick) noexcept;
 

@@ -168,7 +168,14 @@ void World::despawn(Entity entity) {
     for (std::size_t i = 0; i < signature.size(); ++i) fire(ObserverEvent::OnRemove, signature[i], entity);
     const Entity moved = graph_.table(at.table).swap_remove(at.row);
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = at;
+    const std::uint32_t retired_before = pool_.retired_count();
     pool_.destroy(entity);
+    if (pool_.retired_count() != retired_before) {
+        // G3: capacity shrinks for good here, so say so.
+        diagnostics_.report("entity slot " + std::to_string(pool_.layout().index(entity)) +
+                            " used all its generations and is retired; max_entities is effectively " +
+                            std::to_string(pool_.max_entities() - pool_.retired_count()) + " from now on");
+    }
 }
 
 void World::move_to(Entity entity, TableIndex target) {
@@ -309,6 +316,9 @@ void World::merge_write_log(const WriteLog& log, Tick tick) {
 }
 
 void World::flush() {
+    // Checked before anything is taken off the queues: a flush in a wave or inside an observer
+    // (which would run observers re-entrantly) must fail without losing queued changes or commands.
+    require_structural("flush");
     // Observers may cause more changes; a chain that never settles is cut off loudly, not silently.
     constexpr int kMaxRounds = 64;
     for (int round = 0; round < kMaxRounds; ++round) {

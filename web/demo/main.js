@@ -1,0 +1,225 @@
+// The demo: a particle galaxy whose systems (Attract, Move, Bounce: built-in C++ kernels) run on
+// the worker pool, a JS system (Input) on the main thread, WebGL2 drawing straight from the
+// columns through zero-copy views, and a state hash that does not change with the worker count.
+// window.demo is the handle the Playwright tests drive.
+
+import { loadEcsia } from '../ecsia.js';
+import { createRenderer } from './render.js';
+
+const DT = 1 / 60;
+const HASH_EVERY = 60;           // frames between state hashes (a hash reads every entity)
+const BURST = 2000;              // particles a click spawns
+const $ = (id) => document.getElementById(id);
+
+const diagnostics = [];
+const ecsia = await loadEcsia({
+  threads: 'auto',
+  onDiagnostic: (message) => { diagnostics.push(message); console.warn(message); },
+});
+const renderer = createRenderer($('view'));
+
+const state = {
+  world: null, scheduler: null, seed: 1, entities: 100000, workers: ecsia.workers,
+  frame: 0, paused: false, running: false, clicks: [], tainted: false,
+  lastUpdateMs: 0, fps: 0, chunks: [], chunkKey: '',
+  history: new Map(),  // `${seed}|${entities}|${frame}` -> { hash, workers }, for the replay check
+  lastHash: null, busyBefore: [],
+};
+
+function describeVariant() {
+  const el = $('variant');
+  if (ecsia.variant === 'threaded') {
+    el.textContent = `threaded: ${ecsia.maxWorkers} Web Workers available over one shared heap`;
+  } else {
+    el.classList.add('single');
+    el.textContent = `single-threaded: ${diagnostics[0] ?? 'threads are off'}`;
+  }
+}
+
+function fillWorkerChoices() {
+  const select = $('c-workers');
+  const most = ecsia.variant === 'threaded' ? Math.min(ecsia.maxWorkers, navigator.hardwareConcurrency || 2) : 0;
+  for (let n = 0; n <= Math.max(most, ecsia.workers); n++) {
+    const option = document.createElement('option');
+    option.value = String(n);
+    option.textContent = n === 0 ? '0 (serial)' : String(n);
+    select.append(option);
+  }
+  select.value = String(state.workers);
+}
+
+// Builds a fresh world from the seed. Same seed + entity count = same frames, whatever the workers.
+function reset({ seed = state.seed, entities = state.entities, workers = state.workers } = {}) {
+  state.scheduler?.dispose();
+  state.world?.dispose();
+  Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], chunkKey: '', lastHash: null });
+  const world = ecsia.createWorld({ maxEntities: Math.max(1 << 18, entities * 2) });
+  const scheduler = world.createScheduler({ systems: ['Attract', 'Move', 'Bounce'], workers });
+  scheduler.spawnMovers(entities, seed);
+  scheduler.addSystem({
+    name: 'Input',
+    writes: ['position', 'velocity'],
+    run(w) {
+      for (const { x, y } of state.clicks.splice(0)) {
+        for (let i = 0; i < BURST; i++) {
+          const angle = (i / BURST) * Math.PI * 2;
+          const speed = 40 + (i % 7) * 20;
+          w.spawn({ position: { x, y }, velocity: { dx: Math.cos(angle) * speed, dy: Math.sin(angle) * speed } });
+        }
+      }
+    },
+  });
+  state.world = world;
+  state.scheduler = scheduler;
+  state.busyBefore = [];
+  showPlan();
+  recordHash();
+  showStats();
+}
+
+async function stepFrame() {
+  const t0 = performance.now();
+  await state.scheduler.update(DT);
+  state.lastUpdateMs = performance.now() - t0;
+  state.frame += 1;
+  if (state.frame % HASH_EVERY === 0) recordHash();
+}
+
+// Hashes the world and compares with what an earlier run from the same seed saw at this frame.
+function recordHash() {
+  const hash = state.world.stateHash();
+  state.lastHash = hash;
+  const el = $('determinism');
+  if (state.tainted) {
+    el.className = 'determinism';
+    el.textContent = 'input changed this run: no replay comparison';
+    return hash;
+  }
+  const key = `${state.seed}|${state.entities}|${state.frame}`;
+  const seen = state.history.get(key);
+  if (seen === undefined) {
+    state.history.set(key, { hash, workers: state.workers });
+  } else if (seen.workers !== state.workers) {
+    const same = seen.hash === hash;
+    el.className = `determinism ${same ? 'same' : 'differs'}`;
+    el.textContent = same
+      ? `frame ${state.frame}: same hash as with ${seen.workers} worker(s) ✓`
+      : `frame ${state.frame}: hash DIFFERS from the run with ${seen.workers} worker(s)`;
+  }
+  return hash;
+}
+
+function currentChunks() {
+  const key = `${state.world.storageGeneration}|${state.world.count(['position'])}`;
+  if (key !== state.chunkKey) {
+    state.chunks = state.world.chunks(['position', 'velocity']);
+    state.chunkKey = key;
+  }
+  return state.chunks;
+}
+
+function showStats() {
+  $('s-workers').textContent = state.scheduler.workers === 0 ? '0 (serial executor)' : String(state.scheduler.workers);
+  $('s-entities').textContent = state.world.count(['position']).toLocaleString('en');
+  $('s-frame').textContent = String(state.frame);
+  $('s-update').textContent = `${state.lastUpdateMs.toFixed(2)} ms`;
+  $('s-fps').textContent = state.fps.toFixed(0);
+  $('s-hash').textContent = state.lastHash === null ? '–' : `${state.lastHash} @ ${state.frame - (state.frame % HASH_EVERY)}`;
+  showTimeline();
+}
+
+function showPlan() {
+  const plan = state.scheduler.plan();
+  const list = $('plan');
+  list.replaceChildren(...plan.map((wave) => {
+    const item = document.createElement('li');
+    item.innerHTML = wave.map((name) => (name === 'Input' ? `<span class="main">${name} (main thread)</span>` : name)).join(', ');
+    return item;
+  }));
+}
+
+function showTimeline() {
+  const { waves, busyNs } = state.scheduler.lastFrame();
+  const plan = state.scheduler.plan();
+  const total = Math.max(1, ...waves.map((w) => w.endUs));
+  const timeline = $('timeline');
+  timeline.replaceChildren(...waves.map((w, i) => {
+    const bar = document.createElement('div');
+    bar.className = 'bar';
+    bar.style.left = `${(w.beginUs / total) * 100}%`;
+    bar.style.width = `${Math.max(0.5, ((w.endUs - w.beginUs) / total) * 100)}%`;
+    bar.style.top = `${(i % 4) * 14 + 2}px`;
+    bar.title = `wave ${w.wave}: ${plan[w.wave]?.join(', ')} — ${w.batches} batches, ${(w.endUs - w.beginUs).toFixed(0)} µs`;
+    bar.textContent = plan[w.wave]?.join(',') ?? '';
+    return bar;
+  }));
+  const frameNs = Math.max(1, state.lastUpdateMs * 1e6);
+  $('busy').replaceChildren(...busyNs.map((ns, i) => {
+    const share = Math.min(1, Math.max(0, (ns - (state.busyBefore[i] ?? ns)) / frameNs));
+    const row = document.createElement('div');
+    row.className = 'row';
+    row.innerHTML = `<span>worker ${i}</span><span class="meter"><span class="fill" style="display:block;width:${(share * 100).toFixed(0)}%"></span></span><span>${(share * 100).toFixed(0)}%</span>`;
+    return row;
+  }));
+  state.busyBefore = busyNs;
+}
+
+// The simulation runs one frame per animation frame while it keeps up; the page never blocks.
+async function loop() {
+  let last = performance.now();
+  for (;;) {
+    const now = await new Promise(requestAnimationFrame);
+    state.fps = 0.9 * state.fps + 0.1 * (1000 / Math.max(1, now - last));
+    last = now;
+    if (!state.paused && !state.running) {
+      state.running = true;
+      try { await stepFrame(); } finally { state.running = false; }
+    }
+    renderer.draw(currentChunks());
+    showStats();
+  }
+}
+
+$('c-reset').onclick = () => reset({ seed: Number($('c-seed').value), entities: Number($('c-entities').value), workers: Number($('c-workers').value) });
+$('c-workers').onchange = () => reset({ workers: Number($('c-workers').value) });
+$('c-pause').onclick = () => {
+  state.paused = !state.paused;
+  $('c-pause').textContent = state.paused ? 'resume' : 'pause';
+  if (state.paused) recordHash();
+};
+$('c-step').onclick = async () => {
+  if (!state.paused || state.running) return;
+  state.running = true;
+  try { await stepFrame(); recordHash(); } finally { state.running = false; }
+};
+$('view').addEventListener('click', (event) => {
+  const [x, y] = renderer.toWorld(event.clientX, event.clientY);
+  state.clicks.push({ x, y });
+  state.tainted = true;
+});
+
+describeVariant();
+fillWorkerChoices();
+reset();
+
+// For the tests: run frames deterministically with the loop paused.
+window.demo = {
+  variant: ecsia.variant,
+  diagnostics,
+  get frame() { return state.frame; },
+  get workers() { return state.scheduler.workers; },
+  pause() { state.paused = true; $('c-pause').textContent = 'resume'; },
+  async reset(options) {
+    while (state.running) await new Promise((r) => setTimeout(r, 1));
+    reset(options);
+  },
+  async step(frames = 1) {
+    this.pause();
+    while (state.running) await new Promise((r) => setTimeout(r, 1));
+    state.running = true;
+    try { for (let i = 0; i < frames; i++) await stepFrame(); } finally { state.running = false; }
+    return recordHash();
+  },
+  hash: () => state.world.stateHash(),
+};
+loop();

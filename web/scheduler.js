@@ -1,0 +1,231 @@
+// The Scheduler of the JS API: built-in C++ systems by name, JS systems on the main thread, and
+// update(dt), whose waves run on the worker pool while the page's main thread awaits the fence
+// with Atomics.waitAsync and never blocks (G2). Created by world.createScheduler(options).
+//
+//   const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers: 2 })
+//   scheduler.addSystem({ name, reads, writes, before, after, run(world, dt) {} })
+//   await scheduler.update(dt)
+//   scheduler.plan()      // [['Move', ...], ['Bounce'], ...]: the waves
+//   scheduler.dispose()
+//
+// Thread rule: the page's main thread.
+
+const WAITING = 1;
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string ("${value}")`;
+  if (typeof value === 'object') return 'an object';
+  if (value === undefined) return 'undefined';
+  return `${typeof value} ${String(value)}`;
+}
+
+function isPlainObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringList(op, what, value) {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw new Error(`scheduler.${op}: ${what} must be an array of names, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export class Scheduler {
+  #ecsia;
+  #world;
+  #raw;
+  #diagnose;
+  #running = false;
+  #warnedNoWaitAsync = false;
+  #names = new Set();
+
+  /**
+   * @param {object} options
+   *   systems: built-in system names to add, in order (e.g. ['Move', 'Bounce'])
+   *   workers: worker threads (default: the engine's; 0 = serial executor; capped at the engine's)
+   *   config: built-in systems' settings { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps }
+   *   batchRows: most rows per batch (default 1024); waveDeadlineMs: a wave's deadline (30000)
+   *   scenarioSeed: set up the determinism scenario of the native tests (tests and demo)
+   */
+  constructor(ecsia, world, diagnose, options = {}) {
+    if (!isPlainObject(options)) throw new Error(`createScheduler: options must be an object, got ${describe(options)}`);
+    this.#ecsia = ecsia;
+    this.#world = world;
+    this.#diagnose = diagnose;
+    const systems = stringList('createScheduler', 'options.systems', options.systems);
+    let workers = options.workers ?? ecsia.workers;
+    if (!Number.isInteger(workers) || workers < 0) {
+      throw new Error(`createScheduler: options.workers must be a whole number >= 0, got ${describe(workers)}`);
+    }
+    if (workers > ecsia.workers) {
+      if (ecsia.workers === 0) {
+        diagnose(`ecsia: ${workers} workers were asked for, but the ${ecsia.variant} build runs without threads; using the serial executor.`);
+      } else {
+        diagnose(`ecsia: ${workers} workers were asked for, but the engine was loaded with ${ecsia.workers}; using ${ecsia.workers}.`);
+      }
+      workers = ecsia.workers;
+    }
+    const batchRows = options.batchRows ?? 1024;
+    const deadline = options.waveDeadlineMs ?? 30000;
+    if (!Number.isInteger(batchRows) || batchRows < 1) {
+      throw new Error(`createScheduler: options.batchRows must be a whole number >= 1, got ${describe(batchRows)}`);
+    }
+    if (typeof deadline !== 'number' || !(deadline > 0)) {
+      throw new Error(`createScheduler: options.waveDeadlineMs must be a positive number, got ${describe(deadline)}`);
+    }
+    const module = ecsia.module;
+    this.#raw = this.#guard('createScheduler', () => new module.Scheduler(world.raw, workers, batchRows, deadline));
+    try {
+      if (options.scenarioSeed !== undefined) {
+        if (!Number.isInteger(options.scenarioSeed) || options.scenarioSeed < 0) {
+          throw new Error(`createScheduler: options.scenarioSeed must be a whole number >= 0, got ${describe(options.scenarioSeed)}`);
+        }
+        this.#call('createScheduler', (r) => r.setupScenario(options.scenarioSeed));
+      }
+      for (const name of systems) {
+        this.#call('createScheduler', (r) => r.addBuiltin(name, options.config ?? {}));
+        this.#names.add(name);
+      }
+    } catch (error) {
+      this.dispose();
+      throw error;
+    }
+  }
+
+  /** Worker threads this scheduler runs waves on (0: serial executor). */
+  get workers() { return this.#call('workers', (r) => r.workers()); }
+  /** Frames completed. */
+  get frames() { return this.#call('frames', (r) => r.frames()); }
+  get disposed() { return this.#raw === null; }
+
+  /** Adds a built-in C++ system by name (see builtinSystems). */
+  addBuiltin(name, config = {}) {
+    if (typeof name !== 'string') throw new Error(`scheduler.addBuiltin: a system name must be a string, got ${describe(name)}`);
+    this.#notRunning('addBuiltin');
+    this.#call('addBuiltin', (r) => r.addBuiltin(name, config));
+    this.#names.add(name);
+  }
+
+  /**
+   * Adds a JS system. It runs on the main thread in the serial slot of its wave, with the world's
+   * full API; `reads` and `writes` (component names) place it in the plan. An exception it throws
+   * is reported as a diagnostic and the frame goes on.
+   */
+  addSystem(spec) {
+    const op = 'addSystem';
+    if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes { name, reads, writes, run }, got ${describe(spec)}`);
+    const { name, run } = spec;
+    if (typeof name !== 'string' || name === '') throw new Error(`scheduler.${op}: name must be a non-empty string, got ${describe(name)}`);
+    if (typeof run !== 'function') throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt) => {}, got ${describe(run)}`);
+    const reads = stringList(op, 'reads', spec.reads);
+    const writes = stringList(op, 'writes', spec.writes);
+    const before = stringList(op, 'before', spec.before);
+    const after = stringList(op, 'after', spec.after);
+    this.#notRunning(op);
+    const world = this.#world;
+    const diagnose = this.#diagnose;
+    const body = (dt) => {
+      try {
+        run(world, dt);
+      } catch (error) {
+        diagnose(`ecsia: JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    this.#call(op, (r) => r.addMainThreadSystem(name, reads, writes, before, after, body));
+    this.#names.add(name);
+  }
+
+  /**
+   * Runs one frame. The waves run on the workers; between them this awaits the fence with
+   * Atomics.waitAsync, so the page keeps rendering and handling input. A second update() while
+   * one runs is rejected.
+   */
+  async update(dt) {
+    if (this.#running) {
+      throw new Error('scheduler.update: the previous update() is still running; await it before calling update() again');
+    }
+    if (typeof dt !== 'number' || !Number.isFinite(dt)) {
+      throw new Error(`scheduler.update: dt must be a finite number, got ${describe(dt)}`);
+    }
+    this.#running = true;
+    try {
+      this.#call('update', (r) => r.beginFrame(dt));
+      while (this.#call('update', (r) => r.step()) === WAITING) await this.#fence();
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** The waves, as arrays of system names. */
+  plan() { return this.#call('plan', (r) => r.plan()); }
+  /** Why each system is in its wave, and which run on the main thread, as text. */
+  explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
+  /** The last frame: { waves: [{ wave, batches, beginUs, endUs }], busyNs: [...], jobs: [...] }. */
+  lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
+  /** The scenario observers' event log, hashed (scenarioSeed only): equal runs, equal hash. */
+  observerLogHash() { return this.#call('observerLogHash', (r) => r.observerLogHash()); }
+  /** Spawns `count` moving entities of the built-in kind (position, velocity, age, energy, seen). */
+  spawnMovers(count, seed = 1) {
+    if (!Number.isInteger(count) || count < 0) throw new Error(`scheduler.spawnMovers: count must be a whole number >= 0, got ${describe(count)}`);
+    this.#notRunning('spawnMovers');
+    this.#call('spawnMovers', (r) => r.spawnMovers(count, seed));
+  }
+  /** Spawns `perGroup` entities in each of the heavy workload's 8 groups. */
+  spawnHeavy(perGroup, seed = 1) {
+    if (!Number.isInteger(perGroup) || perGroup < 0) throw new Error(`scheduler.spawnHeavy: perGroup must be a whole number >= 0, got ${describe(perGroup)}`);
+    this.#notRunning('spawnHeavy');
+    this.#call('spawnHeavy', (r) => r.spawnHeavy(perGroup, seed));
+  }
+
+  /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */
+  dispose() {
+    if (this.#raw === null) return;
+    this.#raw.dispose();
+    this.#raw.delete();
+    this.#raw = null;
+  }
+
+  // Waits until the fence word holds the awaited epoch, or a while has passed (step() then
+  // checks the wave's deadline). Atomics.waitAsync never blocks the page.
+  async #fence() {
+    const index = this.#call('update', (r) => r.fenceAddress()) >> 2;
+    const epoch = this.#call('update', (r) => r.waitingEpoch()) | 0;
+    const heap = new Int32Array(this.#ecsia.heapState().buffer);
+    const value = Atomics.load(heap, index);
+    if (value === epoch) return;
+    if (typeof Atomics.waitAsync === 'function') {
+      const result = Atomics.waitAsync(heap, index, value, 1000);
+      if (result.async) await result.value;
+      return;
+    }
+    if (!this.#warnedNoWaitAsync) {
+      this.#warnedNoWaitAsync = true;
+      this.#diagnose('ecsia: Atomics.waitAsync is missing in this browser; waves are awaited with a timer poll, which adds latency.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
+  #notRunning(op) {
+    if (this.#running) throw new Error(`scheduler.${op}: not allowed while update() is running`);
+  }
+
+  #guard(op, fn) {
+    const module = this.#ecsia.module;
+    const sp = module.stackSave();
+    try {
+      return fn();
+    } catch (error) {
+      module.stackRestore(sp);
+      if (error instanceof Error && typeof error.code === 'string') error.message = `scheduler.${op}: ${error.message}`;
+      throw error;
+    }
+  }
+
+  #call(op, fn) {
+    if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    return this.#guard(op, () => fn(this.#raw));
+  }
+}
