@@ -141,7 +141,7 @@ TEST_CASE("a cleared buffer is empty and records afresh", "[command]") {
     CHECK(records[0].entity == Entity{3});
 }
 
-TEST_CASE("an applied buffer is left as it was, so the same buffer can be applied elsewhere", "[command]") {
+TEST_CASE("an applied buffer is left as it was so the same buffer can be applied elsewhere", "[command]") {
     World first, second;
     first.component<Position>();
     second.component<Position>();

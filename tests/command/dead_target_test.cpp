@@ -11,7 +11,7 @@ using namespace ecsia;
 using test::Position;
 using test::Velocity;
 
-TEST_CASE("records whose target died earlier in the same flush are skipped, counted and reported once", "[command]") {
+TEST_CASE("records whose target died earlier in the same flush are skipped and counted and reported once", "[command]") {
     World world;
     test::CapturedDiagnostics said(world);
     const ComponentId position = world.component<Position>();

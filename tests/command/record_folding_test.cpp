@@ -178,7 +178,7 @@ TEST_CASE("a component removed and added again in one flush starts over with the
     CHECK(folded.ticks.find("velocity added@1 changed@2") != std::string::npos);
 }
 
-TEST_CASE("a malformed record in a run is skipped alone, as it would be one by one", "[command]") {
+TEST_CASE("a malformed record in a run is skipped alone as it would be one by one", "[command]") {
     auto nothing = [](World&, const Ids&) {};
     auto record = [](const Ids& c, const EntityReservation& r, std::vector<CommandBuffer>& out) {
         const Position p{1, 2};

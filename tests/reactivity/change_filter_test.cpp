@@ -246,7 +246,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
     }
 }
 
-TEST_CASE("an add marks the component added and changed, a write marks it changed only", "[reactivity]") {
+TEST_CASE("an add marks the component added and changed while a write marks it changed only", "[reactivity]") {
     Scene s;
     World& world = s.world;
     const Entity e = world.spawn(Position{1, 2});  // tick 1

@@ -186,3 +186,42 @@ TEST_CASE("observers that keep causing changes are cut off at flush with a diagn
     world.flush();
     CHECK(said.count("observers kept causing changes") == 1);
 }
+
+TEST_CASE("a flush during a wave is rejected and loses no queued change or command", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    int ran = 0;
+    world.observe(ObserverEvent::OnChange, s.position, [&](ObserverContext& ctx) {
+        ++ran;
+        ctx.commands.add(ctx.entity, s.velocity, Velocity{1, 1});
+    });
+    world.observe(ObserverEvent::OnAdd, s.health, [&](ObserverContext& ctx) { ctx.commands.remove(ctx.entity, s.health); });
+    const Entity e = world.spawn(Position{1, 2}, Health{1, true, 1});  // queues a command to remove health
+    world.set(e, Position{3, 4});                                     // queues a change
+    world.set_phase(WorldPhase::Wave);
+    CHECK(test::thrown_code([&] { world.flush(); }) == "WrongPhase");
+    CHECK(ran == 0);
+    world.set_phase(WorldPhase::Serial);
+    world.flush();
+    CHECK(ran == 1);
+    CHECK(world.has<Velocity>(e));
+    CHECK_FALSE(world.has<Health>(e));
+}
+
+TEST_CASE("an observer cannot flush: observers never run re-entrantly", "[reactivity]") {
+    Scene s;
+    World& world = s.world;
+    std::vector<std::string> codes;
+    int changes_seen = 0;
+    world.observe(ObserverEvent::OnChange, s.velocity, [&](ObserverContext&) { ++changes_seen; });
+    world.observe(ObserverEvent::OnAdd, s.position, [&](ObserverContext& ctx) {
+        codes.push_back(test::thrown_code([&] { ctx.world.flush(); }));
+    });
+    const Entity e = world.spawn(Velocity{1, 1});
+    world.set(e, Velocity{2, 2});
+    world.add(e, Position{0, 0});
+    CHECK(codes == std::vector<std::string>{"WrongPhase"});
+    CHECK(changes_seen == 0);
+    world.flush();
+    CHECK(changes_seen == 1);
+}

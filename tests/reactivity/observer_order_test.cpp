@@ -99,7 +99,7 @@ std::vector<Firing> scripted_run(std::vector<Entity>& spawned) {
 
 }  // namespace
 
-TEST_CASE("observers fire in the order of the changes, then in registration order", "[reactivity]") {
+TEST_CASE("observers fire in the order of the changes and then in registration order", "[reactivity]") {
     std::vector<Entity> e;
     const std::vector<Firing> log = scripted_run(e);
     Scene s;  // only for the ids, which registration order fixes
@@ -294,7 +294,7 @@ std::pair<std::vector<Firing>, std::vector<Firing>> random_run(std::uint64_t see
 
 }  // namespace
 
-TEST_CASE("observer order matches the documented model over random operations, on every run",
+TEST_CASE("observer order matches the documented model over random operations on every run",
           "[reactivity][model]") {
     std::size_t fired = 0;
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
