@@ -22,7 +22,7 @@ namespace {
 
 #ifdef __EMSCRIPTEN_PTHREADS__
 // memory.atomic.notify on the fence's done word resolves the page's Atomics.waitAsync on it.
-void wake_js_waiters(const void* address) { emscripten_futex_wake(address, INT_MAX); }
+void wake_js_waiters(const void* address) { emscripten_futex_wake(const_cast<void*>(address), INT_MAX); }
 #endif
 
 std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallback) {
@@ -102,9 +102,6 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.writes = ids_of(writes, "system '" + name + "' writes");
     system.before = strings_of(before, "system '" + name + "' before");
     system.after = strings_of(after, "system '" + name + "' after");
-    for (const SystemDesc& existing : scheduler_->systems()) {
-        if (existing.name == name) throw Error(ErrorCode::DuplicateName, "a system named '" + name + "' already exists");
-    }
     system.main_thread = [run](World&, float dt) { run(dt); };
     scheduler_->add_system(std::move(system));
 }

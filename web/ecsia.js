@@ -13,6 +13,8 @@
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: everything here runs on the page's main thread and never blocks it.
 
+import { Scheduler } from './scheduler.js';
+
 const MODULES = {
   threaded: () => import('./dist/ecsia_threaded.mjs'),
   single: () => import('./dist/ecsia_single.mjs'),
@@ -206,9 +208,12 @@ class World {
   #raw;
   #components = new Map();  // name -> { info, layout }
 
+  #diagnoseFn;
+
   constructor(ecsia, raw, diagnose) {
     this.#ecsia = ecsia;
     this.#raw = raw;
+    this.#diagnoseFn = diagnose;
     this.#call('createWorld', (r) => r.setDiagnosticHandler((message) => diagnose(`ecsia: ${message}`)));
   }
 
@@ -353,6 +358,15 @@ class World {
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash() {
     return this.#call('stateHash', (r) => r.stateHash());
+  }
+
+  /**
+   * A scheduler over this world: { systems: ['Move', 'Bounce'], workers, config } (see
+   * web/scheduler.js). Dispose it before the world.
+   */
+  createScheduler(options = {}) {
+    this.#alive('createScheduler');
+    return new Scheduler(this.#ecsia, this, this.#diagnoseFn, options);
   }
 
   /** Frees the world. Any later call throws; a second dispose does nothing. */

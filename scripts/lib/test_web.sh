@@ -2,20 +2,30 @@
 # headless Chromium (Debian's chromium; Playwright never downloads a browser here).
 # Sourced by scripts/test, which calls run_web_tests from the repository root.
 # Idempotent: tools are installed only when missing, build/wasm is reused.
+# The browser tests run even when the node run fails, so one report tells "the logic is wrong"
+# (both fail) from "wasm is different" (only one does); the function fails if either did.
 
 run_web_tests() {
   ensure_web_tools
   # Debian's emscripten finds acorn here; without it every optimised link fails.
   export NODE_PATH=/usr/share/nodejs
-  local jobs
+  local jobs status=0
   jobs=$(nproc)
 
-  echo "==> wasm build: build/wasm (threaded + single browser modules into web/dist, Catch2 suite)"
+  echo "==> wasm build: build/wasm (browser modules into web/dist, Catch2 suite for node)"
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DECSIA_BUILD_BENCH=OFF >/dev/null
-  cmake --build build/wasm -j "$jobs"
-  echo "==> wasm tests: Catch2 under node"
-  (cd build/wasm && ctest --output-on-failure)
+  # The browser modules first: Playwright needs them even if a test source fails to compile.
+  cmake --build build/wasm -j "$jobs" --target ecsia_threaded ecsia_single
+  cmake --build build/wasm -j "$jobs" || status=1
+
+  if [ "$status" -eq 0 ]; then
+    echo "==> wasm tests: Catch2 under node"
+    (cd build/wasm && ctest --output-on-failure) || status=1
+  else
+    echo "==> wasm tests: skipped, the Catch2 suite did not build" >&2
+  fi
 
   echo "==> browser tests: Playwright, headless Chromium ($(command -v chromium))"
-  CHROMIUM_PATH=${CHROMIUM_PATH:-$(command -v chromium)} npx --no-install playwright test
+  CHROMIUM_PATH=${CHROMIUM_PATH:-$(command -v chromium)} npx --no-install playwright test || status=1
+  return "$status"
 }

@@ -42,7 +42,10 @@ public:
 
     std::vector<std::uint32_t> select(const QueryDesc& desc, Tick since) const {
         std::vector<std::uint32_t> out;
-        for (const auto& [bits, components] : rows_) {
+        // Not a structured binding: clang 14 (em++) cannot capture those in a lambda.
+        for (const auto& row : rows_) {
+            const auto bits = row.first;
+            const auto& components = row.second;
             auto has = [&](ComponentId id) { return components.count(id) != 0; };
             bool selected = std::all_of(desc.with.begin(), desc.with.end(), has) &&
                             std::none_of(desc.without.begin(), desc.without.end(), has);

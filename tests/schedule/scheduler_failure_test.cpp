@@ -208,3 +208,17 @@ TEST_CASE("a batch that spawns past its reservation loses nothing and stays dete
     CHECK(serial.first == 40);  // 5 batches x 8 spawns, only 2 reserved each: 30 overflowed
     for (std::uint32_t workers : {1u, 3u}) CHECK(run(workers) == serial);
 }
+
+TEST_CASE("a second system with the same name is rejected and the first stays", "[schedule]") {
+    World world;
+    Scheduler scheduler(world);
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    try {
+        scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+        FAIL("expected DuplicateName");
+    } catch (const Error& error) {
+        CHECK(error.code() == ErrorCode::DuplicateName);
+        CHECK(std::string(error.what()).find("'Move'") != std::string::npos);
+    }
+    CHECK(scheduler.systems().size() == 1);
+}

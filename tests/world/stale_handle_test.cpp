@@ -50,7 +50,10 @@ std::vector<std::pair<std::string, std::function<void()>>> accessors(World& worl
 
 void require_every_accessor_refuses(World& world, Entity e) {
     CHECK_FALSE(world.is_alive(e));
-    for (auto& [name, call] : accessors(world, e)) {
+    // Not a structured binding: clang 14 (em++) cannot capture those in the macro's lambda.
+    for (auto& accessor : accessors(world, e)) {
+        const auto& name = accessor.first;
+        auto& call = accessor.second;
         INFO("accessor " << name << " with " << Catch::StringMaker<Entity>::convert(e));
         ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, call());
     }

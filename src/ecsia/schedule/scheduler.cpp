@@ -36,6 +36,9 @@ Scheduler::~Scheduler() { dispose(); }
 
 void Scheduler::add_system(SystemDesc system) {
     if (in_frame_) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
+    for (const SystemDesc& existing : systems_) {
+        if (existing.name == system.name) throw Error(ErrorCode::DuplicateName, "a system named '" + system.name + "' already exists");
+    }
     if (!system.kernel && !system.main_thread) {
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has neither a kernel nor a main-thread function");
     }

@@ -1,0 +1,185 @@
+// The scheduler in the browser: the G1 scenario matches the hash the native Catch2 run records
+// (tests/fixtures/scenario_hashes.json) on the threaded build with workers, with the serial
+// executor, and on the single build; the page stays responsive while heavy waves run (G2);
+// a second update() is rejected; bad input throws and changes nothing (G5).
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, variants, warningsOf } from './support.js';
+
+const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/scenario_hashes.json', import.meta.url), 'utf8'));
+
+async function runScenario(page, { threads, workers, frames }) {
+  return page.evaluate(async ({ threads, workers, frames }) => {
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads, onDiagnostic: (m) => diagnostics.push(m) });
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    const scheduler = world.createScheduler({ scenarioSeed: 1, workers });
+    for (let f = 0; f < frames; f++) await scheduler.update(1 / 60);
+    const out = {
+      variant: ecsia.variant, workers: scheduler.workers, hash: world.stateHash(),
+      observers: scheduler.observerLogHash(), alive: world.count(['position']),
+      plan: scheduler.plan(), warnings: diagnostics.filter((m) => m.includes('threads are off')).length,
+    };
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  }, { threads, workers, frames });
+}
+
+test('the scenario gives the natively recorded hash with 2 workers, with 0 workers, and on the single build', async ({ page, browser }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const threaded = await runScenario(page, { threads: 'auto', workers: 2, frames: 200 });
+  expect(threaded.variant).toBe('threaded');
+  expect(threaded.workers).toBe(2);
+  expect(threaded.hash).toBe(recorded.seed1_frames200);
+  expect(threaded.plan.flat()).toEqual(expect.arrayContaining(['Spawner', 'Move', 'Bounce', 'Reaper', 'Marker', 'Pulse', 'Drain']));
+
+  const serial = await runScenario(page, { threads: 'auto', workers: 0, frames: 200 });
+  expect(serial.workers).toBe(0);
+  expect(serial.hash).toBe(recorded.seed1_frames200);
+  expect(serial.observers).toBe(threaded.observers);
+  expectNoPageErrors(log);
+
+  const plainPage = await browser.newPage();
+  const plainLog = await openTestPage(plainPage, servers.plain);
+  const single = await runScenario(plainPage, { threads: 'auto', workers: undefined, frames: 200 });
+  expect(single.variant).toBe('single');
+  expect(single.workers).toBe(0);
+  expect(single.warnings).toBe(1);
+  expect(single.hash).toBe(recorded.seed1_frames200);
+  expect(single.observers).toBe(threaded.observers);
+  expect(warningsOf(plainLog)).toEqual([]);  // the warning went to onDiagnostic, not the console
+  expectNoPageErrors(plainLog);
+  await plainPage.close();
+});
+
+test('the main thread stays responsive while heavy waves run on the workers', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    const systems = Array.from({ length: 8 }, (_, g) => `Heavy${g}`);
+    const scheduler = world.createScheduler({ systems, workers: 2, config: { heavySteps: 256 }, batchRows: 128 });
+    scheduler.spawnHeavy(1024, 1);
+    const longTasks = [];
+    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: 'longtask' });
+    let last = performance.now();
+    let maxGap = 0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks += 1;
+    }, 4);
+    const start = performance.now();
+    let frames = 0;
+    while (performance.now() - start < 3000) {
+      await scheduler.update(1 / 60);
+      frames += 1;
+    }
+    const elapsed = performance.now() - start;
+    clearInterval(timer);
+    observer.disconnect();
+    const waitedWaves = scheduler.lastFrame().waves.length;
+    scheduler.dispose();
+    world.dispose();
+    return { frames, elapsed, maxGap, ticks, longTasks, waitedWaves };
+  });
+  expect(r.frames).toBeGreaterThan(1);
+  expect(r.waitedWaves).toBe(1);  // the 8 heavy systems share one wave
+  // A 4 ms interval fires all along: the page awaited the fence instead of blocking on it.
+  expect(r.ticks).toBeGreaterThan(r.elapsed / 4 / 3);
+  expect(r.maxGap).toBeLessThan(50);
+  expect(r.longTasks.filter((d) => d > 50)).toEqual([]);
+  expectNoPageErrors(log);
+});
+
+for (const { variant, server } of variants) {
+  test(`${variant} build: a second update() while one runs is rejected`, async ({ page }) => {
+    // The single build finishes a frame before update() returns, so there is no overlap to reject.
+    await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 10000 });
+      const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
+      scheduler.spawnMovers(1000, 3);
+      const first = scheduler.update(1 / 60);
+      let second;
+      try { await scheduler.update(1 / 60); second = 'accepted'; } catch (e) { second = e.message; }
+      await first;
+      await scheduler.update(1 / 60);  // usable afterwards
+      const frames = scheduler.frames;
+      scheduler.dispose();
+      world.dispose();
+      return { second, frames };
+    });
+    if (variant === 'threaded') {
+      expect(r.second).toContain('previous update() is still running');
+      expect(r.frames).toBe(2);
+    } else {
+      expect(r.second).toBe('accepted');
+      expect(r.frames).toBe(3);
+    }
+  });
+
+  test(`${variant} build: JS systems take part in the plan and run on the main thread`, async ({ page }) => {
+    await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 10000 });
+      const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
+      const seen = [];
+      scheduler.addSystem({
+        name: 'Input', reads: ['velocity'], writes: ['position'],
+        run(w, dt) { seen.push(dt); w.spawn({ position: { x: 1, y: 1 }, velocity: { dx: 0, dy: 0 } }); },
+      });
+      const errors = [];
+      scheduler.addSystem({ name: 'Broken', run() { throw new Error('oops'); } });
+      await scheduler.update(0.5);
+      await scheduler.update(0.5);
+      const out = { plan: scheduler.plan(), seen, count: world.count(['position']), explain: scheduler.explainPlan() };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.seen).toEqual([0.5, 0.5]);
+    expect(r.count).toBe(2);
+    const waveOf = (name) => r.plan.findIndex((wave) => wave.includes(name));
+    expect(waveOf('Input')).toBeGreaterThan(waveOf('Move'));  // both write position: registration order
+    expect(r.explain).toContain('Input [main thread]');
+  });
+
+  test(`${variant} build: bad scheduler input throws a named error and changes nothing`, async ({ page }) => {
+    await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 10000 });
+      world.spawn({ position: { x: 1, y: 2 } });
+      const before = world.stateHash();
+      const errors = [];
+      const attempt = (fn) => { try { fn(); errors.push('no error'); } catch (e) { errors.push(e.message); } };
+      attempt(() => world.createScheduler({ systems: ['Warp'] }));
+      const scheduler = world.createScheduler({ systems: ['Move'] });
+      attempt(() => scheduler.addSystem({ name: 'X', reads: ['mass'], run() {} }));
+      attempt(() => scheduler.addSystem({ name: 'Y', run: 5 }));
+      attempt(() => scheduler.addBuiltin('Move'));
+      attempt(() => world.createScheduler({ workers: -1 }));
+      let update;
+      try { await scheduler.update('fast'); update = 'no error'; } catch (e) { update = e.message; }
+      const after = world.stateHash();
+      scheduler.dispose();
+      world.dispose();
+      return { errors, update, same: before === after };
+    });
+    expect(r.errors[0]).toContain("no built-in system named 'Warp'");
+    expect(r.errors[1]).toContain("unknown component 'mass'");
+    expect(r.errors[2]).toContain('run must be a function');
+    expect(r.errors[3]).toContain("'Move'");
+    expect(r.errors[4]).toContain('options.workers');
+    expect(r.update).toContain('dt must be a finite number');
+    expect(r.same).toBe(true);
+  });
+}
