@@ -89,6 +89,7 @@ async function stepFrame() {
 function recordHash() {
   const hash = state.world.stateHash();
   state.lastHash = hash;
+  state.lastHashFrame = state.frame;
   const el = $('determinism');
   if (state.tainted) {
     el.className = 'determinism';
@@ -124,7 +125,7 @@ function showStats() {
   $('s-frame').textContent = String(state.frame);
   $('s-update').textContent = `${state.lastUpdateMs.toFixed(2)} ms`;
   $('s-fps').textContent = state.fps.toFixed(0);
-  $('s-hash').textContent = state.lastHash === null ? '–' : `${state.lastHash} @ ${state.frame - (state.frame % HASH_EVERY)}`;
+  $('s-hash').textContent = state.lastHash === null ? '–' : `${state.lastHash} @ frame ${state.lastHashFrame}`;
   showTimeline();
 }
 
@@ -221,5 +222,7 @@ window.demo = {
     return recordHash();
   },
   hash: () => state.world.stateHash(),
+  litPixels: () => renderer.litPixels(currentChunks()),
+  overlay: () => ({ variant: $('variant').textContent, workers: $('s-workers').textContent, determinism: $('determinism').textContent }),
 };
 loop();

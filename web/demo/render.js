@@ -106,6 +106,15 @@ function webgl(gl, canvas, toWorld) {
       gl.bindVertexArray(vao);
       gl.drawArrays(gl.POINTS, 0, at);
     },
+    // Pixels brighter than the background, read back in the same task as a draw (the tests).
+    litPixels(chunks) {
+      this.draw(chunks);
+      const pixels = new Uint8Array(canvas.width * canvas.height * 4);
+      gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      let lit = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] + pixels[i + 1] + pixels[i + 2] > 60) lit += 1;
+      return lit;
+    },
   };
 }
 
@@ -130,6 +139,13 @@ function canvas2d(canvas, toWorld) {
         }
       }
       context.putImageData(image, 0, 0);
+    },
+    litPixels(chunks) {
+      this.draw(chunks);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let lit = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] > 60) lit += 1;
+      return lit;
     },
   };
 }

@@ -1,0 +1,48 @@
+// The demo page: it loads without console errors, draws, says which build runs and why, and the
+// same seed gives the same hash at 0 and at 2 workers (and says so). A screenshot is kept.
+import { expect, test } from '@playwright/test';
+import { servers } from './support.js';
+
+async function openDemo(page, server) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await page.goto(`${server}/web/demo/index.html`);
+  await page.waitForFunction(() => window.demo !== undefined && window.demo.frame > 2, null, { timeout: 30_000 });
+  return errors;
+}
+
+test('the isolated demo runs threaded, draws, and replays to the same hash at 0 and 2 workers', async ({ page }, testInfo) => {
+  const errors = await openDemo(page, servers.isolated);
+  const overlay = await page.evaluate(() => window.demo.overlay());
+  expect(overlay.variant).toContain('threaded');
+  expect(Number.parseInt(overlay.workers, 10)).toBeGreaterThanOrEqual(2);
+  expect(await page.evaluate(() => window.demo.litPixels())).toBeGreaterThan(5000);
+
+  const hashes = await page.evaluate(async () => {
+    const out = {};
+    for (const workers of [0, 2]) {
+      await window.demo.reset({ seed: 7, entities: 20000, workers });
+      out[workers] = await window.demo.step(30);
+    }
+    return { ...out, overlay: window.demo.overlay() };
+  });
+  expect(hashes[0]).toMatch(/^[0-9a-f]{16}$/);
+  expect(hashes[2]).toBe(hashes[0]);
+  expect(hashes.overlay.determinism).toContain('same hash as with 0 worker(s)');
+  await page.screenshot({ path: testInfo.outputPath('demo-threaded.png') });
+  await testInfo.attach('demo-threaded', { path: testInfo.outputPath('demo-threaded.png'), contentType: 'image/png' });
+  expect(errors).toEqual([]);
+});
+
+test('without isolation the demo runs the single build and shows why', async ({ page }, testInfo) => {
+  const errors = await openDemo(page, servers.plain);
+  const overlay = await page.evaluate(() => window.demo.overlay());
+  expect(overlay.variant).toContain('single-threaded');
+  expect(overlay.variant).toContain('Cross-Origin-Embedder-Policy');
+  expect(await page.evaluate(() => window.demo.litPixels())).toBeGreaterThan(5000);
+  await page.screenshot({ path: testInfo.outputPath('demo-single.png') });
+  await testInfo.attach('demo-single', { path: testInfo.outputPath('demo-single.png'), contentType: 'image/png' });
+  expect(errors).toEqual([]);
+});
