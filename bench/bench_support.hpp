@@ -26,6 +26,22 @@ inline double thread_cpu_seconds() {
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+// Both clocks around one piece of work. The benchmarks judge by CPU time (see PERFORMANCE.md:
+// the machines are shared and often oversubscribed) and print wall time beside it.
+struct Timing {
+    double wall = 0;
+    double cpu = 0;
+};
+
+template <typename Fn>
+Timing time_both(Fn&& fn) {
+    const auto wall_start = Clock::now();
+    const double cpu_start = thread_cpu_seconds();
+    fn();
+    const double cpu = thread_cpu_seconds() - cpu_start;
+    return Timing{seconds_since(wall_start), cpu};
+}
+
 // Median of a copy: the benchmarks keep their raw samples for the min/max columns.
 inline double median(std::vector<double> samples) {
     if (samples.empty()) return 0.0;

@@ -70,13 +70,21 @@ using Float4 = float __attribute__((vector_size(16)));
 struct Variant {
     const char* name;
     std::function<void()> frame;
-    std::vector<double> ns_per_entity;
+    std::vector<double> cpu_ns;   // per repetition, ns per entity, thread CPU time
+    std::vector<double> wall_ns;  // the same samples by the wall clock
 };
 
-double time_frames(const std::function<void()>& frame, int frames) {
-    const auto start = bench::Clock::now();
-    for (int f = 0; f < frames; ++f) frame();
-    return bench::seconds_since(start);
+void add_variant(std::vector<Variant>& variants, const char* name, std::function<void()> frame) {
+    Variant v;
+    v.name = name;
+    v.frame = std::move(frame);
+    variants.push_back(std::move(v));
+}
+
+bench::Timing time_frames(const std::function<void()>& frame, int frames) {
+    return bench::time_both([&] {
+        for (int f = 0; f < frames; ++f) frame();
+    });
 }
 
 struct SizeResult {
@@ -119,16 +127,14 @@ SizeResult run_size(std::uint32_t entities) {
             move_rows(chunk.write<Position>(position_id), chunk.read<Velocity>(velocity_id), chunk.size(), kDt);
         });
     };
-    result.variants.push_back({"plain loop", [&] {
+    add_variant(result.variants, "plain loop", [&] {
                                    move_rows(plain_position.data(), plain_velocity.data(), entities, kDt);
-                               },
-                               {}});
-    result.variants.push_back({"untracked move (baseline)", [&] {
+                               });
+    add_variant(result.variants, "untracked move (baseline)", [&] {
                                    move_system();
                                    world.advance_tick();
-                               },
-                               {}});
-    result.variants.push_back({"tracked: move + changed drain", [&] {
+                               });
+    add_variant(result.variants, "tracked: move + changed drain", [&] {
                                    move_system();
                                    world.advance_tick();
                                    std::uint32_t rows = 0;
@@ -142,21 +148,19 @@ SizeResult run_size(std::uint32_t entities) {
                                    world.advance_tick();
                                    drained_rows += rows;
                                    if (rows != entities) result.drained_every_row = false;
-                               },
-                               {}});
+                               });
     // Diagnostic: the drain system alone (since 0, so every row is selected and nothing is written):
     // what the filter plus the read cost by themselves.
-    result.variants.push_back({"  (diag) drain only, since 0", [&] {
+    add_variant(result.variants, "  (diag) drain only, since 0", [&] {
                                    changed_positions.for_each_chunk(
                                        [&](ecsia::Chunk& chunk) {
                                            drained_sum += sum_x(chunk.read<Position>(position_id), chunk.size());
                                        },
                                        0);
-                               },
-                               {}});
+                               });
 
     for (Variant& v : result.variants) time_frames(v.frame, 3);
-    const double one_frame = time_frames(result.variants[1].frame, 10) / 10;
+    const double one_frame = time_frames(result.variants[1].frame, 10).cpu / 10;
     const int frames = std::max(3, static_cast<int>(kSampleSeconds / std::max(one_frame, 1e-7)));
 
     const std::size_t count = result.variants.size();
@@ -166,8 +170,10 @@ SizeResult run_size(std::uint32_t entities) {
             const std::size_t k = (j + static_cast<std::size_t>(rep)) % count;
             // The drainer must see exactly this frame's writes: catch up before timing it.
             if (k == 2) drain_last_run = world.tick() - 1;
-            ns[k] = time_frames(result.variants[k].frame, frames) * 1e9 / (double(frames) * entities);
-            result.variants[k].ns_per_entity.push_back(ns[k]);
+            const bench::Timing t = time_frames(result.variants[k].frame, frames);
+            ns[k] = t.cpu * 1e9 / (double(frames) * entities);
+            result.variants[k].cpu_ns.push_back(ns[k]);
+            result.variants[k].wall_ns.push_back(t.wall * 1e9 / (double(frames) * entities));
         }
         result.tracked_over_move.push_back(ns[2] / ns[1]);
         result.tracked_over_plain.push_back(ns[2] / ns[0]);
@@ -180,8 +186,9 @@ SizeResult run_size(std::uint32_t entities) {
 
 int main() {
     std::printf("tracked workload: move writes position through chunk write access; a second system drains\n"
-                "changed<position> since its last run each frame (%d repetitions, medians; ratios are medians\n"
-                "of per-repetition ratios)\n\n",
+                "changed<position> since its last run each frame (%d repetitions; ns/entity = median thread-CPU time\n"
+                "per frame, min and max over repetitions, median wall time; ratios are medians of per-repetition\n"
+                "CPU-time ratios)\n\n",
                 kRepetitions);
     std::vector<bench::Verdict> verdicts;
     std::vector<std::string> names;
@@ -191,10 +198,10 @@ int main() {
         const SizeResult r = run_size(entities);
         all_drained = all_drained && r.drained_every_row;
         std::printf("%u entities\n", entities);
-        std::printf("  %-34s %12s %10s %10s\n", "variant", "ns/entity", "min", "max");
+        std::printf("  %-34s %10s %8s %8s %10s\n", "variant", "ns/entity", "min", "max", "wall");
         for (const Variant& v : r.variants) {
-            std::printf("  %-34s %12.3f %10.3f %10.3f\n", v.name, bench::median(v.ns_per_entity),
-                        bench::min_of(v.ns_per_entity), bench::max_of(v.ns_per_entity));
+            std::printf("  %-34s %10.3f %8.3f %8.3f %10.3f\n", v.name, bench::median(v.cpu_ns), bench::min_of(v.cpu_ns),
+                        bench::max_of(v.cpu_ns), bench::median(v.wall_ns));
         }
         std::printf("  tracked / untracked move: %.3fx   tracked / plain loop: %.3fx   drained every row: %s\n\n",
                     bench::median(r.tracked_over_move), bench::median(r.tracked_over_plain),

@@ -15,11 +15,11 @@ class EntityReservation {
 public:
     EntityReservation() = default;
     explicit EntityReservation(std::vector<Entity> handles) : handles_(std::move(handles)) {}
+    // relaxed: moves happen on the serial slot, ordered by the fence that ended the wave.
     EntityReservation(EntityReservation&& other) noexcept
         : handles_(std::move(other.handles_)), taken_(other.taken_.load(std::memory_order_relaxed)) {}
     EntityReservation& operator=(EntityReservation&& other) noexcept {
         handles_ = std::move(other.handles_);
-        // relaxed: moves happen on the serial slot, ordered by the fence that ended the wave.
         taken_.store(other.taken_.load(std::memory_order_relaxed), std::memory_order_relaxed);
         return *this;
     }

@@ -36,6 +36,7 @@ public:
         // happens-before whatever the caller does after seeing the wave done.
         return done_epoch_.load(std::memory_order_acquire) == epoch;
     }
+    // acquire: read after done(); pairs with the release chain through arrive().
     bool failed() const noexcept { return failed_.load(std::memory_order_acquire) != 0; }
     // Blocks until `epoch` is done or the deadline passes; returns done(epoch). Never call it on
     // the browser main thread.

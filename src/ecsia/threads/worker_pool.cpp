@@ -28,6 +28,7 @@ void WorkerPool::wait_ready(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (!ready()) {
         if (std::chrono::steady_clock::now() > deadline) {
+            // (the acquire load below is only for the message)
             throw Error(ErrorCode::WorkerFailure,
                         "worker pool start-up timed out after " + std::to_string(timeout.count()) + " ms: " +
                             std::to_string(started_.load(std::memory_order_acquire)) + " of " +
@@ -67,6 +68,7 @@ void WorkerPool::run(std::uint32_t index) {
     for (;;) {
         // acquire: see the job table and the fence that dispatch() published before this store.
         self.wake.wait(seen, std::memory_order_acquire);
+        // acquire: as above, for the value that ended the wait.
         seen = self.wake.load(std::memory_order_acquire);
         // acquire: pairs with the release in dispose(); a stopping pool runs nothing more.
         if (stopping_.load(std::memory_order_acquire)) return;

@@ -75,6 +75,7 @@ private:
         }
         --ahead.near_lead;
     }
+
     const HandleLayout& layout() const noexcept { return world_.pool_.layout(); }
 
     // A pending handle stands for the buffer's n-th overflow spawn; anything else is itself.
