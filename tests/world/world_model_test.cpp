@@ -502,6 +502,7 @@ private:
     // content entity by entity and component by component in a shuffled order.
     void check_replica() {
         World replica(world_options(options_));
+        replica.diagnostics().set_sink([](const std::string&) {});
         const std::vector<ComponentId> ids = register_components(replica);
         REQUIRE(ids == ids_);
         for (const auto& [spawned, bits] : lifecycle_) {
