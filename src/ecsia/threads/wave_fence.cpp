@@ -1,5 +1,7 @@
 #include "ecsia/threads/wave_fence.hpp"
 
+#include <thread>
+
 namespace ecsia {
 
 std::uint32_t WaveFence::arm(std::uint32_t participants) noexcept {
@@ -28,7 +30,14 @@ void WaveFence::arrive(bool job_failed) noexcept {
 }
 
 bool WaveFence::wait_until(std::uint32_t epoch, std::chrono::steady_clock::time_point deadline) {
-    if (done(epoch)) return true;
+    // Short waves usually finish within microseconds: poll briefly before paying for a sleep and
+    // a wake-up (tens of µs). Kept short so a waiting coordinator does not take a core from the
+    // workers for long.
+    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+    while (std::chrono::steady_clock::now() < spin_until) {
+        if (done(epoch)) return true;
+        std::this_thread::yield();
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     return completed_.wait_until(lock, deadline, [&] { return done(epoch); });
 }
