@@ -5,6 +5,7 @@
 #endif
 
 #include <climits>
+#include <cmath>
 #include <cstdio>
 
 #include "builtin/builtin_systems.hpp"
@@ -23,6 +24,12 @@ namespace {
 #ifdef __EMSCRIPTEN_PTHREADS__
 // memory.atomic.notify on the fence's done word resolves the page's Atomics.waitAsync on it.
 void wake_js_waiters(const void* address) { emscripten_futex_wake(const_cast<void*>(address), INT_MAX); }
+
+// Workers sleep on their wake word with a real futex wait (libc++'s atomic wait polls here).
+void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t seen) {
+    emscripten_futex_wait(reinterpret_cast<void*>(word), seen, INFINITY);
+}
+void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinterpret_cast<void*>(word), 1); }
 #endif
 
 std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallback) {
@@ -210,6 +217,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
     using ecsia::wasm::SchedulerBinding;
 #ifdef __EMSCRIPTEN_PTHREADS__
     ecsia::WaveFence::set_wake_hook(&ecsia::wasm::wake_js_waiters);
+    ecsia::WorkerPool::set_wake_word_hooks({&ecsia::wasm::futex_wait, &ecsia::wasm::futex_wake});
 #endif
     emscripten::class_<SchedulerBinding>("Scheduler")
         .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())

@@ -55,7 +55,7 @@ std::uint32_t WorkerPool::dispatch(std::uint32_t job_count, JobFn fn, void* cont
         // release: the worker's acquire on its wake word makes the job table and the armed fence
         // visible before it claims a job.
         worker->wake.store(dispatch_count_, std::memory_order_release);
-        worker->wake.notify_one();
+        wake(worker->wake);
     }
     return last_epoch_;
 }
@@ -67,7 +67,12 @@ void WorkerPool::run(std::uint32_t index) {
     std::uint32_t seen = 0;
     for (;;) {
         // acquire: see the job table and the fence that dispatch() published before this store.
-        self.wake.wait(seen, std::memory_order_acquire);
+        if (hooks_.wait != nullptr) {
+            // The hook may return spuriously; the acquire load below decides.
+            while (self.wake.load(std::memory_order_acquire) == seen) hooks_.wait(&self.wake, seen);
+        } else {
+            self.wake.wait(seen, std::memory_order_acquire);
+        }
         // acquire: as above, for the value that ended the wait.
         seen = self.wake.load(std::memory_order_acquire);
         // acquire: pairs with the release in dispose(); a stopping pool runs nothing more.
@@ -91,6 +96,14 @@ void WorkerPool::run(std::uint32_t index) {
     }
 }
 
+void WorkerPool::wake(std::atomic<std::uint32_t>& word) noexcept {
+    if (hooks_.wake != nullptr) {
+        hooks_.wake(&word);
+    } else {
+        word.notify_one();
+    }
+}
+
 WorkerStats WorkerPool::stats(std::uint32_t worker) const noexcept {
     const Worker& w = *workers_[worker];
     // relaxed: monotonic counters; an approximate snapshot is all a busy-share display needs.
@@ -105,7 +118,7 @@ void WorkerPool::dispose(bool may_block) {
     for (auto& worker : workers_) {
         // release: wakes sleeping workers so they observe stopping_ and return.
         worker->wake.fetch_add(1, std::memory_order_release);
-        worker->wake.notify_one();
+        wake(worker->wake);
     }
     for (auto& worker : workers_) {
         if (!worker->thread.joinable()) continue;

@@ -25,8 +25,19 @@ struct WorkerStats {
     std::uint64_t jobs_run = 0;
 };
 
+// How an idle worker sleeps on its wake word and how dispatch wakes it. The default (both null) is
+// std::atomic wait/notify, a futex natively; Emscripten's libc++ implements that wait as a poll
+// with backoff sleeps of up to 8 ms, so the wasm build plugs in its real futex here.
+struct WakeWordHooks {
+    void (*wait)(std::atomic<std::uint32_t>* word, std::uint32_t seen) = nullptr;
+    void (*wake)(std::atomic<std::uint32_t>* word) = nullptr;
+};
+
 class WorkerPool {
 public:
+    // Set once, before any pool exists.
+    static void set_wake_word_hooks(WakeWordHooks hooks) noexcept { hooks_ = hooks; }
+
     // Runs job `job` on worker `worker`; returns false when the job failed.
     using JobFn = bool (*)(void* context, std::uint32_t job, std::uint32_t worker);
 
@@ -64,6 +75,8 @@ private:
         std::thread thread;
     };
     void run(std::uint32_t index);
+    static void wake(std::atomic<std::uint32_t>& word) noexcept;
+    static inline WakeWordHooks hooks_{};
 
     std::vector<std::unique_ptr<Worker>> workers_;
     WaveFence fence_;
