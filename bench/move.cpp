@@ -16,23 +16,14 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "builtin/components.hpp"
 #include "ecsia/ecsia.hpp"
 
 namespace {
 
-struct Position {
-    float x, y;
-};
-struct Velocity {
-    float dx, dy;
-};
-
-}  // namespace
-
-ECSIA_COMPONENT(Position, "position", x, y)
-ECSIA_COMPONENT(Velocity, "velocity", dx, dy)
-
-namespace {
+// The *move* workload's components are the built-in ones (src/builtin/components.hpp).
+using ecsia::builtin::Position;
+using ecsia::builtin::Velocity;
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr int kRepetitions = 21;
