@@ -222,3 +222,21 @@ TEST_CASE("a second system with the same name is rejected and the first stays", 
     }
     CHECK(scheduler.systems().size() == 1);
 }
+
+TEST_CASE("a pool that misses its start-up deadline is reported and the serial executor takes over", "[schedule][threads]") {
+    WorkerPool::set_start_hook([](std::uint32_t) { std::this_thread::sleep_for(std::chrono::milliseconds(300)); });
+    World world;
+    Captured diagnostics;
+    diagnostics.attach(world);
+    builtin::spawn_movers(world, 50, 4);
+    SchedulerOptions options = with_workers(2);
+    options.startup_deadline = std::chrono::milliseconds(20);
+    Scheduler scheduler(world, options);
+    WorkerPool::set_start_hook(nullptr);
+    CHECK(scheduler.workers() == 0);
+    CHECK(diagnostics.said("start-up timed out after 20 ms"));
+    CHECK(diagnostics.said("running with the serial executor instead"));
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    REQUIRE_NOTHROW(scheduler.update(0.016f));
+    CHECK(scheduler.frames() == 1);
+}

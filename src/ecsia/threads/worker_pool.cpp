@@ -62,6 +62,7 @@ std::uint32_t WorkerPool::dispatch(std::uint32_t job_count, JobFn fn, void* cont
 
 void WorkerPool::run(std::uint32_t index) {
     Worker& self = *workers_[index];
+    if (start_hook_ != nullptr) start_hook_(index);
     // release: pairs with the acquire in ready().
     started_.fetch_add(1, std::memory_order_release);
     std::uint32_t seen = 0;

@@ -37,6 +37,9 @@ class WorkerPool {
 public:
     // Set once, before any pool exists.
     static void set_wake_word_hooks(WakeWordHooks hooks) noexcept { hooks_ = hooks; }
+    // Runs in every worker before it reports ready: lets tests make start-up slow. Set only
+    // while no pool exists.
+    static void set_start_hook(void (*hook)(std::uint32_t worker)) noexcept { start_hook_ = hook; }
 
     // Runs job `job` on worker `worker`; returns false when the job failed.
     using JobFn = bool (*)(void* context, std::uint32_t job, std::uint32_t worker);
@@ -77,6 +80,7 @@ private:
     void run(std::uint32_t index);
     static void wake(std::atomic<std::uint32_t>& word) noexcept;
     static inline WakeWordHooks hooks_{};
+    static inline void (*start_hook_)(std::uint32_t worker) = nullptr;
 
     std::vector<std::unique_ptr<Worker>> workers_;
     WaveFence fence_;
