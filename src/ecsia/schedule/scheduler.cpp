@@ -54,6 +54,7 @@ void Scheduler::add_system(SystemDesc system) {
     }
     world_.query(system.query);  // validates the query's component ids
     queries_.push_back(std::make_unique<QueryCache>(system.query));
+    runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
     systems_.push_back(std::move(system));
     last_run_.push_back(0);
     run_tick_.push_back(0);
@@ -168,8 +169,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
         run_tick_[s] = world_.advance_tick();
         const std::size_t first = batches_.size();
         QueryCache& query = *queries_[s];
-        const bool once = query.desc().required().empty() && query.desc().without.empty();
-        if (once) {
+        if (runs_once_[s]) {
             Batch& batch = next_batch();
             batch.system = s;
             batch.table = 0;
@@ -187,8 +187,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
         }
         const std::uint32_t spawns = systems_[s].spawns_per_batch;
         for (std::size_t b = first; b < batches_.size(); ++b) {
-            std::vector<Entity> none;
-            batches_[b]->reservation = EntityReservation(std::move(none));
+            batches_[b]->reservation = EntityReservation{};
             if (spawns == 0) continue;
             try {
                 batches_[b]->reservation = world_.reserve(spawns);
@@ -224,10 +223,10 @@ bool Scheduler::run_batch(Batch& batch) noexcept {
 void Scheduler::finish_wave(bool merge_results) {
     world_.set_phase(WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
-    std::vector<CommandBuffer*> buffers;
-    std::vector<EntityReservation*> reservations;
-    buffers.reserve(batches_.size());
-    reservations.reserve(batches_.size());
+    std::vector<CommandBuffer*>& buffers = merge_buffers_;
+    std::vector<EntityReservation*>& reservations = merge_reservations_;
+    buffers.clear();
+    reservations.clear();
     for (Batch* batch : batches_) {
         if (merge_results) world_.merge_write_log(batch->log, run_tick_[batch->system]);
         reservations.push_back(&batch->reservation);

@@ -90,6 +90,7 @@ private:
     SchedulerOptions options_;
     std::vector<SystemDesc> systems_;
     std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
+    std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
     std::vector<Tick> last_run_;                        // by system: tick of its previous run
     std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
     Plan plan_;
@@ -110,6 +111,9 @@ private:
     // Batches of the current wave by batch id; the storage is reused across waves and frames.
     std::vector<std::unique_ptr<Batch>> batch_pool_;
     std::vector<Batch*> batches_;
+    // The merge's lists of the current wave's buffers, kept to avoid allocating every wave.
+    std::vector<CommandBuffer*> merge_buffers_;
+    std::vector<EntityReservation*> merge_reservations_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
 };

@@ -60,7 +60,7 @@ private:
 }  // namespace
 
 World::World(WorldOptions options)
-    : options_(options), pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {}
+    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {}
 
 void World::throw_unregistered() {
     throw Error(ErrorCode::UnknownComponent, "that C++ component type was never added to this world");

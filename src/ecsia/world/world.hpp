@@ -200,7 +200,6 @@ private:
     void fire(ObserverEvent event, ComponentId id, Entity entity);
     void write_value(Table& table, std::uint32_t row, const ComponentValue& value);
 
-    WorldOptions options_;
     Diagnostics diagnostics_;
     ComponentRegistry registry_;
     EntityPool pool_;
