@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -20,10 +22,15 @@ inline double seconds_since(Clock::time_point start) {
 
 // CPU time of the calling thread: unlike the wall clock it does not count time the thread spent
 // descheduled, which on a shared, loaded machine can dominate a sample.
+// A browser has no per-thread CPU clock: there it is the wall clock.
 inline double thread_cpu_seconds() {
+#ifdef __EMSCRIPTEN__
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+#else
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+#endif
 }
 
 // Both clocks around one piece of work. The benchmarks judge by CPU time (see PERFORMANCE.md:
@@ -81,6 +88,69 @@ inline int report_targets(const std::vector<Verdict>& verdicts) {
                     v.limit, v.unit, met ? "met" : "MISSED");
     }
     return missed;
+}
+
+// ---- machine-readable results for scripts/bench (bench/report.mjs reads them)
+
+// Takes `--json PATH` out of argv (so positional arguments keep their places); "" when absent.
+inline std::string take_json_path(int& argc, char** argv) {
+    std::string path;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            path = argv[++i];
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
+    return path;
+}
+
+inline std::string json_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+// Names here are the programs' own labels: no quotes or backslashes to escape.
+inline std::string json_string(const std::string& text) { return "\"" + text + "\""; }
+
+inline std::string json_bool(bool value) { return value ? "true" : "false"; }
+
+// Joins already-formatted members or elements.
+inline std::string json_join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+    return out;
+}
+
+inline std::string json_object(const std::vector<std::string>& members) {
+    std::string out = "{";
+    out += json_join(members);
+    out += "}";
+    return out;
+}
+
+inline std::string json_array(const std::vector<std::string>& elements) {
+    std::string out = "[";
+    out += json_join(elements);
+    out += "]";
+    return out;
+}
+
+inline std::string json_member(const std::string& key, const std::string& value) { return json_string(key) + ":" + value; }
+
+// Writes `json` to `path` when a path was given; returns false (and says so) when it cannot.
+inline bool write_json(const std::string& path, const std::string& json) {
+    if (path.empty()) return true;
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (file == nullptr) {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        return false;
+    }
+    std::fprintf(file, "%s\n", json.c_str());
+    return std::fclose(file) == 0;
 }
 
 }  // namespace bench

@@ -2,13 +2,17 @@
 // (dispatch, wake, claim, arrive, notify, merge) in µs, median and p99, for 1 and 2 workers, and
 // the serial executor's per-wave overhead as the baseline.
 //
-//   ./bench_fence [waves=20000]
+// The system is the built-in Idle over max(workers, 1) entities of the move workload, as on the
+// browser page (web/bench/workloads.js).
+//
+//   ./bench_fence [waves=20000] [--json PATH]
 
 #include <cstdio>
 #include <cstdlib>
 
 #include "bench_support.hpp"
 #include "builtin/builtin_systems.hpp"
+#include "builtin/workloads.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 
 using namespace ecsia;
@@ -20,13 +24,9 @@ std::vector<double> measure(std::uint32_t workers, int waves) {
     SchedulerOptions options;
     options.workers = workers;
     Scheduler scheduler(world, options);
-    const ComponentId tick = world.define_component("tick", {{"n", FieldType::U32}});
-    for (std::uint32_t i = 0; i < std::max<std::uint32_t>(workers, 1); ++i) world.add(world.spawn(), ComponentValue{tick});
-    SystemDesc idle;
-    idle.name = "Idle";
-    idle.reads = {tick};
-    idle.kernel = [](KernelContext&) {};
-    scheduler.add_system(idle);
+    builtin::spawn_move_workload(world, std::max<std::uint32_t>(workers, 1));
+    scheduler.add_system(builtin::make_builtin_system(world, "Idle"));
+    for (int w = 0; w < 200; ++w) scheduler.update(0);  // warm-up, as the browser's
     std::vector<double> samples;
     samples.reserve(waves);
     for (int w = 0; w < waves; ++w) {
@@ -45,6 +45,8 @@ double percentile(std::vector<double> samples, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const std::string json_path = bench::take_json_path(argc, argv);
+    std::vector<std::string> json_runs;
     const int waves = argc > 1 ? std::atoi(argv[1]) : 20000;
     std::printf("fence: %d one-wave frames whose kernel does nothing, µs per frame\n", waves);
     std::printf("%-8s %10s %10s %10s\n", "workers", "median", "p99", "max");
@@ -52,6 +54,12 @@ int main(int argc, char** argv) {
         const std::vector<double> samples = measure(workers, waves);
         std::printf("%-8s %10.2f %10.2f %10.2f\n", workers == 0 ? "serial" : std::to_string(workers).c_str(),
                     bench::median(samples), percentile(samples, 0.99), bench::max_of(samples));
+        json_runs.push_back(bench::json_object({bench::json_member("workers", std::to_string(workers)),
+                                                     bench::json_member("median_us", bench::json_number(bench::median(samples))),
+                                                     bench::json_member("p99_us", bench::json_number(percentile(samples, 0.99))),
+                                                     bench::json_member("max_us", bench::json_number(bench::max_of(samples)))}));
     }
-    return 0;
+    const bool written = bench::write_json(json_path, bench::json_object({bench::json_member("waves", std::to_string(waves)),
+                                                                              bench::json_member("runs", bench::json_array(json_runs))}));
+    return written ? 0 : 1;
 }

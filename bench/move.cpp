@@ -143,7 +143,9 @@ SizeResult run_size(std::uint32_t entities) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const std::string json_path = bench::take_json_path(argc, argv);
+    std::vector<std::string> json_sizes;
     std::printf("move workload: x += dx*dt; y += dy*dt   (%d repetitions; ns/entity = median thread-CPU time,\n"
                 "min and max over repetitions, median wall time; ratio = median of per-repetition ratios to the\n"
                 "plain loop run back to back)\n\n",
@@ -161,8 +163,14 @@ int main() {
                         bench::median(v.over_plain));
         }
         std::printf("\n");
+        std::vector<std::string> ns;
+        for (const Variant& v : r.variants) ns.push_back(bench::json_member(v.name, bench::json_number(bench::median(v.cpu_ns))));
+        json_sizes.push_back(bench::json_object({bench::json_member("entities", std::to_string(entities)),
+                                                     bench::json_member("ns_per_entity", bench::json_object(ns)),
+                                                     bench::json_member("chunk_over_plain", bench::json_number(bench::median(r.variants[1].over_plain)))}));
         names.push_back("move_" + std::to_string(entities) + "_chunk_over_plain");
         verdicts.push_back({names.back().c_str(), bench::median(r.variants[1].over_plain), 1.2, true, "x"});
     }
-    return bench::report_targets(verdicts) == 0 ? 0 : 1;
+    const bool written = bench::write_json(json_path, bench::json_object({bench::json_member("sizes", bench::json_array(json_sizes))}));
+    return bench::report_targets(verdicts) == 0 && written ? 0 : 1;
 }

@@ -175,7 +175,9 @@ SizeResult run_size(std::uint32_t entities) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const std::string json_path = bench::take_json_path(argc, argv);
+    std::vector<std::string> json_sizes;
     std::printf("tracked workload: move writes position through chunk write access; a second system drains\n"
                 "changed<position> since its last run each frame (%d repetitions; ns/entity = median thread-CPU time\n"
                 "per frame, min and max over repetitions, median wall time; ratios are medians of per-repetition\n"
@@ -197,9 +199,16 @@ int main() {
         std::printf("  tracked / untracked move: %.3fx   tracked / plain loop: %.3fx   drained every row: %s\n\n",
                     bench::median(r.tracked_over_move), bench::median(r.tracked_over_plain),
                     r.drained_every_row ? "yes" : "NO");
+        std::vector<std::string> ns;
+        for (const Variant& v : r.variants) ns.push_back(bench::json_member(v.name, bench::json_number(bench::median(v.cpu_ns))));
+        json_sizes.push_back(bench::json_object({bench::json_member("entities", std::to_string(entities)),
+                                                     bench::json_member("ns_per_entity", bench::json_object(ns)),
+                                                     bench::json_member("tracked_over_move", bench::json_number(bench::median(r.tracked_over_move))),
+                                                     bench::json_member("drained_every_row", bench::json_bool(r.drained_every_row))}));
         names.push_back("tracked_" + std::to_string(entities) + "_over_untracked_move");
         verdicts.push_back({names.back().c_str(), bench::median(r.tracked_over_move), 2.0, true, "x"});
     }
     if (!all_drained) std::printf("ERROR: the drainer did not see exactly the rows written each frame\n");
-    return bench::report_targets(verdicts) == 0 && all_drained ? 0 : 1;
+    const bool written = bench::write_json(json_path, bench::json_object({bench::json_member("sizes", bench::json_array(json_sizes))}));
+    return bench::report_targets(verdicts) == 0 && all_drained && written ? 0 : 1;
 }

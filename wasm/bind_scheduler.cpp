@@ -10,6 +10,7 @@
 
 #include "builtin/builtin_systems.hpp"
 #include "builtin/scenario.hpp"
+#include "builtin/workloads.hpp"
 #include "ecsia/base/hash.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
@@ -53,7 +54,7 @@ SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, s
     }
     SchedulerOptions options;
     options.workers = workers;
-    options.batch_rows = batch_rows == 0 ? 1024 : batch_rows;
+    options.batch_rows = batch_rows == 0 ? SchedulerOptions{}.batch_rows : batch_rows;
     options.wave_deadline = std::chrono::milliseconds(static_cast<long long>(wave_deadline_ms));
     options.wait_for_workers = false;  // the page's main thread never blocks; workers start on their own
     scheduler_ = std::make_unique<Scheduler>(world.world(), options);
@@ -136,7 +137,20 @@ void SchedulerBinding::spawn_heavy(std::uint32_t per_group, double seed) {
     builtin::spawn_heavy(world_.world(), per_group, static_cast<std::uint64_t>(seed));
 }
 
+void SchedulerBinding::spawn_move_workload(std::uint32_t count) {
+    builtin::spawn_move_workload(world_.world(), count);
+}
+
+void SchedulerBinding::spawn_heavy_group(std::uint32_t group, std::uint32_t count, double seed) {
+    builtin::spawn_heavy_group(world_.world(), group, count, static_cast<std::uint64_t>(seed));
+}
+
 void SchedulerBinding::begin_frame(float dt) { scheduler_->begin_frame(dt); }
+
+int SchedulerBinding::begin_and_step(float dt) {
+    begin_frame(dt);
+    return step();
+}
 
 int SchedulerBinding::step() { return scheduler_->step() == FrameStatus::Done ? kDone : kWaiting; }
 
@@ -228,8 +242,11 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("observerEvents", &Guarded<&SchedulerBinding::observer_events>::call)
         .function("spawnMovers", &Guarded<&SchedulerBinding::spawn_movers>::call)
         .function("spawnHeavy", &Guarded<&SchedulerBinding::spawn_heavy>::call)
+        .function("spawnMoveWorkload", &Guarded<&SchedulerBinding::spawn_move_workload>::call)
+        .function("spawnHeavyGroup", &Guarded<&SchedulerBinding::spawn_heavy_group>::call)
         .function("beginFrame", &Guarded<&SchedulerBinding::begin_frame>::call)
         .function("step", &Guarded<&SchedulerBinding::step>::call)
+        .function("beginAndStep", &Guarded<&SchedulerBinding::begin_and_step>::call)
         .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)
         .function("waitingEpoch", &Guarded<&SchedulerBinding::waiting_epoch>::call)
         .function("inFrame", &Guarded<&SchedulerBinding::in_frame>::call)

@@ -40,9 +40,14 @@ public:
     std::uint32_t observer_events() const { return static_cast<std::uint32_t>(observer_log_.size()); }
     void spawn_movers(std::uint32_t count, double seed);
     void spawn_heavy(std::uint32_t per_group, double seed);
+    // The benchmark workloads' entities (src/builtin/workloads.hpp).
+    void spawn_move_workload(std::uint32_t count);
+    void spawn_heavy_group(std::uint32_t group, std::uint32_t count, double seed);
 
     void begin_frame(float dt);
     int step();
+    // begin_frame then step: one call from JS for a frame whose waves finish at once.
+    int begin_and_step(float dt);
     std::uint32_t fence_address() const;
     std::uint32_t waiting_epoch() const { return scheduler_->waiting_epoch(); }
     bool in_frame() const { return scheduler_->in_frame(); }

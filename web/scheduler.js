@@ -21,6 +21,10 @@ function describe(value) {
   return `${typeof value} ${String(value)}`;
 }
 
+function checkCount(op, what, value) {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`scheduler.${op}: ${what} must be a whole number >= 0, got ${describe(value)}`);
+}
+
 function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -47,7 +51,9 @@ export class Scheduler {
    *   systems: built-in system names to add, in order (e.g. ['Move', 'Bounce'])
    *   workers: worker threads (default: the engine's; 0 = serial executor; capped at the engine's)
    *   config: built-in systems' settings { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps }
-   *   batchRows: most rows per batch (default 1024); waveDeadlineMs: a wave's deadline (30000)
+   *   batchRows: most rows per batch (default 4096; a system's rows are cut into about 16 batches of
+   *     at least 256 rows, so lower it for kernels that are slow per row); waveDeadlineMs: a wave's
+   *     deadline (30000)
    *   scenarioSeed: set up the determinism scenario of the native tests (tests and demo)
    */
   constructor(ecsia, world, diagnose, options = {}) {
@@ -68,7 +74,7 @@ export class Scheduler {
       }
       workers = ecsia.workers;
     }
-    const batchRows = options.batchRows ?? 1024;
+    const batchRows = options.batchRows ?? 4096;
     const deadline = options.waveDeadlineMs ?? 30000;
     if (!Number.isInteger(batchRows) || batchRows < 1) {
       throw new Error(`createScheduler: options.batchRows must be a whole number >= 1, got ${describe(batchRows)}`);
@@ -152,8 +158,11 @@ export class Scheduler {
     }
     this.#running = true;
     try {
-      this.#call('update', (r) => r.beginFrame(dt));
-      while (this.#call('update', (r) => r.step()) === WAITING) await this.#fence();
+      let status = this.#call('update', (r) => r.beginAndStep(dt));
+      while (status === WAITING) {
+        await this.#fence();
+        status = this.#call('update', (r) => r.step());
+      }
     } finally {
       this.#running = false;
     }
@@ -167,17 +176,31 @@ export class Scheduler {
   lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
   /** The scenario observers' event log, hashed (scenarioSeed only): equal runs, equal hash. */
   observerLogHash() { return this.#call('observerLogHash', (r) => r.observerLogHash()); }
-  /** Spawns `count` moving entities of the built-in kind (position, velocity, age, energy, seen). */
-  spawnMovers(count, seed = 1) {
-    if (!Number.isInteger(count) || count < 0) throw new Error(`scheduler.spawnMovers: count must be a whole number >= 0, got ${describe(count)}`);
+  /**
+   * Spawns `count` moving entities of the built-in kind (position, velocity, age, energy, seen).
+   * With { bare: true }: position and velocity only, the values of DESIGN.md's *move* workload.
+   */
+  spawnMovers(count, seed = 1, { bare = false } = {}) {
+    checkCount('spawnMovers', 'count', count);
     this.#notRunning('spawnMovers');
-    this.#call('spawnMovers', (r) => r.spawnMovers(count, seed));
+    if (bare) this.#call('spawnMovers', (r) => r.spawnMoveWorkload(count));
+    else this.#call('spawnMovers', (r) => r.spawnMovers(count, seed));
   }
-  /** Spawns `perGroup` entities in each of the heavy workload's 8 groups. */
-  spawnHeavy(perGroup, seed = 1) {
-    if (!Number.isInteger(perGroup) || perGroup < 0) throw new Error(`scheduler.spawnHeavy: perGroup must be a whole number >= 0, got ${describe(perGroup)}`);
+  /**
+   * Spawns `perGroup` entities in each of the heavy workload's 8 groups, or with { group: g }
+   * in group g (0..7) only (the one-system variant: addBuiltin(`Heavy${g}`)).
+   */
+  spawnHeavy(perGroup, seed = 1, { group } = {}) {
+    checkCount('spawnHeavy', 'perGroup', perGroup);
     this.#notRunning('spawnHeavy');
-    this.#call('spawnHeavy', (r) => r.spawnHeavy(perGroup, seed));
+    if (group === undefined) {
+      this.#call('spawnHeavy', (r) => r.spawnHeavy(perGroup, seed));
+      return;
+    }
+    if (!Number.isInteger(group) || group < 0 || group > 7) {
+      throw new Error(`scheduler.spawnHeavy: group must be a whole number 0..7, got ${describe(group)}`);
+    }
+    this.#call('spawnHeavy', (r) => r.spawnHeavyGroup(group, perGroup, seed));
   }
 
   /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */

@@ -1,7 +1,8 @@
 #pragma once
 // Built-in systems, compiled into every build and registered by name: the DESIGN.md workloads
-// (Move, Heavy0..Heavy7), the demo's Attract, and a small living scenario (Spawner, Bounce, Reaper, Marker, Pulse,
-// Drain) that changes structure every frame. Tests, benchmarks, the wasm module and the demo use
+// (Move, Heavy0..Heavy7; SumMoved and Idle from builtin/workloads.hpp), the demo's Attract, and
+// a small living scenario (Spawner, Bounce, Reaper, Marker, Pulse, Drain) that changes structure
+// every frame. Tests, benchmarks, the wasm module and the demo use
 // these same kernels, so a hash recorded natively can be compared with one computed in a browser.
 // All randomness is a hash of (seed, frame, entity): independent of batching and threads.
 

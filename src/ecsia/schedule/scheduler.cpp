@@ -130,7 +130,7 @@ FrameStatus Scheduler::step() {
             dispatched_ = true;
             continue;  // fast waves are often done already: check before reporting Waiting
         }
-        for (Batch* batch : batches_) run_batch(*batch);
+        run_batches_inline();
         finish_wave(true);
         ++wave_;
     }
@@ -175,15 +175,22 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
             batch.table = 0;
             batch.row_begin = batch.row_end = 0;
         } else {
+            runs_.clear();
+            std::uint64_t rows = 0;
             query.for_each_chunk(world_.tables(), last_run_[s], run_tick_[s], nullptr, [&](Chunk& chunk) {
-                for (std::uint32_t begin = chunk.row_begin(); begin < chunk.row_end(); begin += options_.batch_rows) {
+                runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
+                rows += chunk.size();
+            });
+            const std::uint32_t batch_rows = rows_per_batch(rows);
+            for (const RowRun& run : runs_) {
+                for (std::uint32_t begin = run.begin; begin < run.end; begin += batch_rows) {
                     Batch& batch = next_batch();
                     batch.system = s;
-                    batch.table = chunk.table().index();
+                    batch.table = run.table;
                     batch.row_begin = begin;
-                    batch.row_end = std::min(chunk.row_end(), begin + options_.batch_rows);
+                    batch.row_end = run.end - begin > batch_rows ? begin + batch_rows : run.end;
                 }
-            });
+            }
         }
         const std::uint32_t spawns = systems_[s].spawns_per_batch;
         for (std::size_t b = first; b < batches_.size(); ++b) {
@@ -199,6 +206,18 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
     }
 }
 
+std::uint32_t Scheduler::rows_per_batch(std::uint64_t rows) const noexcept {
+    // About a sixteenth of the system's rows, so that a small system still spreads over the
+    // workers; at least kMinBatchRows, so per-batch bookkeeping (~0.1-0.2 µs in wasm) stays small
+    // next to even the lightest kernel; at most batch_rows. A function of the rows alone, never of
+    // the worker count, so batch ids, failures and per-batch reservations match for every count.
+    constexpr std::uint64_t kTargetBatches = 16;
+    constexpr std::uint32_t kMinBatchRows = 256;
+    const std::uint64_t share = (rows + kTargetBatches - 1) / kTargetBatches;
+    const std::uint32_t floor = std::min(kMinBatchRows, options_.batch_rows);
+    return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(share, floor, options_.batch_rows));
+}
+
 bool Scheduler::run_batch(void* self, std::uint32_t job, std::uint32_t) {
     auto* scheduler = static_cast<Scheduler*>(self);
     return scheduler->run_batch(*scheduler->batches_[job]);
@@ -206,9 +225,7 @@ bool Scheduler::run_batch(void* self, std::uint32_t job, std::uint32_t) {
 
 bool Scheduler::run_batch(Batch& batch) noexcept {
     try {
-        Chunk chunk(world_.tables().table(batch.table), batch.row_begin, batch.row_end, run_tick_[batch.system], &batch.log);
-        KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id, frames_};
-        systems_[batch.system].kernel(context);
+        run_kernel(batch);
         return true;
     } catch (const std::exception& error) {
         batch.failed = true;
@@ -220,6 +237,37 @@ bool Scheduler::run_batch(Batch& batch) noexcept {
     return false;
 }
 
+void Scheduler::run_kernel(Batch& batch) {
+    Chunk chunk(world_.tables().table(batch.table), batch.row_begin, batch.row_end, run_tick_[batch.system], &batch.log);
+    KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id, frames_};
+    systems_[batch.system].kernel(context);
+}
+
+// Out of line and without a try of its own: see run_batches_inline.
+[[gnu::noinline]] void Scheduler::run_kernels_from(std::size_t& next) {
+    for (; next < batches_.size(); ++next) run_kernel(*batches_[next]);
+}
+
+void Scheduler::run_batches_inline() noexcept {
+    // With wasm's JS-based exceptions every call made inside a try block is a round trip through
+    // JS; one try around the whole run (resumed after a failing batch) keeps the kernel calls
+    // direct. Same outcome as run_batch per batch: a failure marks its batch, the rest run.
+    std::size_t next = 0;
+    while (next < batches_.size()) {
+        try {
+            run_kernels_from(next);
+        } catch (const std::exception& error) {
+            batches_[next]->failed = true;
+            batches_[next]->error = error.what();
+            ++next;
+        } catch (...) {
+            batches_[next]->failed = true;
+            batches_[next]->error = "a non-standard exception";
+            ++next;
+        }
+    }
+}
+
 void Scheduler::finish_wave(bool merge_results) {
     world_.set_phase(WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
@@ -227,8 +275,18 @@ void Scheduler::finish_wave(bool merge_results) {
     std::vector<EntityReservation*>& reservations = merge_reservations_;
     buffers.clear();
     reservations.clear();
+    if (merge_results) {
+        merge_logs_.clear();
+        merge_ticks_.clear();
+        for (Batch* batch : batches_) {
+            merge_logs_.push_back(&batch->log);
+            merge_ticks_.push_back(run_tick_[batch->system]);
+        }
+        world_.merge_write_logs(merge_logs_, merge_ticks_);
+    }
     for (Batch* batch : batches_) {
-        if (merge_results) world_.merge_write_log(batch->log, run_tick_[batch->system]);
+        // Most batches record nothing and reserve nothing: World::apply need not see them.
+        if (!batch->failed && batch->commands.record_count() == 0 && batch->reservation.size() == 0) continue;
         reservations.push_back(&batch->reservation);
         if (batch->failed) {
             world_.diagnostics().report("system '" + systems_[batch->system].name + "' failed in batch " +

@@ -2,9 +2,10 @@
 // Scheduler: runs the plan, frame by frame, on the serial executor (workers == 0, the reference
 // semantics) or on a WorkerPool. A frame, per wave:
 //   1. serial slot: main-thread systems of the wave run on the coordinator;
-//   2. prepare: each worker system's matched rows are split into batches of at most batch_rows
-//      rows; batch ids follow system order then chunk order, never worker count; each batch gets
-//      its own command buffer, write log and reservation (reserved in batch-id order);
+//   2. prepare: each worker system's matched rows are split into batches (about 1/16 of its rows,
+//      at least 256, at most batch_rows: a function of the rows, never of the worker count);
+//      batch ids follow system order then chunk order; each batch gets its own command buffer,
+//      write log and reservation (reserved in batch-id order);
 //   3. dispatch: phase = wave; the pool claims batches (or they run inline, in batch-id order);
 //   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
 //   5. merge: phase = serial; write logs, then command buffers and reservations, in batch-id
@@ -27,7 +28,7 @@ namespace ecsia {
 
 struct SchedulerOptions {
     std::uint32_t workers = 0;        // 0 = serial executor
-    std::uint32_t batch_rows = 1024;  // upper bound of rows per batch; part of the plan, not of timing
+    std::uint32_t batch_rows = 4096;  // upper bound of rows per batch; part of the plan, not of timing
     std::chrono::milliseconds wave_deadline{30000};
     std::chrono::milliseconds startup_deadline{10000};
     bool wait_for_workers = true;     // false on the browser main thread, which must never block
@@ -78,6 +79,10 @@ private:
     struct Batch;
     static bool run_batch(void* self, std::uint32_t job, std::uint32_t worker);
     bool run_batch(Batch& batch) noexcept;
+    void run_kernel(Batch& batch);
+    void run_kernels_from(std::size_t& next);
+    void run_batches_inline() noexcept;
+    std::uint32_t rows_per_batch(std::uint64_t rows) const noexcept;
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     Batch& next_batch();
@@ -112,7 +117,14 @@ private:
     std::vector<std::unique_ptr<Batch>> batch_pool_;
     std::vector<Batch*> batches_;
     // The merge's lists of the current wave's buffers, kept to avoid allocating every wave.
+    struct RowRun {
+        TableIndex table;
+        std::uint32_t begin, end;
+    };
+    std::vector<RowRun> runs_;  // prepare_batches' matched row runs of one system (reused)
     std::vector<CommandBuffer*> merge_buffers_;
+    std::vector<const WriteLog*> merge_logs_;
+    std::vector<Tick> merge_ticks_;
     std::vector<EntityReservation*> merge_reservations_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;

@@ -16,31 +16,62 @@ class CommandApplier {
 public:
     CommandApplier(World& world, ApplyStats& stats) : world_(world), stats_(stats) {}
 
+    // A record (or folded run) that the world rejects is skipped with a diagnostic; the rest
+    // apply. One try around the whole buffer, resumed after a rejection, rather than one per
+    // record: in wasm (JS-based exceptions) every call made inside a try block is a round trip
+    // through JS.
     void apply_buffer(const CommandBuffer& buffer) {
         pending_.clear();
-        CommandReader reader(buffer);
-        Lookahead ahead(buffer);
-        auto next = [&](CommandRecord& record) {
-            prefetch_ahead(ahead);
-            return reader.next(record);
-        };
-        CommandRecord record;
-        bool have = next(record);
-        while (have) {
-            // Fold a run of Spawn/Add/Remove records that target the same entity.
-            if (record.op == CommandOp::Spawn || record.op == CommandOp::Add || record.op == CommandOp::Remove) {
-                start_run(record);
-                while ((have = next(record)) && extend_run(record)) {
-                }
-                finish_run();
-                continue;
+        Cursor cursor(buffer);
+        advance(cursor);
+        while (cursor.have) {
+            try {
+                apply_from(cursor);
+            } catch (const Error& error) {
+                // Only the world's rejection of a record is skipped; a malformed buffer is not.
+                if (cursor.applying == Applying::Nothing) throw;
+                recover(cursor, error);
             }
-            apply_single(record);
-            have = next(record);
         }
     }
 
 private:
+    struct Lookahead;
+    struct Cursor;
+    void advance(Cursor& cursor) {
+        prefetch_ahead(cursor.ahead);
+        cursor.have = cursor.reader.next(cursor.record);
+    }
+
+    // Applies records from the cursor to the end of the buffer. No try and no local with a
+    // destructor here, so the world's functions are called directly.
+    [[gnu::noinline]] void apply_from(Cursor& cursor) {
+        while (cursor.have) {
+            // Fold a run of Spawn/Add/Remove records that target the same entity.
+            const CommandOp op = cursor.record.op;
+            if (op == CommandOp::Spawn || op == CommandOp::Add || op == CommandOp::Remove) {
+                start_run(cursor.record);
+                while ((advance(cursor), cursor.have) && extend_run(cursor.record)) {
+                }
+                cursor.applying = Applying::Run;
+                finish_run();
+            } else {
+                cursor.applying = Applying::Single;
+                apply_single(cursor.record);
+                advance(cursor);
+            }
+            cursor.applying = Applying::Nothing;
+        }
+    }
+
+    // What a rejection skipped; then the cursor moves past it.
+    void recover(Cursor& cursor, const Error& error) {
+        if (cursor.applying == Applying::Run && run_spawn_) stats_.skipped_dead_target += run_records_ - 1;
+        world_.diagnostics_.report(std::string("command skipped: ") + error.what());
+        if (cursor.applying == Applying::Single) advance(cursor);  // a run's cursor is past it already
+        cursor.applying = Applying::Nothing;
+    }
+
     // Software prefetch a few records ahead of the one being applied. With many entities, each
     // record's pool slot, location and table row are cache misses, paid one after another; asking
     // for them early lets the memory system fetch several records' worth at once. Only hints: no
@@ -54,8 +85,21 @@ private:
         int far_lead = 0;
         int near_lead = 0;
     };
+    enum class Applying : std::uint8_t { Nothing, Run, Single };
+    struct Cursor {
+        explicit Cursor(const CommandBuffer& buffer) : reader(buffer), ahead(buffer) {}
+        CommandReader reader;
+        Lookahead ahead;
+        CommandRecord record{};
+        bool have = false;
+        Applying applying = Applying::Nothing;  // what apply_from was in when a rejection came
+    };
 
     void prefetch_ahead(Lookahead& ahead) {
+#if defined(__wasm__)
+        // WebAssembly has no prefetch instruction: the look-ahead would only decode records twice.
+        (void)ahead;
+#else
         CommandRecord record;
         for (; ahead.far_lead <= kSlotDistance; ++ahead.far_lead) {
             if (!ahead.far.next(record)) break;
@@ -74,6 +118,7 @@ private:
             for (const Column& column : table.columns()) column.prefetch_row(at.row);
         }
         --ahead.near_lead;
+#endif
     }
 
     const HandleLayout& layout() const noexcept { return world_.pool_.layout(); }
@@ -175,35 +220,30 @@ private:
     }
 
     void finish_run() {
-        try {
-            if (run_spawn_) {
-                // Validate before the handle goes live: a rejected spawn must not leave an entity
-                // that is alive but has no row.
-                world_.check_values(adds_);
-                Entity entity = resolve(run_target_);
-                if (layout().is_pending(run_target_)) {
-                    entity = world_.pool_.create();
-                    pending_[layout().index(run_target_)] = entity;
-                } else if (!world_.pool_.is_reserved(entity)) {
-                    // The records folded after the spawn target an entity that never came to be.
-                    skip(run_records_ - 1, nullptr);
-                    return skip(1, "spawn of a handle that is not reserved");
-                } else {
-                    world_.pool_.activate(entity);
-                }
-                remap_adds();
-                world_.place(entity, adds_);
+        if (run_spawn_) {
+            // Validate before the handle goes live: a rejected spawn must not leave an entity
+            // that is alive but has no row.
+            world_.check_values(adds_);
+            Entity entity = resolve(run_target_);
+            if (layout().is_pending(run_target_)) {
+                entity = world_.pool_.create();
+                pending_[layout().index(run_target_)] = entity;
+            } else if (!world_.pool_.is_reserved(entity)) {
+                // The records folded after the spawn target an entity that never came to be.
+                skip(run_records_ - 1, nullptr);
+                return skip(1, "spawn of a handle that is not reserved");
             } else {
-                const Entity entity = resolve(run_target_);
-                if (!world_.is_alive(entity)) return skip(run_records_, nullptr);
-                remap_adds();
-                world_.change_components(entity, adds_, removes_);
+                world_.pool_.activate(entity);
             }
-            stats_.applied += run_records_;
-        } catch (const Error& error) {
-            if (run_spawn_) stats_.skipped_dead_target += run_records_ - 1;
-            world_.diagnostics_.report(std::string("command skipped: ") + error.what());
+            remap_adds();
+            world_.place(entity, adds_);
+        } else {
+            const Entity entity = resolve(run_target_);
+            if (!world_.is_alive(entity)) return skip(run_records_, nullptr);
+            remap_adds();
+            world_.change_components(entity, adds_, removes_);
         }
+        stats_.applied += run_records_;
     }
 
     void remap_adds() {
@@ -214,22 +254,18 @@ private:
     void apply_single(const CommandRecord& record) {
         const Entity entity = resolve(record.entity);
         if (!world_.is_alive(entity)) return skip(1, nullptr);
-        try {
-            if (record.op == CommandOp::Despawn) {
-                world_.despawn(entity);
-            } else if (record.op == CommandOp::Set) {
-                const ComponentId id = record.body[0];
-                const std::uint32_t offset = record.body[1];
-                const std::uint32_t size = record.body[2];
-                const void* bytes = record.body + 3;
-                world_.set_bytes(entity, id, offset, remap_bytes(id, offset, bytes, size), size);
-            } else {
-                return skip(1, "relation records are not supported yet");
-            }
-            ++stats_.applied;
-        } catch (const Error& error) {
-            world_.diagnostics_.report(std::string("command skipped: ") + error.what());
+        if (record.op == CommandOp::Despawn) {
+            world_.despawn(entity);
+        } else if (record.op == CommandOp::Set) {
+            const ComponentId id = record.body[0];
+            const std::uint32_t offset = record.body[1];
+            const std::uint32_t size = record.body[2];
+            const void* bytes = record.body + 3;
+            world_.set_bytes(entity, id, offset, remap_bytes(id, offset, bytes, size), size);
+        } else {
+            return skip(1, "relation records are not supported yet");
         }
+        ++stats_.applied;
     }
 
     void skip(std::size_t records, const char* why) {

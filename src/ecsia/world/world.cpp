@@ -31,31 +31,6 @@ private:
     int& depth_;
 };
 
-// A short list of component ids kept on the stack unless it outgrows a handful: structural changes
-// run once per command record in a flush, and a heap allocation each would dominate their cost.
-class IdList {
-public:
-    void push_back(ComponentId id) {
-        if (size_ < kInline && heap_.empty()) {
-            inline_[size_++] = id;
-            return;
-        }
-        if (heap_.empty()) heap_.assign(inline_, inline_ + size_);
-        heap_.push_back(id);
-        ++size_;
-    }
-    ComponentId* begin() noexcept { return heap_.empty() ? inline_ : heap_.data(); }
-    ComponentId* end() noexcept { return begin() + size_; }
-    const ComponentId* begin() const noexcept { return heap_.empty() ? inline_ : heap_.data(); }
-    const ComponentId* end() const noexcept { return begin() + size_; }
-    bool contains(ComponentId id) const noexcept { return std::find(begin(), end(), id) != end(); }
-
-private:
-    static constexpr std::size_t kInline = 8;
-    ComponentId inline_[kInline];
-    std::vector<ComponentId> heap_;
-    std::size_t size_ = 0;
-};
 
 }  // namespace
 
@@ -198,15 +173,23 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     for (ComponentId id : removes) registry_.desc(id);
 
     const Table& before = graph_.table(at.table);
-    IdList removed;  // present now and removed (possibly re-added below)
-    for (ComponentId id : removes) {
-        if (before.has(id) && !removed.contains(id)) removed.push_back(id);
+    // removes[i] is removed when the entity has it and it is not named earlier in `removes`. No
+    // list is built: a local with a destructor would turn every call below into a round trip
+    // through JS in wasm (JS-based exceptions), and `removes` is a handful of ids.
+    auto named = [&](ComponentId id, std::size_t before_index) {
+        return std::find(removes.begin(), removes.begin() + static_cast<std::ptrdiff_t>(before_index), id) !=
+               removes.begin() + static_cast<std::ptrdiff_t>(before_index);
+    };
+    auto removed_at = [&](std::size_t i) { return before.has(removes[i]) && !named(removes[i], i); };
+    auto kept = [&](ComponentId id) { return before.has(id) && !named(id, removes.size()); };
+    for (std::size_t i = 0; i < removes.size(); ++i) {
+        if (removed_at(i)) fire(ObserverEvent::OnRemove, removes[i], entity);
     }
-    auto kept = [&](ComponentId id) { return before.has(id) && !removed.contains(id); };
-    for (ComponentId id : removed) fire(ObserverEvent::OnRemove, id, entity);
 
     TableIndex target = at.table;
-    for (ComponentId id : removed) target = graph_.without(target, id);
+    for (std::size_t i = 0; i < removes.size(); ++i) {
+        if (removed_at(i)) target = graph_.without(target, removes[i]);
+    }
     for (const ComponentValue& value : adds) target = graph_.with(target, value.id);
     move_to(entity, target);
 
@@ -304,14 +287,49 @@ ObserverId World::observe(ObserverEvent event, ComponentId component, ObserverFn
 }
 
 void World::merge_write_log(const WriteLog& log, Tick tick) {
-    for (const WrittenRange& range : log.ranges()) {
-        Column* column = graph_.table(range.table).column(range.component);
-        column->mark_changed_range(range.row_begin, range.row_end, tick);
-        if (!observers_.any(ObserverEvent::OnChange, range.component)) continue;
-        const Entity* rows = graph_.table(range.table).entities();
-        for (std::uint32_t row = range.row_begin; row < range.row_end; ++row) {
-            pending_changes_.push_back({rows[row], range.component});
+    const WriteLog* logs[] = {&log};
+    const Tick ticks[] = {tick};
+    merge_write_logs(logs, ticks);
+}
+
+void World::merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
+    // A system's row batches write adjacent ranges of a column at one tick; stamped one by one,
+    // each would be a per-row fill (only a range from row 0 that reaches the end of the current
+    // stamp can replace it in O(1)), so a whole-table write costs O(rows) per frame. Coalesced,
+    // it is one O(1) bulk stamp. A range joins the latest pending range of its column only when
+    // it has the same tick and touches it, so the stamps of one column keep their order.
+    constexpr std::size_t kLookBack = 16;  // columns written in one wave, typically a handful
+    pending_stamps_.clear();
+    pending_stamp_ticks_.clear();
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        const Tick tick = ticks[i];
+        for (const WrittenRange& range : logs[i]->ranges()) {
+            bool joined = false;
+            const std::size_t stop = pending_stamps_.size() > kLookBack ? pending_stamps_.size() - kLookBack : 0;
+            for (std::size_t k = pending_stamps_.size(); k-- > stop;) {
+                WrittenRange& pending = pending_stamps_[k];
+                if (pending.table != range.table || pending.component != range.component) continue;
+                if (pending_stamp_ticks_[k] == tick && range.row_begin <= pending.row_end && range.row_end >= pending.row_begin) {
+                    pending.row_begin = std::min(pending.row_begin, range.row_begin);
+                    pending.row_end = std::max(pending.row_end, range.row_end);
+                    joined = true;
+                }
+                break;  // only the latest range of this column may be joined
+            }
+            if (!joined) {
+                pending_stamps_.push_back(range);
+                pending_stamp_ticks_.push_back(tick);
+            }
+            if (!observers_.any(ObserverEvent::OnChange, range.component)) continue;
+            const Entity* rows = graph_.table(range.table).entities();
+            for (std::uint32_t row = range.row_begin; row < range.row_end; ++row) {
+                pending_changes_.push_back({rows[row], range.component});
+            }
         }
+    }
+    for (std::size_t k = 0; k < pending_stamps_.size(); ++k) {
+        const WrittenRange& range = pending_stamps_[k];
+        graph_.table(range.table).column(range.component)->mark_changed_range(range.row_begin, range.row_end, pending_stamp_ticks_[k]);
     }
 }
 

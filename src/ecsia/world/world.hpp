@@ -161,6 +161,9 @@ public:
     Tick advance_tick() noexcept { return ++tick_; }
     // Stamps the logged row ranges at `tick` and queues change observers, in log order.
     void merge_write_log(const WriteLog& log, Tick tick);
+    // The same for several logs in order, logs[i] at ticks[i] (a wave's batches, in batch-id
+    // order). Adjacent ranges of one column at one tick are stamped as one range.
+    void merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks);
 
     // ---- storage (executors, bindings and state_hash read it directly)
     TableGraph& tables() noexcept { return graph_; }
@@ -213,6 +216,8 @@ private:
         ComponentId component;
     };
     std::vector<PendingChange> pending_changes_;  // change events waiting for flush()
+    std::vector<WrittenRange> pending_stamps_;    // merge_write_logs' coalesced ranges (reused)
+    std::vector<Tick> pending_stamp_ticks_;
     CommandBuffer observer_commands_;             // what observers recorded; applied by flush()
     int observer_depth_ = 0;                      // > 0 while an observer runs: no direct structure
     // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()

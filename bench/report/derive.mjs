@@ -1,0 +1,91 @@
+// The targets of the benchmark issue and the checked ratios, derived from one run's results.
+// A target: { id, label, measured, limit, atMost, unit, met }. `checked` maps ratio ids to costs
+// (lower is better) that bench/ceilings.json bounds.
+
+const sizeLabel = (n) => n.toLocaleString('en-US');
+
+function target(targets, id, label, measured, limit, atMost, extra = {}) {
+  const met = typeof measured === 'boolean' ? measured === true
+    : Number.isFinite(measured) && (atMost ? measured <= limit : measured >= limit);
+  targets.push({ id, label, measured, limit, atMost, met, ...extra });
+}
+
+function byWorkers(runs, workers, key) {
+  const run = runs.find((r) => r.workers === workers);
+  return run ? run[key] : NaN;
+}
+
+export function derive(results) {
+  const targets = [];
+  const checked = {};
+  const { native, browserResults: browser } = results;
+
+  for (const size of browser.move?.sizes ?? []) {
+    const n = size.entities;
+    target(targets, `move_${n}_ecsia_over_simd_loop`, `move ${sizeLabel(n)}: ecsia / SIMD wasm loop`,
+      size.ecsiaOverSimdLoop, 1.3, true, { unit: 'x' });
+    target(targets, `move_${n}_bitecs_over_ecsia`, `move ${sizeLabel(n)}: bitECS / ecsia (times faster)`,
+      size.bitecsOverEcsia, 5, false, { unit: 'x' });
+    checked[`move_${n}_ecsia_over_simd_loop`] = size.ecsiaOverSimdLoop;
+    checked[`move_${n}_ecsia_over_bitecs`] = 1 / size.bitecsOverEcsia;
+  }
+  for (const size of browser.tracked?.sizes ?? []) {
+    const n = size.entities;
+    target(targets, `tracked_${n}_over_move`, `tracked ${sizeLabel(n)}: tracked / move`,
+      size.trackedOverMove, 2, true, { unit: 'x' });
+    checked[`tracked_${n}_over_move`] = size.trackedOverMove;
+  }
+  const nativeHeavy = Object.fromEntries((native.heavy?.variants ?? []).map((v) => [v.name, v]));
+  for (const variant of browser.heavy?.variants ?? []) {
+    const slug = variant.name.startsWith('8') ? '8_systems' : '1_system';
+    const speedup = byWorkers(variant.runs, 2, 'speedup');
+    target(targets, `heavy_${slug}_speedup_2_workers`, `heavy ${variant.name}: speedup, 2 workers`,
+      speedup, 1.8, false, { unit: 'x' });
+    checked[`heavy_${slug}_serial_over_2_workers`] = 1 / speedup;
+    target(targets, `heavy_${slug}_hash_equals_serial`, `heavy ${variant.name}: every hash = serial's`,
+      variant.runs.every((r) => r.hashEqualsSerial), true, false);
+    const nativeRuns = nativeHeavy[variant.name]?.runs ?? [];
+    target(targets, `heavy_${slug}_hash_equals_native`, `heavy ${variant.name}: browser hash = native hash`,
+      nativeRuns.length > 0 && variant.runs.every((r) => r.hash === nativeRuns[0].hash), true, false);
+  }
+  for (const workers of [1, 2]) {
+    const inBrowser = byWorkers(browser.fence?.runs ?? [], workers, 'medianUs');
+    const natively = byWorkers(native.fence?.runs ?? [], workers, 'median_us');
+    target(targets, `fence_${workers}_workers_browser_over_native`,
+      `fence, ${workers} worker${workers > 1 ? 's' : ''}: browser median / native median`,
+      inBrowser / natively, 3, true, { unit: 'x' });
+    checked[`fence_${workers}_workers_browser_over_native`] = inBrowser / natively;
+  }
+  const nativeChurn = Object.fromEntries((native.churn?.populations ?? []).map((p) => [p.population, p]));
+  for (const population of browser.churn?.populations ?? []) {
+    const n = population.population;
+    const ratio = population.applyMRecordsPerSecond / (nativeChurn[n]?.apply_mrps ?? NaN);
+    target(targets, `churn_${n}_browser_over_native`, `churn ${sizeLabel(n)}: browser / native records/s`,
+      ratio, 0.5, false, { unit: 'x' });
+    checked[`churn_${n}_native_over_browser`] = 1 / ratio;
+  }
+
+  // The native targets of the earlier issues, measured in the same run.
+  for (const size of native.move?.sizes ?? []) {
+    target(targets, `native_move_${size.entities}_chunk_over_plain`,
+      `(native) move ${sizeLabel(size.entities)}: chunk path / plain loop`, size.chunk_over_plain, 1.2, true, { unit: 'x' });
+    checked[`native_move_${size.entities}_chunk_over_plain`] = size.chunk_over_plain;
+  }
+  for (const size of native.tracked?.sizes ?? []) {
+    target(targets, `native_tracked_${size.entities}_over_move`,
+      `(native) tracked ${sizeLabel(size.entities)}: tracked / move`, size.tracked_over_move, 2, true, { unit: 'x' });
+    checked[`native_tracked_${size.entities}_over_move`] = size.tracked_over_move;
+  }
+  for (const variant of native.heavy?.variants ?? []) {
+    const slug = variant.name.startsWith('8') ? '8_systems' : '1_system';
+    const speedup = byWorkers(variant.runs, 2, 'speedup');
+    target(targets, `native_heavy_${slug}_speedup_2_workers`, `(native) heavy ${variant.name}: speedup, 2 workers`,
+      speedup, 1.8, false, { unit: 'x' });
+    checked[`native_heavy_${slug}_serial_over_2_workers`] = 1 / speedup;
+  }
+  for (const population of native.churn?.populations ?? []) {
+    target(targets, `native_churn_${population.population}_mrps`,
+      `(native) churn ${sizeLabel(population.population)}: M records/s`, population.apply_mrps, 10, false, { unit: ' M/s', digits: 1 });
+  }
+  return { targets, checked };
+}

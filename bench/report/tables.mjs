@@ -1,0 +1,139 @@
+// The generated tables of docs/PERFORMANCE.md. Each sits between `<!-- bench:NAME -->` and
+// `<!-- /bench:NAME -->`; everything outside the markers is hand-written and left alone.
+
+const n2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const n3 = (v) => (Number.isFinite(v) ? v.toFixed(3) : 'n/a');
+const count = (v) => v.toLocaleString('en-US');
+
+function table(header, rows, align) {
+  const lines = [`| ${header.join(' | ')} |`, `|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function summary(results) {
+  const rows = results.targets.map((t) => {
+    const digits = t.digits ?? 2;
+    const value = typeof t.measured === 'boolean' ? (t.measured ? 'yes' : 'no') : `${t.measured.toFixed(digits)}${t.unit ?? ''}`;
+    const limit = typeof t.measured === 'boolean' ? 'yes' : `${t.atMost ? '≤' : '≥'} ${t.limit}${t.unit ?? ''}`;
+    let verdict = t.met ? 'met' : '**missed**';
+    if (!t.met && typeof t.measured === 'number') {
+      const off = t.atMost ? t.measured / t.limit - 1 : t.limit / t.measured - 1;
+      verdict += ` (${Math.round(off * 100)} % off)`;
+    }
+    return [t.label, value, limit, verdict];
+  });
+  return table(['target', 'measured', 'target', ''], rows, ['l', 'r', 'r', 'l']);
+}
+
+function machine(results) {
+  const m = results.machine;
+  const rows = [
+    ['date', results.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    ['commit', `\`${results.commit.shortSha}\`${results.commit.dirty ? ' (plus uncommitted changes)' : ''}`],
+    ['CPU', `${m.cpuModel}, ${m.cpus} CPUs, ${m.memoryGiB} GiB`],
+    ['system', `${m.os}, ${m.kernel}`],
+    ['load average (1 min) at start / end', `${m.loadAverageAtStart ?? 'n/a'} / ${m.loadAverageAtEnd[0]}`],
+    ['browser', `${results.browser.name} ${results.browser.version} (headless, default flags; \`${results.browser.variant}\` build, ${results.browser.hardwareConcurrency} hardware threads)`],
+    ['native compiler', results.compilers.native],
+    ['wasm compiler', results.compilers.wasm],
+    ['node', results.compilers.node],
+  ];
+  return table(['', ''], rows, ['l', 'l']);
+}
+
+function move(results) {
+  const nativeBySize = Object.fromEntries((results.native.move.sizes ?? []).map((s) => [s.entities, s]));
+  const rows = (results.browserResults.move?.sizes ?? []).map((s) => {
+    const ns = s.nsPerEntity;
+    const nat = nativeBySize[s.entities]?.ns_per_entity ?? {};
+    return [count(s.entities), n3(ns['wasm loop, SIMD']), n3(ns['wasm loop, scalar']), n3(ns['JS loop']),
+      n3(ns['bitECS 0.4.0']), n3(ns.ecsia), `**${n2(s.ecsiaOverSimdLoop)}x**`, `**${n2(s.bitecsOverEcsia)}x**`,
+      n3(nat['plain loop (baseline)']), n3(nat['ecsia for_each_chunk'])];
+  });
+  return table(['entities', 'wasm loop SIMD', 'wasm loop scalar', 'JS loop', 'bitECS 0.4.0', 'ecsia', 'ecsia / SIMD loop',
+    'bitECS / ecsia', 'native plain loop', 'native ecsia chunk'], rows, Array(10).fill('r'));
+}
+
+function tracked(results) {
+  const nativeBySize = Object.fromEntries((results.native.tracked.sizes ?? []).map((s) => [s.entities, s]));
+  const rows = (results.browserResults.tracked?.sizes ?? []).map((s) => {
+    const ns = s.nsPerEntity;
+    const nat = nativeBySize[s.entities] ?? { ns_per_entity: {} };
+    return [count(s.entities), n3(ns['ecsia move']), n3(ns['ecsia tracked']), `**${n2(s.trackedOverMove)}x**`,
+      n3(ns['bitECS move']), n3(ns['bitECS tracked (dirty list)']), `${n2(s.bitecsTrackedOverEcsiaTracked)}x`,
+      n3(nat.ns_per_entity['untracked move (baseline)']), n3(nat.ns_per_entity['tracked: move + changed drain']),
+      `${n2(nat.tracked_over_move)}x`];
+  });
+  return table(['entities', 'ecsia move', 'ecsia tracked', 'tracked / move', 'bitECS move', 'bitECS tracked',
+    'bitECS / ecsia tracked', 'native move', 'native tracked', 'native tracked / move'], rows, Array(10).fill('r'));
+}
+
+function heavy(results) {
+  const rows = [];
+  const sides = [['browser', results.browserResults.heavy?.variants ?? [], 'msPerFrame', 'hashEqualsSerial'],
+    ['native', results.native.heavy?.variants ?? [], 'ms_per_frame', 'hash_equals_serial']];
+  for (const [where, variants, msKey, hashKey] of sides) {
+    for (const v of variants) {
+      const cells = [v.name, where];
+      for (const workers of [0, 1, 2, 4, 8]) {
+        const run = v.runs.find((r) => r.workers === workers);
+        const bold = workers === 2 ? '**' : '';
+        cells.push(!run ? 'n/a' : workers === 0 ? `${run[msKey].toFixed(1)} ms` : `${run[msKey].toFixed(1)} ms (${bold}${run.speedup.toFixed(2)}x${bold})`);
+      }
+      cells.push(v.runs.every((r) => r[hashKey]) ? `yes (\`${v.runs[0].hash}\`)` : '**no**');
+      rows.push(cells);
+    }
+  }
+  return table(['variant', 'where', 'serial', '1 worker', '2 workers', '4 workers', '8 workers', 'hash equal to serial'],
+    rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']);
+}
+
+function fence(results) {
+  const nativeRuns = results.native.fence?.runs ?? [];
+  const rows = (results.browserResults.fence?.runs ?? []).map((b) => {
+    const nat = nativeRuns.find((r) => r.workers === b.workers) ?? {};
+    return [b.workers === 0 ? 'serial' : String(b.workers), `${n2(b.medianUs)} µs`, `${n2(b.p99Us)} µs`,
+      `${n2(nat.median_us)} µs`, `${n2(nat.p99_us)} µs`, b.workers === 0 ? '' : `**${n2(b.medianUs / nat.median_us)}x**`];
+  });
+  return table(['workers', 'browser median', 'browser p99', 'native median', 'native p99', 'browser / native median'],
+    rows, ['l', 'r', 'r', 'r', 'r', 'r']);
+}
+
+function churn(results) {
+  const nativeByPop = Object.fromEntries((results.native.churn?.populations ?? []).map((p) => [p.population, p]));
+  const rows = (results.browserResults.churn?.populations ?? []).map((b) => {
+    const nat = nativeByPop[b.population] ?? {};
+    return [count(b.population), count(b.recordsPerFrame), n2(b.applyMRecordsPerSecond), n2(b.cycleMRecordsPerSecond),
+      n2(nat.apply_mrps), n2(nat.apply_wall_mrps), `**${n2(b.applyMRecordsPerSecond / nat.apply_mrps)}x**`,
+      b.clean && nat.clean ? 'yes' : '**no**'];
+  });
+  return table(['population', 'records per frame', 'browser apply M/s', 'browser whole cycle M/s', 'native apply M/s (CPU)',
+    'native apply M/s (wall)', 'browser / native', 'every record applied'], rows, Array(8).fill('r'));
+}
+
+export function renderTables(results) {
+  return {
+    summary: summary(results),
+    machine: machine(results),
+    move: move(results),
+    tracked: tracked(results),
+    heavy: heavy(results),
+    fence: fence(results),
+    churn: churn(results),
+  };
+}
+
+/** Replaces each marked table; throws when the document lacks a marker (it would go stale). */
+export function replaceTables(doc, tables) {
+  let out = doc;
+  for (const [name, body] of Object.entries(tables)) {
+    const begin = `<!-- bench:${name} -->`;
+    const end = `<!-- /bench:${name} -->`;
+    const from = out.indexOf(begin);
+    const to = out.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`docs/PERFORMANCE.md has no ${begin} ... ${end} block`);
+    out = `${out.slice(0, from + begin.length)}\n${body}\n${out.slice(to)}`;
+  }
+  return out;
+}

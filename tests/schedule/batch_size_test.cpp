@@ -1,0 +1,66 @@
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "builtin/builtin_systems.hpp"
+#include "builtin/workloads.hpp"
+#include "ecsia/schedule/scheduler.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+// Batches of one frame of the built-in Move system over `rows` entities, and the rows each had.
+std::vector<std::uint32_t> batch_sizes(std::uint32_t rows, std::uint32_t workers, std::uint32_t batch_rows = 0) {
+    World world;
+    builtin::spawn_move_workload(world, rows);
+    SchedulerOptions options;
+    options.workers = workers;
+    if (batch_rows != 0) options.batch_rows = batch_rows;
+    Scheduler scheduler(world, options);
+    auto sizes = std::make_shared<std::vector<std::uint32_t>>();
+    auto lock = std::make_shared<std::mutex>();
+    SystemDesc probe = builtin::make_builtin_system(world, "Move");
+    probe.name = "Probe";
+    const Kernel move = probe.kernel;
+    probe.kernel = [move, sizes, lock](KernelContext& ctx) {
+        move(ctx);
+        const std::lock_guard<std::mutex> guard(*lock);
+        if (sizes->size() <= ctx.batch_id) sizes->resize(ctx.batch_id + 1);
+        (*sizes)[ctx.batch_id] = ctx.chunk.size();
+    };
+    scheduler.add_system(probe);
+    scheduler.update(1.0f / 60);
+    REQUIRE(scheduler.last_frame_waves().size() == 1);
+    CHECK(scheduler.last_frame_waves()[0].batches == sizes->size());
+    return *sizes;
+}
+
+}  // namespace
+
+TEST_CASE("a system's rows are cut into about 16 batches, at least 256 rows, at most batch_rows", "[schedule][threads]") {
+    // 50,000 rows: 16 batches of 3,125.
+    CHECK(batch_sizes(50'000, 0) == std::vector<std::uint32_t>(16, 3'125));
+    // 1,000 rows: the 256-row floor gives 4 batches.
+    CHECK(batch_sizes(1'000, 0) == std::vector<std::uint32_t>{256, 256, 256, 232});
+    // 1,000,000 rows: the default batch_rows (4,096) caps the size.
+    const std::vector<std::uint32_t> big = batch_sizes(1'000'000, 0);
+    CHECK(big.size() == 245);
+    CHECK(big.front() == 4'096);
+    CHECK(big.back() == 1'000'000 - 244 * 4'096);
+    // A batch_rows below the floor wins: 100 rows per batch.
+    CHECK(batch_sizes(1'000, 0, 100) == std::vector<std::uint32_t>{100, 100, 100, 100, 100, 100, 100, 100, 100, 100});
+}
+
+TEST_CASE("batch boundaries do not depend on the worker count", "[schedule][threads]") {
+    for (std::uint32_t rows : {1u, 700u, 50'000u}) {
+        const std::vector<std::uint32_t> serial = batch_sizes(rows, 0);
+        for (std::uint32_t workers : {1u, 2u, 4u}) {
+            INFO("rows " << rows << ", workers " << workers);
+            CHECK(batch_sizes(rows, workers) == serial);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+// The DESIGN.md reference workloads in the browser: ecsia through its JS API (the threaded build,
+// as a page loads it) against the peers of peers.js, each measured in the same page run.
+// Results mirror the native programs' --json output (bench/*.cpp) so bench/report.mjs can put
+// the two side by side.
+import { interleave, median, percentile, ratio } from './timing.js';
+import * as peers from './peers.js';
+
+const DT = 1 / 60;
+
+async function runFrames(scheduler, frames, dt = DT) {
+  for (let f = 0; f < frames; f += 1) await scheduler.update(dt);
+}
+
+function ecsiaMovers(ecsia, count, systems) {
+  const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
+  const scheduler = world.createScheduler({ systems, workers: 0 });
+  scheduler.spawnMovers(count, 1, { bare: true });
+  return {
+    world,
+    scheduler,
+    run: (frames) => runFrames(scheduler, frames),
+    dispose() { scheduler.dispose(); world.dispose(); },
+  };
+}
+
+function summarise(samples, entities) {
+  const out = {};
+  for (const [name, ms] of Object.entries(samples)) out[name] = median(ms) * 1e6 / entities;  // ns/entity
+  return out;
+}
+
+/** move: ecsia (serial executor, one thread) against the JS loop, the wasm loops and bitECS. */
+export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 15 } = {}) {
+  const results = [];
+  for (const entities of sizes) {
+    const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
+    const js = peers.jsLoop(entities, DT);
+    const scalar = peers.wasmLoop(env.bench, 'scalar', entities, DT);
+    const simd = peers.wasmLoop(env.bench, 'simd', entities, DT);
+    const bitecs = peers.bitecsMove(entities, DT);
+    const variants = [
+      { name: 'wasm loop, SIMD', run: simd.run },
+      { name: 'wasm loop, scalar', run: scalar.run },
+      { name: 'JS loop', run: js.run },
+      { name: 'bitECS 0.4.0', run: bitecs.run },
+      { name: 'ecsia', run: engine.run },
+    ];
+    const { samples, frames } = await interleave(variants, { repetitions });
+    results.push({
+      entities,
+      framesPerSample: frames,
+      nsPerEntity: summarise(samples, entities),
+      ecsiaOverSimdLoop: ratio(samples, 'ecsia', 'wasm loop, SIMD'),
+      bitecsOverEcsia: ratio(samples, 'bitECS 0.4.0', 'ecsia'),
+      ecsiaOverJsLoop: ratio(samples, 'ecsia', 'JS loop'),
+    });
+    engine.dispose();
+    scalar.dispose();
+    simd.dispose();
+  }
+  return { sizes: results };
+}
+
+/** tracked: Move plus SumMoved (a changed<position> drainer) against Move alone, and bitECS's. */
+export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 15 } = {}) {
+  const results = [];
+  for (const entities of sizes) {
+    const untracked = ecsiaMovers(env.ecsia, entities, ['Move']);
+    const trackedEngine = ecsiaMovers(env.ecsia, entities, ['Move', 'SumMoved']);
+    const bitecsMove = peers.bitecsMove(entities, DT);
+    const bitecsTracked = peers.bitecsTracked(entities, DT);
+    const variants = [
+      { name: 'ecsia move', run: untracked.run },
+      { name: 'ecsia tracked', run: trackedEngine.run },
+      { name: 'bitECS move', run: bitecsMove.run },
+      { name: 'bitECS tracked (dirty list)', run: bitecsTracked.run },
+    ];
+    const { samples, frames } = await interleave(variants, { repetitions });
+    results.push({
+      entities,
+      framesPerSample: frames,
+      plan: trackedEngine.scheduler.plan(),
+      nsPerEntity: summarise(samples, entities),
+      trackedOverMove: ratio(samples, 'ecsia tracked', 'ecsia move'),
+      bitecsTrackedOverEcsiaTracked: ratio(samples, 'bitECS tracked (dirty list)', 'ecsia tracked'),
+    });
+    untracked.dispose();
+    trackedEngine.dispose();
+  }
+  return { sizes: results };
+}
+
+function heavyRun(ecsia, oneSystem, workers, frames, steps) {
+  const world = ecsia.createWorld({ maxEntities: 16_384 });
+  const scheduler = world.createScheduler({ workers, batchRows: 256, config: { heavySteps: steps } });
+  if (oneSystem) {
+    scheduler.spawnHeavy(8 * 1024, 0, { group: 0 });
+    scheduler.addBuiltin('Heavy0', { heavySteps: steps });
+  } else {
+    scheduler.spawnHeavy(1024, 0);
+    for (let g = 0; g < 8; g += 1) scheduler.addBuiltin(`Heavy${g}`, { heavySteps: steps });
+  }
+  return { world, scheduler };
+}
+
+/** heavy: wall ms per frame for the serial executor and 1, 2, 4, 8 workers; hash vs serial. */
+export async function heavy(env, { frames = 6, steps = 512, workerCounts = [1, 2, 4, 8] } = {}) {
+  const variants = [];
+  for (const oneSystem of [false, true]) {
+    const runs = [];
+    for (const workers of [0, ...workerCounts]) {
+      const { world, scheduler } = heavyRun(env.ecsia, oneSystem, workers, frames, steps);
+      await scheduler.update(DT);  // warm-up: first touch, threads, tier-up
+      const ms = [];
+      for (let f = 0; f < frames; f += 1) {
+        const start = performance.now();
+        await scheduler.update(DT);
+        ms.push(performance.now() - start);
+      }
+      runs.push({ workers, msPerFrame: median(ms), hash: world.stateHash(), activeWorkers: scheduler.workers });
+      scheduler.dispose();
+      world.dispose();
+    }
+    const serial = runs[0];
+    for (const run of runs) {
+      run.speedup = serial.msPerFrame / run.msPerFrame;
+      run.hashEqualsSerial = run.hash === serial.hash;
+    }
+    variants.push({ name: oneSystem ? '1 system x 8192' : '8 systems x 1024', runs });
+  }
+  return { frames, steps, variants };
+}
+
+/** fence: one-wave frames whose kernel does nothing, awaited with Atomics.waitAsync. */
+export async function fence(env, { frames = 5000, workerCounts = [0, 1, 2] } = {}) {
+  const runs = [];
+  for (const workers of workerCounts) {
+    const world = env.ecsia.createWorld({ maxEntities: 1024 });
+    const scheduler = world.createScheduler({ systems: ['Idle'], workers });
+    scheduler.spawnMovers(Math.max(workers, 1), 1, { bare: true });
+    await runFrames(scheduler, 200, 0);
+    const us = [];
+    for (let f = 0; f < frames; f += 1) {
+      const start = performance.now();
+      await scheduler.update(0);
+      us.push((performance.now() - start) * 1e3);
+    }
+    runs.push({ workers, medianUs: median(us), p99Us: percentile(us, 0.99), maxUs: Math.max(...us) });
+    scheduler.dispose();
+    world.dispose();
+  }
+  return { frames, runs };
+}
+
+/** churn: the native program's workload compiled into the bench module; M records/s of apply. */
+export async function churn(env, { populations = [10_000, 100_000], repetitions = 15, sampleMs = 50 } = {}) {
+  const { bench } = env;
+  const out = bench._malloc(5 * 8);
+  const results = [];
+  try {
+    for (const population of populations) {
+      bench._bench_churn_start(population);
+      bench._bench_churn_frames(5, out);  // warm-up: tables, edges, buffer capacity
+      const sizing = new Float64Array(bench.wasmMemory.buffer, out, 5).slice();
+      bench._bench_churn_frames(5, out);
+      const cycle = new Float64Array(bench.wasmMemory.buffer, out, 5)[2] / 5;
+      const frames = Math.max(2, Math.ceil(sampleMs / 1e3 / Math.max(cycle, 1e-6)));
+      const apply = [];
+      const whole = [];
+      let skipped = sizing[3];
+      let diagnostics = 0;
+      for (let rep = 0; rep < repetitions; rep += 1) {
+        bench._bench_churn_frames(frames, out);
+        const [applied, applySeconds, cycleSeconds, skips, diag] = new Float64Array(bench.wasmMemory.buffer, out, 5);
+        apply.push(applied / 1e6 / applySeconds);
+        whole.push(applied / 1e6 / cycleSeconds);
+        skipped += skips;
+        diagnostics = diag;
+      }
+      results.push({
+        population,
+        recordsPerFrame: (population / 20) * 4,
+        framesPerSample: frames,
+        applyMRecordsPerSecond: median(apply),
+        cycleMRecordsPerSecond: median(whole),
+        clean: skipped === 0 && diagnostics === 0,
+      });
+    }
+  } finally {
+    bench._free(out);
+  }
+  return { populations: results };
+}
