@@ -46,7 +46,7 @@ std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallba
 }  // namespace
 
 SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows,
-                                   double wave_deadline_ms)
+                                   double wave_deadline_ms, double fence_poll_us)
     : world_(world) {
     if (workers > ECSIA_WASM_POOL_SIZE) {
         throw Error(ErrorCode::WorkerFailure, "this module was built with " + std::to_string(ECSIA_WASM_POOL_SIZE) +
@@ -57,6 +57,7 @@ SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, s
     options.batch_rows = batch_rows == 0 ? SchedulerOptions{}.batch_rows : batch_rows;
     options.wave_deadline = std::chrono::milliseconds(static_cast<long long>(wave_deadline_ms));
     options.wait_for_workers = false;  // the page's main thread never blocks; workers start on their own
+    options.step_poll = std::chrono::microseconds(static_cast<long long>(fence_poll_us));
     scheduler_ = std::make_unique<Scheduler>(world.world(), options);
 }
 
@@ -218,8 +219,9 @@ struct Guarded<Method> {
     }
 };
 
-SchedulerBinding* make_scheduler(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double deadline_ms) {
-    return rethrow_as_js([&] { return new SchedulerBinding(world, workers, batch_rows, deadline_ms); });
+SchedulerBinding* make_scheduler(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double deadline_ms,
+                                 double fence_poll_us) {
+    return rethrow_as_js([&] { return new SchedulerBinding(world, workers, batch_rows, deadline_ms, fence_poll_us); });
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ public:
     static constexpr int kWaiting = 1;
 
     // workers == 0: the serial executor. Throws WorkerFailure when workers exceed the module's pool.
-    SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double wave_deadline_ms);
+    // fence_poll_us: how long step() polls a just-dispatched wave before returning kWaiting.
+    SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double wave_deadline_ms,
+                     double fence_poll_us);
     ~SchedulerBinding();
 
     // `config`: { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps } (any subset).

@@ -54,6 +54,9 @@ export class Scheduler {
    *   batchRows: most rows per batch (default 4096; a system's rows are cut into about 16 batches of
    *     at least 256 rows, so lower it for kernels that are slow per row); waveDeadlineMs: a wave's
    *     deadline (30000)
+   *   fencePollUs: after starting a wave, how long update() polls for it to finish before it
+   *     awaits Atomics.waitAsync (default 20; 0: await at once). A short wave then costs the
+   *     workers' round trip instead of an event-loop turn; the page never waits longer than this.
    *   scenarioSeed: set up the determinism scenario of the native tests (tests and demo)
    */
   constructor(ecsia, world, diagnose, options = {}) {
@@ -76,14 +79,18 @@ export class Scheduler {
     }
     const batchRows = options.batchRows ?? 4096;
     const deadline = options.waveDeadlineMs ?? 30000;
+    const fencePollUs = options.fencePollUs ?? 20;
     if (!Number.isInteger(batchRows) || batchRows < 1) {
       throw new Error(`createScheduler: options.batchRows must be a whole number >= 1, got ${describe(batchRows)}`);
     }
     if (typeof deadline !== 'number' || !(deadline > 0)) {
       throw new Error(`createScheduler: options.waveDeadlineMs must be a positive number, got ${describe(deadline)}`);
     }
+    if (typeof fencePollUs !== 'number' || !(fencePollUs >= 0 && fencePollUs <= 1000)) {
+      throw new Error(`createScheduler: options.fencePollUs must be a number from 0 to 1000, got ${describe(fencePollUs)}`);
+    }
     const module = ecsia.module;
-    this.#raw = this.#guard('createScheduler', () => new module.Scheduler(world.raw, workers, batchRows, deadline));
+    this.#raw = this.#guard('createScheduler', () => new module.Scheduler(world.raw, workers, batchRows, deadline, fencePollUs));
     try {
       if (options.scenarioSeed !== undefined) {
         if (!Number.isInteger(options.scenarioSeed) || options.scenarioSeed < 0) {

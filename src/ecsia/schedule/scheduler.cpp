@@ -128,6 +128,7 @@ FrameStatus Scheduler::step() {
             epoch_ = pool_->dispatch(static_cast<std::uint32_t>(batches_.size()), &Scheduler::run_batch, this);
             deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
             dispatched_ = true;
+            poll_fence();
             continue;  // fast waves are often done already: check before reporting Waiting
         }
         run_batches_inline();
@@ -203,6 +204,13 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
                                             " got no reserved handles (" + error.what() + "); its spawns are assigned at merge");
             }
         }
+    }
+}
+
+void Scheduler::poll_fence() const {
+    if (options_.step_poll.count() <= 0) return;
+    const auto until = std::chrono::steady_clock::now() + options_.step_poll;
+    while (!pool_->fence().done(epoch_) && std::chrono::steady_clock::now() < until) {
     }
 }
 

@@ -31,6 +31,10 @@ struct SchedulerOptions {
     std::uint32_t batch_rows = 4096;  // upper bound of rows per batch; part of the plan, not of timing
     std::chrono::milliseconds wave_deadline{30000};
     std::chrono::milliseconds startup_deadline{10000};
+    // step() only: after dispatching a wave, poll the fence this long before reporting Waiting.
+    // For a coordinator that cannot block (the browser's main thread): a short wave then costs
+    // the workers' round trip, not an event-loop turn of Atomics.waitAsync (tens of µs).
+    std::chrono::microseconds step_poll{0};
     bool wait_for_workers = true;     // false on the browser main thread, which must never block
 };
 
@@ -82,6 +86,7 @@ private:
     void run_kernel(Batch& batch);
     void run_kernels_from(std::size_t& next);
     void run_batches_inline() noexcept;
+    void poll_fence() const;
     std::uint32_t rows_per_batch(std::uint64_t rows) const noexcept;
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void prepare_batches(const std::vector<std::uint32_t>& wave);

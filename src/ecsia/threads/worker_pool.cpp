@@ -1,6 +1,9 @@
 #include "ecsia/threads/worker_pool.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "ecsia/base/error.hpp"
 
@@ -49,13 +52,17 @@ std::uint32_t WorkerPool::dispatch(std::uint32_t job_count, JobFn fn, void* cont
     job_count_ = job_count;
     // relaxed: published together with the job table by the release on each wake word below.
     next_job_.store(0, std::memory_order_relaxed);
-    last_epoch_ = fence_.arm(size());
+    // A wave with fewer jobs than workers wakes only as many workers as it has jobs (the first
+    // ones, which are then the warm ones): the others would only wake to find nothing to claim,
+    // and the fence would wait for the slowest of them to arrive.
+    const std::uint32_t participants = std::min<std::uint32_t>(size(), std::max<std::uint32_t>(job_count, 1));
+    last_epoch_ = fence_.arm(participants);
     ++dispatch_count_;
-    for (auto& worker : workers_) {
+    for (std::uint32_t i = 0; i < participants; ++i) {
         // release: the worker's acquire on its wake word makes the job table and the armed fence
         // visible before it claims a job.
-        worker->wake.store(dispatch_count_, std::memory_order_release);
-        wake(worker->wake);
+        workers_[i]->wake.store(dispatch_count_, std::memory_order_release);
+        wake(workers_[i]->wake);
     }
     return last_epoch_;
 }
@@ -67,6 +74,7 @@ void WorkerPool::run(std::uint32_t index) {
     started_.fetch_add(1, std::memory_order_release);
     std::uint32_t seen = 0;
     for (;;) {
+        spin_before_sleep(self, seen);
         // acquire: see the job table and the fence that dispatch() published before this store.
         if (hooks_.wait != nullptr) {
             // The hook may return spuriously; the acquire load below decides.
@@ -94,6 +102,19 @@ void WorkerPool::run(std::uint32_t index) {
         self.busy_ns.fetch_add(static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count()), std::memory_order_relaxed);
         self.jobs_run.fetch_add(jobs, std::memory_order_relaxed);
         fence_.arrive(!all_ok);
+    }
+}
+
+void WorkerPool::spin_before_sleep(const Worker& self, std::uint32_t seen) noexcept {
+    // The waves of a frame follow one another within microseconds: a worker that polls its wake
+    // word for a moment after a wave is still awake for the next dispatch. Waking a sleeping one
+    // costs a few µs natively and tens of µs in a browser's Web Worker. Kept short: a waiting
+    // worker should not hold a core that the page or another worker needs.
+    constexpr auto kSpin = std::chrono::microseconds(50);
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    // relaxed: only a hint to stop polling; the acquire load after the poll decides.
+    while (self.wake.load(std::memory_order_relaxed) == seen && std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();
     }
 }
 

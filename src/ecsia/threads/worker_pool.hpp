@@ -56,7 +56,8 @@ public:
     // Blocks until ready() or the deadline; throws WorkerFailure naming how many started.
     void wait_ready(std::chrono::milliseconds timeout);
 
-    // Hands out jobs [0, job_count) and wakes every worker; returns the fence epoch to wait for.
+    // Hands out jobs [0, job_count) and wakes min(workers, job_count) of the workers; returns the
+    // fence epoch to wait for.
     // Throws WorkerFailure if the previous wave has not completed (a stalled worker), or Disposed.
     std::uint32_t dispatch(std::uint32_t job_count, JobFn fn, void* context);
     WaveFence& fence() noexcept { return fence_; }
@@ -78,6 +79,7 @@ private:
         std::thread thread;
     };
     void run(std::uint32_t index);
+    static void spin_before_sleep(const Worker& self, std::uint32_t seen) noexcept;
     static void wake(std::atomic<std::uint32_t>& word) noexcept;
     static inline WakeWordHooks hooks_{};
     static inline void (*start_hook_)(std::uint32_t worker) = nullptr;
