@@ -64,3 +64,42 @@ TEST_CASE("batch boundaries do not depend on the worker count", "[schedule][thre
         }
     }
 }
+
+TEST_CASE("a column written whole in many batches keeps one bulk change stamp", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        builtin::spawn_move_workload(world, 50'000);
+        SchedulerOptions options;
+        options.workers = workers;
+        Scheduler scheduler(world, options);
+        scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+        const ComponentId position = world.components().find("position");
+        for (int frame = 0; frame < 3; ++frame) scheduler.update(1.0f / 60);
+        REQUIRE(scheduler.last_frame_waves()[0].batches == 16);
+        QueryDesc desc;
+        desc.with = {position};
+        int tables = 0;
+        world.query(desc).for_each_chunk([&](Chunk& chunk) {
+            ++tables;
+            const Column& column = *chunk.table().column(position);
+            // The 16 batches' ranges merged into one O(1) stamp covering every row, not a per-row fill.
+            CHECK(column.bulk_changed_rows() == 50'000);
+            CHECK(column.bulk_changed_tick() == column.max_changed_tick());
+            CHECK(column.own_changed_ticks()[25'000] < column.bulk_changed_tick());
+        });
+        CHECK(tables == 1);
+    }
+}
+
+TEST_CASE("a wave with fewer jobs than workers wakes only as many workers", "[schedule][threads]") {
+    World world;
+    builtin::spawn_move_workload(world, 10);  // one batch
+    SchedulerOptions options;
+    options.workers = 4;
+    Scheduler scheduler(world, options);
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    for (int frame = 0; frame < 20; ++frame) scheduler.update(1.0f / 60);
+    CHECK(scheduler.worker_stats(0).jobs_run == 20);
+    for (std::uint32_t w = 1; w < 4; ++w) CHECK(scheduler.worker_stats(w).jobs_run == 0);
+}
