@@ -6,6 +6,7 @@
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -16,12 +17,12 @@ const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
   heavy: { frames: 2, steps: 64, workerCounts: [2] },
-  fence: { frames: 500, workerCounts: [0, 2] },
+  fence: { frames: 1000, workerCounts: [0, 1, 2] },
   churn: { repetitions: 3, populations: [10_000] },
 };
 
 function parseArgs(argv) {
-  const options = { out: null, workloads: ALL, quick: false, port: Number(process.env.ECSIA_BENCH_PORT ?? 8097) };
+  const options = { out: null, workloads: ALL, quick: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--out') options.out = argv[(i += 1)];
@@ -35,12 +36,27 @@ function parseArgs(argv) {
   return options;
 }
 
-async function startServer(port) {
+// A port nothing listens on: the kernel picks one, and it is released for the server.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
   const server = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), root, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  let exited = false;
+  server.once('exit', () => { exited = true; });
+  for (let attempt = 0; attempt < 100 && !exited; attempt += 1) {
     try {
       const response = await fetch(`${url}/web/bench/index.html`);
       if (response.ok) return { server, url };
@@ -55,7 +71,7 @@ async function startServer(port) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  const { server, url } = await startServer(options.port);
+  const { server, url } = await startServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,

@@ -128,7 +128,7 @@ function printTargets(results) {
   const rows = results.targets.map((t) => [
     t.label,
     `${fmt(t.measured, t.digits ?? 2)}${t.unit ?? ''}`,
-    `${t.atMost ? '<=' : '>='} ${fmt(t.limit, t.digits ?? 2)}${t.unit ?? ''}`,
+    typeof t.measured === 'boolean' ? 'yes' : `${t.atMost ? '<=' : '>='} ${fmt(t.limit, t.digits ?? 2)}${t.unit ?? ''}`,
     t.met ? 'met' : 'MISSED',
   ]);
   const header = ['target (Chromium unless noted)', 'measured', 'target', ''];

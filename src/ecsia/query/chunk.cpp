@@ -8,7 +8,7 @@ const std::byte* Chunk::raw(ComponentId id) const noexcept {
     return column->element(begin_);
 }
 
-std::byte* Chunk::write_raw(ComponentId id) noexcept {
+std::byte* Chunk::write_raw(ComponentId id) {
     Column* column = table_->column(id);
     if (column == nullptr) return nullptr;
     if (log_ != nullptr) {

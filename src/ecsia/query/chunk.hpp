@@ -32,12 +32,14 @@ public:
     const T* read(ComponentId id) const noexcept {
         return reinterpret_cast<const T*>(raw(id));
     }
+    // Not noexcept: logging the write may allocate (and in wasm a noexcept function that calls
+    // something that may throw pays a round trip through JS for the terminate guard).
     template <typename T>
-    T* write(ComponentId id) noexcept {
+    T* write(ComponentId id) {
         return reinterpret_cast<T*>(write_raw(id));
     }
     const std::byte* raw(ComponentId id) const noexcept;
-    std::byte* write_raw(ComponentId id) noexcept;
+    std::byte* write_raw(ComponentId id);
 
 private:
     Table* table_;

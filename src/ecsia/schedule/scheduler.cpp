@@ -119,7 +119,10 @@ FrameStatus Scheduler::step() {
             continue;
         }
         const std::vector<std::uint32_t>& wave = plan_.waves[wave_];
-        waves_.push_back(WaveTiming{static_cast<std::uint32_t>(wave_), 0, now_us(), 0});
+        // A wave begins where the previous one ended (the frame's start for the first): one
+        // clock read per wave, which matters in wasm, where a read is a round trip through JS.
+        const double begin_us = waves_.empty() ? 0.0 : waves_.back().end_us;
+        waves_.push_back(WaveTiming{static_cast<std::uint32_t>(wave_), 0, begin_us, 0});
         run_main_thread_systems(wave);
         prepare_batches(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
@@ -221,7 +224,8 @@ std::uint32_t Scheduler::rows_per_batch(std::uint64_t rows) const noexcept {
     // the worker count, so batch ids, failures and per-batch reservations match for every count.
     constexpr std::uint64_t kTargetBatches = 16;
     constexpr std::uint32_t kMinBatchRows = 256;
-    const std::uint64_t share = (rows + kTargetBatches - 1) / kTargetBatches;
+    constexpr std::uint64_t kRowMultiple = 16;  // batches start on cache lines of 4-byte fields
+    const std::uint64_t share = ((rows + kTargetBatches - 1) / kTargetBatches + kRowMultiple - 1) / kRowMultiple * kRowMultiple;
     const std::uint32_t floor = std::min(kMinBatchRows, options_.batch_rows);
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(share, floor, options_.batch_rows));
 }

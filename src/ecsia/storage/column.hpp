@@ -89,6 +89,9 @@ private:
 
     ComponentId component_;
     std::uint32_t element_size_;
+    // Column data starts on a cache line: with batches that start on multiples of 16 rows
+    // (Scheduler), a kernel's vector loads then do not straddle cache lines.
+    static constexpr std::uint32_t kColumnAlignment = 64;
     std::uint32_t alignment_;
     std::byte* data_ = nullptr;
     std::vector<std::byte> default_element_;
