@@ -169,6 +169,9 @@ for (const { variant, server } of variants) {
       attempt(() => scheduler.addSystem({ name: 'Y', run: 5 }));
       attempt(() => scheduler.addBuiltin('Move'));
       attempt(() => world.createScheduler({ workers: -1 }));
+      attempt(() => world.createScheduler({ fencePollUs: -5 }));
+      attempt(() => scheduler.spawnHeavy(10, 1, { group: 8 }));
+      attempt(() => scheduler.spawnMovers(-1, 1, { bare: true }));
       let update;
       try { await scheduler.update('fast'); update = 'no error'; } catch (e) { update = e.message; }
       const after = world.stateHash();
@@ -181,7 +184,41 @@ for (const { variant, server } of variants) {
     expect(r.errors[2]).toContain('run must be a function');
     expect(r.errors[3]).toContain("'Move'");
     expect(r.errors[4]).toContain('options.workers');
+    expect(r.errors[5]).toContain('options.fencePollUs');
+    expect(r.errors[6]).toContain('group must be a whole number 0..7');
+    expect(r.errors[7]).toContain('count must be a whole number');
     expect(r.update).toContain('dt must be a finite number');
     expect(r.same).toBe(true);
   });
 }
+
+test('benchmark workloads spawn what they say: bare movers, one heavy group', async ({ page }) => {
+  await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 10000 });
+    const scheduler = world.createScheduler({ systems: ['Move', 'SumMoved'], workers: 2, fencePollUs: 0 });
+    scheduler.spawnMovers(1000, 1, { bare: true });
+    scheduler.spawnHeavy(300, 2, { group: 3 });
+    const field = (chunk, name, f) => chunk.columns[name][chunk.offsets[name][f]];  // row 0
+    const [chunk] = world.chunks(['position', 'velocity']);
+    const first = { x: field(chunk, 'position', 'x'), y: field(chunk, 'position', 'y'), dx: field(chunk, 'velocity', 'dx') };
+    await scheduler.update(1);
+    const [moved] = world.chunks(['position', 'velocity']);
+    const out = {
+      movers: world.count(['position', 'velocity']), aged: world.count(['age']),
+      heavy3: world.count(['heavy3']), heavy0: world.count(['heavy0']),
+      first, movedX: field(moved, 'position', 'x'), plan: scheduler.plan(),
+    };
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.movers).toBe(1000);
+  expect(r.aged).toBe(0);  // bare: position and velocity only
+  expect(r.heavy3).toBe(300);
+  expect(r.heavy0).toBe(0);
+  expect(r.first).toEqual({ x: 0, y: 0, dx: -0.75 });  // the move workload's values for entity 0
+  expect(r.movedX).toBe(-0.75);  // x += dx * dt with dt = 1
+  expect(r.plan).toEqual([['Move'], ['SumMoved']]);
+});

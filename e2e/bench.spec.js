@@ -1,0 +1,43 @@
+// The benchmark page (web/bench/, driven by scripts/bench) still loads and runs every workload:
+// a smoke run with tiny settings, checking the results' shape, not speed (figures come from
+// scripts/bench, never from the test suite).
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, servers } from './support.js';
+
+test('the benchmark page runs every workload, and heavy hashes equal the serial one', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${servers.isolated}/web/bench/index.html`);
+  await page.waitForFunction(() => window.ecsiaBench?.ready === true);
+  const r = await page.evaluate(async () => {
+    const b = window.ecsiaBench;
+    return {
+      variant: b.variant,
+      move: await b.run('move', { sizes: [2000], repetitions: 2 }),
+      tracked: await b.run('tracked', { sizes: [2000], repetitions: 2 }),
+      heavy: await b.run('heavy', { frames: 1, steps: 8, workerCounts: [2] }),
+      fence: await b.run('fence', { frames: 200, workerCounts: [0, 2] }),
+      churn: await b.run('churn', { populations: [2000], repetitions: 2, sampleMs: 5 }),
+      unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
+    };
+  });
+  expect(r.variant).toBe('threaded');
+  const positive = (value) => Number.isFinite(value) && value > 0;
+  const move = r.move.sizes[0];
+  expect(Object.keys(move.nsPerEntity).sort()).toEqual(['JS loop', 'bitECS 0.4.0', 'ecsia', 'wasm loop, SIMD', 'wasm loop, scalar']);
+  expect(Object.values(move.nsPerEntity).every(positive)).toBe(true);
+  expect(positive(move.ecsiaOverSimdLoop) && positive(move.bitecsOverEcsia)).toBe(true);
+  expect(r.tracked.sizes[0].plan).toEqual([['Move'], ['SumMoved']]);
+  expect(positive(r.tracked.sizes[0].trackedOverMove)).toBe(true);
+  for (const variant of r.heavy.variants) {
+    expect(variant.runs.map((run) => run.workers)).toEqual([0, 2]);
+    expect(variant.runs.every((run) => run.hashEqualsSerial && positive(run.msPerFrame))).toBe(true);
+    expect(variant.runs[1].activeWorkers).toBe(2);
+  }
+  expect(r.fence.runs.map((run) => run.workers)).toEqual([0, 2]);
+  expect(r.fence.runs.every((run) => positive(run.medianUs))).toBe(true);
+  expect(r.churn.populations[0].clean).toBe(true);
+  expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
+  expect(r.unknown).toContain("no workload 'warp'");
+  expectNoPageErrors({ errors });
+});
