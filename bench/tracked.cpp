@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bench_support.hpp"
 #include "builtin/components.hpp"
+#include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
 
 namespace {
@@ -37,26 +37,8 @@ constexpr double kSampleSeconds = 0.02;
     }
 }
 
-// What the drainer does with each changed row: sums x. Written with a 4-float vector (two rows per
-// load) because floating-point addition is not reassociated at -O3, so a plain `total += x` would
-// time one addition chain rather than the read of the changed rows.
-using Float4 = float __attribute__((vector_size(16)));
-
-[[gnu::noinline]] float sum_x(const Position* position, std::uint32_t rows) {
-    Float4 sums[4] = {};  // four independent chains, eight rows per step
-    std::uint32_t i = 0;
-    for (; i + 8 <= rows; i += 8) {
-        for (int k = 0; k < 4; ++k) {
-            Float4 pair;
-            std::memcpy(&pair, position + i + 2 * k, sizeof pair);  // {x, y} of two rows
-            sums[k] += pair;
-        }
-    }
-    const Float4 all = (sums[0] + sums[1]) + (sums[2] + sums[3]);
-    float total = all[0] + all[2];
-    for (; i < rows; ++i) total += position[i].x;
-    return total;
-}
+// What the drainer does with each changed row: sums x (the built-in SumMoved's code).
+using ecsia::builtin::sum_position_x;
 
 struct Variant {
     const char* name;
@@ -131,7 +113,7 @@ SizeResult run_size(std::uint32_t entities) {
                                    std::uint32_t rows = 0;
                                    changed_positions.for_each_chunk(
                                        [&](ecsia::Chunk& chunk) {
-                                           drained_sum += sum_x(chunk.read<Position>(position_id), chunk.size());
+                                           drained_sum += sum_position_x(chunk.read<Position>(position_id), chunk.size());
                                            rows += chunk.size();
                                        },
                                        drain_last_run);
@@ -145,7 +127,7 @@ SizeResult run_size(std::uint32_t entities) {
     add_variant(result.variants, "  (diag) drain only, since 0", [&] {
                                    changed_positions.for_each_chunk(
                                        [&](ecsia::Chunk& chunk) {
-                                           drained_sum += sum_x(chunk.read<Position>(position_id), chunk.size());
+                                           drained_sum += sum_position_x(chunk.read<Position>(position_id), chunk.size());
                                        },
                                        0);
                                });

@@ -35,11 +35,13 @@ void spawn_heavy_group(World& world, std::uint32_t group, std::uint32_t count, s
 
 namespace {
 
-// Four independent 4-float chains (eight rows per step): float addition is not reassociated at
-// -O3, so a plain `total += x` would time one dependency chain instead of the read of the rows.
 using Float4 = float __attribute__((vector_size(16)));
 
-float sum_x(const Position* position, std::uint32_t rows) {
+}  // namespace
+
+// Four independent 4-float chains (eight rows per step): float addition is not reassociated at
+// -O3, so a plain `total += x` would time one dependency chain instead of the read of the rows.
+float sum_position_x(const Position* position, std::uint32_t rows) {
     Float4 sums[4] = {};
     std::uint32_t i = 0;
     for (; i + 8 <= rows; i += 8) {
@@ -55,8 +57,6 @@ float sum_x(const Position* position, std::uint32_t rows) {
     return total;
 }
 
-}  // namespace
-
 SystemDesc make_sum_moved_system(ComponentId position, std::shared_ptr<DrainTotals> totals) {
     SystemDesc system;
     system.name = "SumMoved";
@@ -65,7 +65,7 @@ SystemDesc make_sum_moved_system(ComponentId position, std::shared_ptr<DrainTota
     system.query.changed = {position};
     system.query_set = true;
     system.kernel = [position, totals](KernelContext& ctx) {
-        const float sum = sum_x(ctx.chunk.read<Position>(position), ctx.chunk.size());
+        const float sum = sum_position_x(ctx.chunk.read<Position>(position), ctx.chunk.size());
         if (!totals) return;
         // Relaxed: the totals are read after the frame, and the wave fence orders those reads.
         totals->rows.fetch_add(ctx.chunk.size(), std::memory_order_relaxed);

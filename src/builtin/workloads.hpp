@@ -23,6 +23,10 @@ void spawn_move_workload(World& world, std::uint32_t count);
 // Spawns `count` entities into heavy group `group` (0..7) only: the one-system *heavy* variant.
 void spawn_heavy_group(World& world, std::uint32_t group, std::uint32_t count, std::uint64_t seed);
 
+// The sum of `rows` positions' x: the *tracked* drainer's read of the changed rows (native
+// benchmarks call it too, so both sides time the same code).
+float sum_position_x(const Position* position, std::uint32_t rows);
+
 // What the *tracked* workload's drainer has seen: rows drained, and an order-free checksum of the
 // x values it summed (so the sums cannot be optimised away, and equal runs agree).
 struct DrainTotals {

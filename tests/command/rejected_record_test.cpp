@@ -31,7 +31,8 @@ TEST_CASE("records after a rejected one in the same buffer still apply", "[comma
     buffer.despawn(c);                                 // applies
     buffer.set(b, position, Position{7, 7});           // applies
     buffer.add(b, health, Health{5, true, 1});         // applies
-    buffer.set(a, position, 4, &bad, 8);               // rejected single record, last
+    const float pair[2] = {9, 9};
+    buffer.set(a, position, 4, pair, sizeof pair);     // rejected single record (12 > 8 bytes), last
     CommandBuffer* buffers[] = {&buffer};
     const ApplyStats stats = world.apply(buffers);
 

@@ -131,12 +131,7 @@ export async function heavy(env, { frames = 6, steps = 512, workerCounts = [1, 2
   return { frames, steps, variants };
 }
 
-/**
- * fence: one-wave frames whose kernel does nothing. performance.now() ticks in 5 µs steps here,
- * so each sample is the mean of a group of `group` frames; median and p99 are over the groups
- * (bench_fence reports the same statistic).
- */
-export async function fence(env, { frames = 20_000, group = 20, workerCounts = [0, 1, 2], fencePollUs } = {}) {
+async function fenceRuns(env, { frames, group, workerCounts, fencePollUs }) {
   const runs = [];
   for (const workers of workerCounts) {
     const world = env.ecsia.createWorld({ maxEntities: 1024 });
@@ -155,7 +150,21 @@ export async function fence(env, { frames = 20_000, group = 20, workerCounts = [
     scheduler.dispose();
     world.dispose();
   }
-  return { frames, group, fencePollUs: fencePollUs ?? 'default', runs };
+  return runs;
+}
+
+/**
+ * fence: one-wave frames whose kernel does nothing. performance.now() ticks in 5 µs steps here,
+ * so each sample is the mean of a group of `group` frames; median and p99 are over the groups
+ * (bench_fence reports the same statistic). `runs`: the scheduler's defaults (update() polls a
+ * just-dispatched wave for 20 µs); `waitAsyncRuns`: fencePollUs 0, every wave awaited with
+ * Atomics.waitAsync.
+ */
+export async function fence(env, { frames = 20_000, group = 20, workerCounts = [0, 1, 2] } = {}) {
+  const runs = await fenceRuns(env, { frames, group, workerCounts });
+  const threaded = workerCounts.filter((w) => w > 0);
+  const waitAsyncRuns = await fenceRuns(env, { frames: frames / 4, group, workerCounts: threaded, fencePollUs: 0 });
+  return { frames, group, runs, waitAsyncRuns };
 }
 
 /** churn: the native program's workload compiled into the bench module; M records/s of apply. */
