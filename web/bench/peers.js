@@ -53,10 +53,12 @@ export function wasmLoop(bench, flavour, count, dt) {
 
 function bitecsWorld(count) {
   const world = bitecs.createWorld();
-  const Position = { x: new Float32Array(count), y: new Float32Array(count) };
-  const Velocity = { x: new Float32Array(count), y: new Float32Array(count) };
+  // Entity ids start at 1 in bitECS 0.4: the arrays hold ids 0..count.
+  const Position = { x: new Float32Array(count + 1), y: new Float32Array(count + 1) };
+  const Velocity = { x: new Float32Array(count + 1), y: new Float32Array(count + 1) };
   for (let i = 0; i < count; i += 1) {
     const eid = bitecs.addEntity(world);
+    if (eid > count) throw new Error(`bitECS gave entity id ${eid} for entity ${i} of ${count}`);
     bitecs.addComponent(world, eid, Position);
     bitecs.addComponent(world, eid, Velocity);
     [Position.x[eid], Position.y[eid]] = initialPosition(i);
