@@ -51,7 +51,7 @@ export class Scheduler {
    *   systems: built-in system names to add, in order (e.g. ['Move', 'Bounce'])
    *   workers: worker threads (default: the engine's; 0 = serial executor; capped at the engine's)
    *   config: built-in systems' settings { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps }
-   *   batchRows: most rows per batch (default 4096; a system's rows are cut into about 16 batches of
+   *   batchRows: most rows per batch (default 16384; a system's rows are cut into about 16 batches of
    *     at least 256 rows, so lower it for kernels that are slow per row); waveDeadlineMs: a wave's
    *     deadline (30000)
    *   fencePollUs: after starting a wave, how long update() polls for it to finish before it
@@ -77,7 +77,7 @@ export class Scheduler {
       }
       workers = ecsia.workers;
     }
-    const batchRows = options.batchRows ?? 4096;
+    const batchRows = options.batchRows ?? 16384;
     const deadline = options.waveDeadlineMs ?? 30000;
     const fencePollUs = options.fencePollUs ?? 20;
     if (!Number.isInteger(batchRows) || batchRows < 1) {

@@ -48,11 +48,11 @@ TEST_CASE("a system's rows are cut into about 16 batches, at least 256 rows, at 
     CHECK(batch_sizes(50'000, 0) == sixteenth);
     // 1,000 rows: the 256-row floor gives 4 batches.
     CHECK(batch_sizes(1'000, 0) == std::vector<std::uint32_t>{256, 256, 256, 232});
-    // 1,000,000 rows: the default batch_rows (4,096) caps the size.
+    // 1,000,000 rows: the default batch_rows (16,384) caps the size.
     const std::vector<std::uint32_t> big = batch_sizes(1'000'000, 0);
-    CHECK(big.size() == 245);
-    CHECK(big.front() == 4'096);
-    CHECK(big.back() == 1'000'000 - 244 * 4'096);
+    CHECK(big.size() == 62);
+    CHECK(big.front() == 16'384);
+    CHECK(big.back() == 1'000'000 - 61 * 16'384);
     // A batch_rows below the floor wins: 100 rows per batch.
     CHECK(batch_sizes(1'000, 0, 100) == std::vector<std::uint32_t>{100, 100, 100, 100, 100, 100, 100, 100, 100, 100});
 }

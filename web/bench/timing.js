@@ -20,7 +20,7 @@ export function percentile(values, p) {
  * Each variant's sample runs enough frames to last about sampleMs.
  * Returns { samples: { [name]: [ms per frame, per repetition] }, frames: { [name]: per sample } }.
  */
-export async function interleave(variants, { repetitions = 15, sampleMs = 20, warmupFrames = 20 } = {}) {
+export async function interleave(variants, { repetitions = 15, sampleMs = 30, warmupFrames = 20 } = {}) {
   const frames = {};
   for (const v of variants) {
     await v.run(warmupFrames);  // tier-up to optimised code, first touch

@@ -30,7 +30,7 @@ function summarise(samples, entities) {
 }
 
 /** move: ecsia (serial executor, one thread) against the JS loop, the wasm loops and bitECS. */
-export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 15 } = {}) {
+export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 21 } = {}) {
   const results = [];
   for (const entities of sizes) {
     const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
@@ -62,7 +62,7 @@ export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 15 
 }
 
 /** tracked: Move plus SumMoved (a changed<position> drainer) against Move alone, and bitECS's. */
-export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 15 } = {}) {
+export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 21 } = {}) {
   const results = [];
   for (const entities of sizes) {
     const untracked = ecsiaMovers(env.ecsia, entities, ['Move']);

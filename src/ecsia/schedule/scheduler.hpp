@@ -28,7 +28,7 @@ namespace ecsia {
 
 struct SchedulerOptions {
     std::uint32_t workers = 0;        // 0 = serial executor
-    std::uint32_t batch_rows = 4096;  // upper bound of rows per batch; part of the plan, not of timing
+    std::uint32_t batch_rows = 16384;  // upper bound of rows per batch; part of the plan, not of timing
     std::chrono::milliseconds wave_deadline{30000};
     std::chrono::milliseconds startup_deadline{10000};
     // step() only: after dispatching a wave, poll the fence this long before reporting Waiting.
