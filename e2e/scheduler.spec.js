@@ -101,12 +101,14 @@ test('the main thread stays responsive while heavy waves run on the workers', as
 for (const { variant, server } of variants) {
   test(`${variant} build: a second update() while one runs is rejected`, async ({ page }) => {
     // The single build finishes a frame before update() returns, so there is no overlap to reject.
+    // On the threaded build the wave must outlast update()'s short poll (fencePollUs): heavy work.
     await openTestPage(page, server);
     const r = await page.evaluate(async () => {
       const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
       const world = ecsia.createWorld({ maxEntities: 10000 });
-      const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
-      scheduler.spawnMovers(1000, 3);
+      const systems = Array.from({ length: 8 }, (_, g) => `Heavy${g}`);
+      const scheduler = world.createScheduler({ systems, config: { heavySteps: 256 }, batchRows: 64 });
+      scheduler.spawnHeavy(128, 3);
       const first = scheduler.update(1 / 60);
       let second;
       try { await scheduler.update(1 / 60); second = 'accepted'; } catch (e) { second = e.message; }

@@ -154,7 +154,8 @@ export class Scheduler {
   /**
    * Runs one frame. The waves run on the workers; between them this awaits the fence with
    * Atomics.waitAsync, so the page keeps rendering and handling input. A second update() while
-   * one runs is rejected.
+   * one runs is rejected. A frame whose every wave finishes within fencePollUs of its dispatch
+   * completes without yielding to the event loop.
    */
   async update(dt) {
     if (this.#running) {
