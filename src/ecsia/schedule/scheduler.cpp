@@ -18,7 +18,16 @@ struct Scheduler::Batch {
     EntityReservation reservation;
     bool failed = false;  // written by the one thread that runs the batch, read after the fence
     std::string error;
+
+    void fail(const char* why) {
+        failed = true;
+        error = why;
+    }
 };
+
+namespace {
+constexpr const char* kNonStandardException = "a non-standard exception";
+}  // namespace
 
 Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(world), options_(options) {
     if (options_.batch_rows == 0) throw Error(ErrorCode::BadValue, "batch_rows must be at least 1");
@@ -240,11 +249,9 @@ bool Scheduler::run_batch(Batch& batch) noexcept {
         run_kernel(batch);
         return true;
     } catch (const std::exception& error) {
-        batch.failed = true;
-        batch.error = error.what();
+        batch.fail(error.what());
     } catch (...) {
-        batch.failed = true;
-        batch.error = "a non-standard exception";
+        batch.fail(kNonStandardException);
     }
     return false;
 }
@@ -269,13 +276,9 @@ void Scheduler::run_batches_inline() noexcept {
         try {
             run_kernels_from(next);
         } catch (const std::exception& error) {
-            batches_[next]->failed = true;
-            batches_[next]->error = error.what();
-            ++next;
+            batches_[next++]->fail(error.what());
         } catch (...) {
-            batches_[next]->failed = true;
-            batches_[next]->error = "a non-standard exception";
-            ++next;
+            batches_[next++]->fail(kNonStandardException);
         }
     }
 }
