@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -63,6 +65,29 @@ inline double min_of(const std::vector<double>& samples) {
 
 inline double max_of(const std::vector<double>& samples) {
     return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
+}
+
+// One measured variant of a workload (move, tracked): how to run a frame, and its samples.
+struct Variant {
+    const char* name;
+    std::function<void()> frame;
+    std::vector<double> cpu_ns;         // per repetition, ns per entity, thread CPU time
+    std::vector<double> wall_ns;        // the same samples by the wall clock
+    std::vector<double> over_baseline;  // per repetition: cpu_ns / the baseline's, where computed
+};
+
+inline void add_variant(std::vector<Variant>& variants, const char* name, std::function<void()> frame) {
+    Variant v;
+    v.name = name;
+    v.frame = std::move(frame);
+    variants.push_back(std::move(v));
+}
+
+template <typename Fn>
+Timing time_frames(const Fn& frame, int frames) {
+    return time_both([&] {
+        for (int f = 0; f < frames; ++f) frame();
+    });
 }
 
 // Results flow here so the compiler cannot drop the work that produced them.
@@ -140,6 +165,13 @@ inline std::string json_array(const std::vector<std::string>& elements) {
 }
 
 inline std::string json_member(const std::string& key, const std::string& value) { return json_string(key) + ":" + value; }
+
+// {"<variant name>": median ns per entity, ...}
+inline std::string json_ns_per_entity(const std::vector<Variant>& variants) {
+    std::vector<std::string> members;
+    for (const Variant& v : variants) members.push_back(json_member(v.name, json_number(median(v.cpu_ns))));
+    return json_object(members);
+}
 
 // Writes `json` to `path` when a path was given; returns false (and says so) when it cannot.
 inline bool write_json(const std::string& path, const std::string& json) {

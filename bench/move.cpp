@@ -24,6 +24,9 @@ namespace {
 // The *move* workload's components are the built-in ones (src/builtin/components.hpp).
 using ecsia::builtin::Position;
 using ecsia::builtin::Velocity;
+using bench::Variant;
+using bench::add_variant;
+using bench::time_frames;
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr int kRepetitions = 21;
@@ -42,31 +45,11 @@ Velocity initial_velocity(std::uint32_t i) {
     return {static_cast<float>(i % 7) * 0.25f - 0.75f, static_cast<float>(i % 5) * 0.5f - 1.0f};
 }
 
-struct Variant {
-    const char* name;
-    std::function<void()> frame;
-    std::vector<double> cpu_ns;      // per repetition, ns per entity, thread CPU time
-    std::vector<double> wall_ns;     // the same samples by the wall clock
-    std::vector<double> over_plain;  // per repetition: cpu_ns / the plain loop's, run back to back
-};
 
 struct SizeResult {
     std::uint32_t entities;
     std::vector<Variant> variants;  // [0] is the plain loop, [1] the chunk path
 };
-
-void add_variant(std::vector<Variant>& variants, const char* name, std::function<void()> frame) {
-    Variant v;
-    v.name = name;
-    v.frame = std::move(frame);
-    variants.push_back(std::move(v));
-}
-
-bench::Timing time_frames(const std::function<void()>& frame, int frames) {
-    return bench::time_both([&] {
-        for (int f = 0; f < frames; ++f) frame();
-    });
-}
 
 SizeResult run_size(std::uint32_t entities) {
     // Plain baseline: two arrays of {x, y} structs.
@@ -130,7 +113,7 @@ SizeResult run_size(std::uint32_t entities) {
             v.wall_ns.push_back(t.wall * per_entity);
             world.advance_tick();
         }
-        for (Variant& v : result.variants) v.over_plain.push_back(v.cpu_ns.back() / result.variants[0].cpu_ns.back());
+        for (Variant& v : result.variants) v.over_baseline.push_back(v.cpu_ns.back() / result.variants[0].cpu_ns.back());
     }
 
     // Both sides did the same arithmetic; keep the results alive.
@@ -160,16 +143,14 @@ int main(int argc, char** argv) {
         for (const Variant& v : r.variants) {
             std::printf("  %-34s %10.3f %8.3f %8.3f %10.3f %7.3fx\n", v.name, bench::median(v.cpu_ns),
                         bench::min_of(v.cpu_ns), bench::max_of(v.cpu_ns), bench::median(v.wall_ns),
-                        bench::median(v.over_plain));
+                        bench::median(v.over_baseline));
         }
         std::printf("\n");
-        std::vector<std::string> ns;
-        for (const Variant& v : r.variants) ns.push_back(bench::json_member(v.name, bench::json_number(bench::median(v.cpu_ns))));
         json_sizes.push_back(bench::json_object({bench::json_member("entities", std::to_string(entities)),
-                                                     bench::json_member("ns_per_entity", bench::json_object(ns)),
-                                                     bench::json_member("chunk_over_plain", bench::json_number(bench::median(r.variants[1].over_plain)))}));
+                                                     bench::json_member("ns_per_entity", bench::json_ns_per_entity(r.variants)),
+                                                     bench::json_member("chunk_over_plain", bench::json_number(bench::median(r.variants[1].over_baseline)))}));
         names.push_back("move_" + std::to_string(entities) + "_chunk_over_plain");
-        verdicts.push_back({names.back().c_str(), bench::median(r.variants[1].over_plain), 1.2, true, "x"});
+        verdicts.push_back({names.back().c_str(), bench::median(r.variants[1].over_baseline), 1.2, true, "x"});
     }
     const bool written = bench::write_json(json_path, bench::json_object({bench::json_member("sizes", bench::json_array(json_sizes))}));
     return bench::report_targets(verdicts) == 0 && written ? 0 : 1;

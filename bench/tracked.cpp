@@ -25,6 +25,9 @@ namespace {
 // The *move* workload's components are the built-in ones (src/builtin/components.hpp).
 using ecsia::builtin::Position;
 using ecsia::builtin::Velocity;
+using bench::Variant;
+using bench::add_variant;
+using bench::time_frames;
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr int kRepetitions = 21;
@@ -40,25 +43,6 @@ constexpr double kSampleSeconds = 0.02;
 // What the drainer does with each changed row: sums x (the built-in SumMoved's code).
 using ecsia::builtin::sum_position_x;
 
-struct Variant {
-    const char* name;
-    std::function<void()> frame;
-    std::vector<double> cpu_ns;   // per repetition, ns per entity, thread CPU time
-    std::vector<double> wall_ns;  // the same samples by the wall clock
-};
-
-void add_variant(std::vector<Variant>& variants, const char* name, std::function<void()> frame) {
-    Variant v;
-    v.name = name;
-    v.frame = std::move(frame);
-    variants.push_back(std::move(v));
-}
-
-bench::Timing time_frames(const std::function<void()>& frame, int frames) {
-    return bench::time_both([&] {
-        for (int f = 0; f < frames; ++f) frame();
-    });
-}
 
 struct SizeResult {
     std::vector<Variant> variants;
@@ -181,10 +165,8 @@ int main(int argc, char** argv) {
         std::printf("  tracked / untracked move: %.3fx   tracked / plain loop: %.3fx   drained every row: %s\n\n",
                     bench::median(r.tracked_over_move), bench::median(r.tracked_over_plain),
                     r.drained_every_row ? "yes" : "NO");
-        std::vector<std::string> ns;
-        for (const Variant& v : r.variants) ns.push_back(bench::json_member(v.name, bench::json_number(bench::median(v.cpu_ns))));
         json_sizes.push_back(bench::json_object({bench::json_member("entities", std::to_string(entities)),
-                                                     bench::json_member("ns_per_entity", bench::json_object(ns)),
+                                                     bench::json_member("ns_per_entity", bench::json_ns_per_entity(r.variants)),
                                                      bench::json_member("tracked_over_move", bench::json_number(bench::median(r.tracked_over_move))),
                                                      bench::json_member("drained_every_row", bench::json_bool(r.drained_every_row))}));
         names.push_back("tracked_" + std::to_string(entities) + "_over_untracked_move");
