@@ -20,10 +20,13 @@ export function percentile(values, p) {
  * Each variant's sample runs enough frames to last about sampleMs.
  * Returns { samples: { [name]: [ms per frame, per repetition] }, frames: { [name]: per sample } }.
  */
-export async function interleave(variants, { repetitions = 15, sampleMs = 30, warmupFrames = 20 } = {}) {
+export async function interleave(variants, { repetitions = 15, sampleMs = 30, warmupMs = 300 } = {}) {
   const frames = {};
   for (const v of variants) {
-    await v.run(warmupFrames);  // tier-up to optimised code, first touch
+    // Run each variant for a while first: V8 starts wasm and JS in baseline tiers and swaps in
+    // optimised code only after a function has run enough (a few frames are not enough).
+    const warmupStart = performance.now();
+    do await v.run(5); while (performance.now() - warmupStart < warmupMs);
     const start = performance.now();
     await v.run(10);
     const perFrame = (performance.now() - start) / 10;
