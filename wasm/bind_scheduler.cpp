@@ -1,5 +1,6 @@
 // EMSCRIPTEN_BINDINGS(ecsia_scheduler): systems, the resumable frame, the plan.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #ifdef __EMSCRIPTEN_PTHREADS__
 #include <emscripten/threading.h>
 #endif
@@ -11,6 +12,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "builtin/scenario.hpp"
 #include "builtin/workloads.hpp"
+#include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/base/hash.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
@@ -32,6 +34,9 @@ void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t seen) {
 }
 void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinterpret_cast<void*>(word), 1); }
 #endif
+
+// performance.now() (drift-corrected on workers, so threads agree), in nanoseconds.
+std::int64_t now_ns() { return static_cast<std::int64_t>(emscripten_get_now() * 1e6); }
 
 std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallback) {
     if (config.isUndefined() || config.isNull()) return fallback;
@@ -231,6 +236,7 @@ SchedulerBinding* make_scheduler(WorldBinding& world, std::uint32_t workers, std
 EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
     using ecsia::wasm::Guarded;
     using ecsia::wasm::SchedulerBinding;
+    ecsia::install_monotonic_source(&ecsia::wasm::now_ns);
 #ifdef __EMSCRIPTEN_PTHREADS__
     ecsia::WaveFence::set_wake_hook(&ecsia::wasm::wake_js_waiters);
     ecsia::WorkerPool::set_wake_word_hooks({&ecsia::wasm::futex_wait, &ecsia::wasm::futex_wake});

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -83,7 +84,7 @@ const std::int32_t* Scheduler::fence_word() const noexcept {
 }
 
 double Scheduler::now_us() const {
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - frame_start_).count();
+    return static_cast<double>(monotonic_ns() - frame_start_ns_) * 1e-3;
 }
 
 void Scheduler::update(float dt) {
@@ -105,7 +106,7 @@ void Scheduler::begin_frame(float dt) {
     wave_ = 0;
     dispatched_ = false;
     waves_.clear();
-    frame_start_ = std::chrono::steady_clock::now();
+    frame_start_ns_ = monotonic_ns();
 }
 
 FrameStatus Scheduler::step() {
@@ -221,8 +222,8 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
 
 void Scheduler::poll_fence() const {
     if (options_.step_poll.count() <= 0) return;
-    const auto until = std::chrono::steady_clock::now() + options_.step_poll;
-    while (!pool_->fence().done(epoch_) && std::chrono::steady_clock::now() < until) {
+    const std::int64_t until = monotonic_ns() + std::chrono::nanoseconds(options_.step_poll).count();
+    while (!pool_->fence().done(epoch_) && monotonic_ns() < until) {
     }
 }
 

@@ -116,7 +116,7 @@ private:
     std::size_t wave_ = 0;
     std::uint32_t epoch_ = 0;
     std::chrono::steady_clock::time_point deadline_;
-    std::chrono::steady_clock::time_point frame_start_;
+    std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
     std::uint64_t frames_ = 0;
     // Batches of the current wave by batch id; the storage is reused across waves and frames.
     std::vector<std::unique_ptr<Batch>> batch_pool_;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/base/monotonic_clock.hpp"
 
 namespace ecsia {
 
@@ -87,7 +88,7 @@ void WorkerPool::run(std::uint32_t index) {
         // acquire: pairs with the release in dispose(); a stopping pool runs nothing more.
         if (stopping_.load(std::memory_order_acquire)) return;
         bool all_ok = true;
-        const auto start = std::chrono::steady_clock::now();
+        const std::int64_t start = monotonic_ns();
         std::uint64_t jobs = 0;
         for (;;) {
             // relaxed: the counter only hands out distinct numbers; the job table is already
@@ -97,9 +98,9 @@ void WorkerPool::run(std::uint32_t index) {
             all_ok &= job_fn_(job_context_, job, index);
             ++jobs;
         }
-        const auto busy = std::chrono::steady_clock::now() - start;
+        const std::int64_t busy = monotonic_ns() - start;
         // relaxed: statistics, read by the coordinator after the fence or tolerated as slightly old.
-        self.busy_ns.fetch_add(static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count()), std::memory_order_relaxed);
+        self.busy_ns.fetch_add(static_cast<std::uint64_t>(busy), std::memory_order_relaxed);
         self.jobs_run.fetch_add(jobs, std::memory_order_relaxed);
         fence_.arrive(!all_ok);
     }
@@ -110,10 +111,10 @@ void WorkerPool::spin_before_sleep(const Worker& self, std::uint32_t seen) noexc
     // word for a moment after a wave is still awake for the next dispatch. Waking a sleeping one
     // costs a few µs natively and tens of µs in a browser's Web Worker. Kept short: a waiting
     // worker should not hold a core that the page or another worker needs.
-    constexpr auto kSpin = std::chrono::microseconds(50);
-    const auto until = std::chrono::steady_clock::now() + kSpin;
+    constexpr std::int64_t kSpinNs = 50'000;
+    const std::int64_t until = monotonic_ns() + kSpinNs;
     // relaxed: only a hint to stop polling; the acquire load after the poll decides.
-    while (self.wake.load(std::memory_order_relaxed) == seen && std::chrono::steady_clock::now() < until) {
+    while (self.wake.load(std::memory_order_relaxed) == seen && monotonic_ns() < until) {
         std::this_thread::yield();
     }
 }

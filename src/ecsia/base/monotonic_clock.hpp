@@ -1,0 +1,32 @@
+#pragma once
+// The monotonic clock of the hot paths (fence polls, workers' busy time, frame timing), in
+// nanoseconds: std::chrono::steady_clock unless a platform installs a cheaper source. The wasm
+// build installs emscripten_get_now: one call into JS, where libc++'s steady_clock costs two
+// round trips (clock_gettime through an exception trampoline) at ~0.5 µs or more per read.
+// Deadlines keep using steady_clock: they are read once per wave, off the fast path.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace ecsia {
+
+using MonotonicSource = std::int64_t (*)();
+
+namespace detail {
+inline std::atomic<MonotonicSource> monotonic_source{nullptr};
+}  // namespace detail
+
+// Call once, before any scheduler or worker starts (values from two sources never mix then).
+inline void install_monotonic_source(MonotonicSource source) noexcept {
+    // relaxed: installed before the threads that read it are created; thread creation orders it.
+    detail::monotonic_source.store(source, std::memory_order_relaxed);
+}
+
+inline std::int64_t monotonic_ns() noexcept {
+    // relaxed: see install_monotonic_source.
+    if (const MonotonicSource source = detail::monotonic_source.load(std::memory_order_relaxed)) return source();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace ecsia
