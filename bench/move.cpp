@@ -17,6 +17,7 @@
 
 #include "bench_support.hpp"
 #include "builtin/components.hpp"
+#include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
 
 namespace {
@@ -40,12 +41,6 @@ constexpr double kSampleSeconds = 0.02;  // each sample runs enough frames to la
     }
 }
 
-Position initial_position(std::uint32_t i) { return {static_cast<float>(i % 1000), static_cast<float>(i / 1000)}; }
-Velocity initial_velocity(std::uint32_t i) {
-    return {static_cast<float>(i % 7) * 0.25f - 0.75f, static_cast<float>(i % 5) * 0.5f - 1.0f};
-}
-
-
 struct SizeResult {
     std::uint32_t entities;
     std::vector<Variant> variants;  // [0] is the plain loop, [1] the chunk path
@@ -56,8 +51,8 @@ SizeResult run_size(std::uint32_t entities) {
     std::vector<Position> plain_position(entities);
     std::vector<Velocity> plain_velocity(entities);
     for (std::uint32_t i = 0; i < entities; ++i) {
-        plain_position[i] = initial_position(i);
-        plain_velocity[i] = initial_velocity(i);
+        plain_position[i] = ecsia::builtin::move_workload_position(i);
+        plain_velocity[i] = ecsia::builtin::move_workload_velocity(i);
     }
 
     ecsia::WorldOptions options;
@@ -65,7 +60,7 @@ SizeResult run_size(std::uint32_t entities) {
     ecsia::World world(options);
     const ecsia::ComponentId position_id = world.component<Position>();
     const ecsia::ComponentId velocity_id = world.component<Velocity>();
-    for (std::uint32_t i = 0; i < entities; ++i) world.spawn(initial_position(i), initial_velocity(i));
+    for (std::uint32_t i = 0; i < entities; ++i) world.spawn(ecsia::builtin::move_workload_position(i), ecsia::builtin::move_workload_velocity(i));
     ecsia::QueryDesc desc;
     desc.with = {position_id, velocity_id};
     ecsia::Query query = world.query(desc);

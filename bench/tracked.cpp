@@ -60,8 +60,8 @@ SizeResult run_size(std::uint32_t entities) {
     const ecsia::ComponentId position_id = world.component<Position>();
     const ecsia::ComponentId velocity_id = world.component<Velocity>();
     for (std::uint32_t i = 0; i < entities; ++i) {
-        const Position p{static_cast<float>(i % 1000), static_cast<float>(i / 1000)};
-        const Velocity v{static_cast<float>(i % 7) * 0.25f - 0.75f, static_cast<float>(i % 5) * 0.5f - 1.0f};
+        const Position p = ecsia::builtin::move_workload_position(i);
+        const Velocity v = ecsia::builtin::move_workload_velocity(i);
         plain_position[i] = p;
         plain_velocity[i] = v;
         world.spawn(p, v);

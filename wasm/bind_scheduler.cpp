@@ -151,10 +151,9 @@ void SchedulerBinding::spawn_heavy_group(std::uint32_t group, std::uint32_t coun
     builtin::spawn_heavy_group(world_.world(), group, count, static_cast<std::uint64_t>(seed));
 }
 
-void SchedulerBinding::begin_frame(float dt) { scheduler_->begin_frame(dt); }
 
 int SchedulerBinding::begin_and_step(float dt) {
-    begin_frame(dt);
+    scheduler_->begin_frame(dt);
     return step();
 }
 
@@ -252,7 +251,6 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("spawnHeavy", &Guarded<&SchedulerBinding::spawn_heavy>::call)
         .function("spawnMoveWorkload", &Guarded<&SchedulerBinding::spawn_move_workload>::call)
         .function("spawnHeavyGroup", &Guarded<&SchedulerBinding::spawn_heavy_group>::call)
-        .function("beginFrame", &Guarded<&SchedulerBinding::begin_frame>::call)
         .function("step", &Guarded<&SchedulerBinding::step>::call)
         .function("beginAndStep", &Guarded<&SchedulerBinding::begin_and_step>::call)
         .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)

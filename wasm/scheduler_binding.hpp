@@ -1,6 +1,6 @@
 #pragma once
 // SchedulerBinding: the ecsia::Scheduler behind the JS API's Scheduler class (web/ecsia.js wraps
-// it). The page's main thread never blocks on it: a frame is begin_frame() then step() until it
+// it). The page's main thread never blocks on it: a frame is begin_and_step() then step() until it
 // returns kDone; while step() returns kWaiting, JS awaits HEAP32[fence_address() >> 2] becoming
 // waiting_epoch() with Atomics.waitAsync. Built-in C++ systems are added by name; JS systems are
 // main-thread systems whose body is a JS callback.
@@ -46,9 +46,8 @@ public:
     void spawn_move_workload(std::uint32_t count);
     void spawn_heavy_group(std::uint32_t group, std::uint32_t count, double seed);
 
-    void begin_frame(float dt);
     int step();
-    // begin_frame then step: one call from JS for a frame whose waves finish at once.
+    // Scheduler::begin_frame, then step(): one call from JS for a frame whose waves finish at once.
     int begin_and_step(float dt);
     std::uint32_t fence_address() const;
     std::uint32_t waiting_epoch() const { return scheduler_->waiting_epoch(); }
