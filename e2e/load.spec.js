@@ -16,7 +16,13 @@ test('the isolated page loads the threaded build with workers and no warning', a
       variant: ecsia.variant,
       workers: ecsia.workers,
       maxWorkers: ecsia.maxWorkers,
-      heapShared: ecsia.module.wasmMemory.buffer instanceof SharedArrayBuffer,
+      heapShared: (() => {
+        const world = ecsia.createWorld();
+        world.spawn({ position: { x: 0, y: 0 } });
+        const shared = world.chunks(['position'])[0].columns.position.buffer instanceof SharedArrayBuffer;
+        world.dispose();
+        return shared;
+      })(),
     };
   });
   expect(result).toMatchObject({ isolated: true, sharedArrayBuffer: 'function', variant: 'threaded', heapShared: true });

@@ -79,7 +79,8 @@ for (const { variant, server } of variants) {
         const a = world.spawn({ position: { x: 1, y: 1 }, small: { n: 5 } });
         const dead = world.spawn({ position: { x: 2, y: 2 } });
         world.despawn(dead);
-        const module = ecsia.module;
+        const module = window.ecsiaTest.internalsOf(ecsia).module;  // the test page's back door
+        const raw = window.ecsiaTest.internalsOf(world).raw('test');
         const attempts = {
           'unknown component (spawn)': () => world.spawn({ position: { x: 0, y: 0 }, nope: { v: 1 } }),
           'unknown component (add)': () => world.add(a, 'nope', {}),
@@ -104,9 +105,9 @@ for (const { variant, server } of variants) {
             world.spawn({ position: { x: 7, y: 7 } });
             world.spawn({ position: { x: 8, y: 8 } });  // 3 alive: the limit
           },
-          'raw binding: unknown component': () => world.raw.spawn({ nope: {} }),
-          'raw binding: string into f32': () => world.raw.set(a, 'position', { x: 'abc' }),
-          'raw binding: dead handle': () => world.raw.despawn(dead),
+          'raw binding: unknown component': () => raw.spawn({ nope: {} }),
+          'raw binding: string into f32': () => raw.set(a, 'position', { x: 'abc' }),
+          'raw binding: dead handle': () => raw.despawn(dead),
         };
         const out = {};
         for (const [name, attempt] of Object.entries(attempts)) {
@@ -203,9 +204,10 @@ for (const { variant, server } of variants) {
           stride: old[0].strides.position,
           mixedType: old[0].columns.mixed.constructor.name,
         };
-        const heapBefore = ecsia.module.HEAPU8.length;
+        const heapOf = () => window.ecsiaTest.internalsOf(ecsia).heapState().buffer.byteLength;
+        const heapBefore = heapOf();
         for (let i = 10; i < 100_000; i += 1) spawnOne(i);
-        out.heapGrew = ecsia.module.HEAPU8.length > heapBefore;
+        out.heapGrew = heapOf() > heapBefore;
         out.oldViewLength = old[0].columns.position.length;  // 0 once a plain heap grew (detached)
         out.generationChanged = world.storageGeneration !== oldGeneration;
         out.oldStale = old[0].stale;

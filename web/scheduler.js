@@ -10,36 +10,18 @@
 //
 // Thread rule: the page's main thread.
 
+import { checkCount as checkCountOf, describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
+import { attachInternals } from './internal/engine.js';
+
 const WAITING = 1;
 
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `a string ("${value}")`;
-  if (typeof value === 'object') return 'an object';
-  if (value === undefined) return 'undefined';
-  return `${typeof value} ${String(value)}`;
-}
-
-function checkCount(op, what, value) {
-  if (!Number.isInteger(value) || value < 0) throw new Error(`scheduler.${op}: ${what} must be a whole number >= 0, got ${describe(value)}`);
-}
-
-function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringList(op, what, value) {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-    throw new Error(`scheduler.${op}: ${what} must be an array of names, got ${describe(value)}`);
-  }
-  return value;
-}
+const checkCount = (op, what, value) => checkCountOf(`scheduler.${op}`, what, value);
+const stringList = (op, what, value) => stringListOf(`scheduler.${op}`, what, value);
 
 export class Scheduler {
-  #ecsia;
-  #world;
+  #engine;
+  #world;      // the WorldCore (web/internal/world_core.js) of the world this runs
+  #publicWorld;
   #raw;
   #diagnose;
   #running = false;
@@ -59,10 +41,13 @@ export class Scheduler {
    *     workers' round trip instead of an event-loop turn; the page never waits longer than this.
    *   scenarioSeed: set up the determinism scenario of the native tests (tests and demo)
    */
-  constructor(ecsia, world, diagnose, options = {}) {
+  constructor(worldCore, publicWorld, options = {}) {
     if (!isPlainObject(options)) throw new Error(`createScheduler: options must be an object, got ${describe(options)}`);
-    this.#ecsia = ecsia;
-    this.#world = world;
+    const ecsia = worldCore.engine;
+    const diagnose = ecsia.diagnose;
+    this.#engine = ecsia;
+    this.#world = worldCore;
+    this.#publicWorld = publicWorld;
     this.#diagnose = diagnose;
     const systems = stringList('createScheduler', 'options.systems', options.systems);
     let workers = options.workers ?? ecsia.workers;
@@ -90,7 +75,9 @@ export class Scheduler {
       throw new Error(`createScheduler: options.fencePollUs must be a number from 0 to 1000, got ${describe(fencePollUs)}`);
     }
     const module = ecsia.module;
-    this.#raw = this.#guard('createScheduler', () => new module.Scheduler(world.raw, workers, batchRows, deadline, fencePollUs));
+    const rawWorld = worldCore.raw('createScheduler');
+    this.#raw = this.#guard('createScheduler', () => new module.Scheduler(rawWorld, workers, batchRows, deadline, fencePollUs));
+    attachInternals(this, { engine: ecsia, world: worldCore, raw: (op) => this.#rawFor(op) });
     try {
       if (options.scenarioSeed !== undefined) {
         if (!Number.isInteger(options.scenarioSeed) || options.scenarioSeed < 0) {
@@ -138,7 +125,7 @@ export class Scheduler {
     const before = stringList(op, 'before', spec.before);
     const after = stringList(op, 'after', spec.after);
     this.#notRunning(op);
-    const world = this.#world;
+    const world = this.#publicWorld;
     const diagnose = this.#diagnose;
     const body = (dt) => {
       try {
@@ -224,7 +211,7 @@ export class Scheduler {
   async #fence() {
     const index = this.#call('update', (r) => r.fenceAddress()) >> 2;
     const epoch = this.#call('update', (r) => r.waitingEpoch()) | 0;
-    const heap = new Int32Array(this.#ecsia.heapState().buffer);
+    const heap = new Int32Array(this.#engine.heapState().buffer);
     const value = Atomics.load(heap, index);
     if (value === epoch) return;
     if (typeof Atomics.waitAsync === 'function') {
@@ -244,19 +231,16 @@ export class Scheduler {
   }
 
   #guard(op, fn) {
-    const module = this.#ecsia.module;
-    const sp = module.stackSave();
-    try {
-      return fn();
-    } catch (error) {
-      module.stackRestore(sp);
-      if (error instanceof Error && typeof error.code === 'string') error.message = `scheduler.${op}: ${error.message}`;
-      throw error;
-    }
+    return this.#engine.call(`scheduler.${op}`, fn);
+  }
+
+  #rawFor(op) {
+    if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    return this.#raw;
   }
 
   #call(op, fn) {
-    if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
-    return this.#guard(op, () => fn(this.#raw));
+    const raw = this.#rawFor(op);
+    return this.#guard(op, () => fn(raw));
   }
 }

@@ -1,5 +1,6 @@
-# The web half of scripts/test: the wasm builds, the Catch2 suite under node, then Playwright in
-# headless Chromium (Debian's chromium; Playwright never downloads a browser here).
+# The web half of scripts/test: the type check of web/*.d.ts, the wasm builds, the Catch2 suite
+# under node, then Playwright in headless Chromium (Debian's chromium; Playwright never downloads
+# a browser here).
 # Sourced by scripts/test, which calls run_web_tests from the repository root.
 # Idempotent: tools are installed only when missing, build/wasm is reused.
 # The browser tests run even when the node run fails, so one report tells "the logic is wrong"
@@ -11,6 +12,9 @@ run_web_tests() {
   export NODE_PATH=/usr/share/nodejs
   local jobs status=0
   jobs=$(nproc)
+
+  echo "==> TypeScript declarations: tsc --strict --noEmit on tests/types/usage.ts"
+  npx --no-install tsc --strict --noEmit -p tests/types || status=1
 
   echo "==> wasm build: build/wasm (browser modules into web/dist, Catch2 suite for node)"
   # ECSIA_BUILD_BENCH: the bench page's module (web/dist/bench), smoke-tested by e2e/bench.spec.js.

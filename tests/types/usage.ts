@@ -1,0 +1,68 @@
+// A page's use of the JS API, type-checked against web/*.d.ts (never run: e2e/ runs the code).
+// Lines under // @ts-expect-error are misuse the declarations must reject.
+import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
+import type { Chunk, EcsiaError, Entity, ErrorCode, Scheduler, World } from '../../web/ecsia.js';
+
+export async function usage(): Promise<void> {
+  const ecsia = await loadEcsia({ threads: 'auto', onDiagnostic: (message: string) => console.warn(message) });
+  const variant: 'threaded' | 'single' = ecsia.variant;
+  const world: World = ecsia.createWorld({ maxEntities: 200_000 });
+  const info = world.defineComponent('health', { hp: 'i32', regen: 'f32', alive: 'bool', target: 'entity' });
+  const size: number = info.size;
+  const e: Entity = world.spawn({ position: { x: 0, y: 0 }, velocity: { dx: 1, dy: 0 }, health: { hp: 10 }, frozen: true });
+  world.add(e, 'health', { hp: 3, target: null });
+  world.set(e, 'position', { x: Infinity });
+  const hp = world.get(e, 'health').hp;
+  const alive: boolean = world.isAlive(e) && world.has(e, 'position');
+  const n: number = world.count(['position'], ['velocity']);
+  for (const chunk of world.chunks(['position'])) {
+    const p = chunk.columns.position;
+    const stride: number = chunk.strides.position;
+    const x: number = chunk.offsets.position.x;
+    if (p instanceof Float32Array && !chunk.stale) p[0 * stride + x] += 1;
+    const first: number | undefined = chunk.entities[0];
+  }
+  const scheduler: Scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers: ecsia.workers });
+  scheduler.addSystem({
+    name: 'Heal', reads: [], writes: ['health'], run(w: World, dt: number) {
+      if (w.isAlive(e)) w.set(e, 'health', { hp: Number(w.get(e, 'health').hp) + dt });
+    },
+  });
+  await scheduler.update(1 / 60);
+  const waves: string[][] = scheduler.plan();
+  const hash: string = world.stateHash();
+  try {
+    world.despawn(e);
+  } catch (error) {
+    const code: ErrorCode | undefined = (error as EcsiaError).code;
+  }
+  const none: number = NULL_ENTITY;
+  scheduler.dispose();
+  world.dispose();
+
+  // ---- misuse the declarations reject
+
+  // @ts-expect-error: an unknown loader option
+  await loadEcsia({ thread: 2 });
+  // @ts-expect-error: threads takes 'auto' or a number
+  await loadEcsia({ threads: 'many' });
+  // @ts-expect-error: a field type that does not exist
+  world.defineComponent('bad', { v: 'float' });
+  // @ts-expect-error: a string into a numeric field
+  world.set(e, 'position', { x: 'abc' });
+  // @ts-expect-error: an entity is a number, not a string
+  world.get('abc', 'position');
+  // @ts-expect-error: an unknown scheduler option
+  world.createScheduler({ worker: 2 });
+  // @ts-expect-error: a system needs a run function
+  scheduler.addSystem({ name: 'NoRun', reads: [] });
+  // @ts-expect-error: update takes a number
+  await scheduler.update('1/60');
+  // @ts-expect-error: chunks are read-only
+  world.chunks()[0].count = 3;
+  // @ts-expect-error: the raw Embind plumbing is not part of the API
+  world.raw;
+  // @ts-expect-error: nor is the module
+  ecsia.module;
+  const chunkList: Chunk[] = world.chunks('position');
+}

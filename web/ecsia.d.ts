@@ -1,0 +1,71 @@
+// Types of the public JS API: the entry point web/ecsia.js. World, Query, Chunk: web/world.d.ts;
+// Scheduler and system specs: web/scheduler.d.ts. These declarations are the JS reference (with
+// docs/API.md); every public name is documented here. Issue 13's engineer owns these files:
+// add your names next to the code you add.
+//
+// Thread rule for everything: the page's main thread (nothing here blocks it).
+
+import type { World } from './world.js';
+
+export type { World, Chunk, ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType } from './world.js';
+export type { BuiltinConfig, FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
+
+/** The null entity handle (all bits set): an `entity` field with no target reads as `null`. */
+export declare const NULL_ENTITY: 0xffffffff;
+
+/**
+ * What `.code` an Error thrown by the engine carries (errors from the JS layer's own checks have
+ * no code; every error's message names the operation and what was wrong, and nothing changed).
+ */
+export type ErrorCode =
+  | 'CapacityExceeded'  // max_entities, a reservation, or a handle layout is full
+  | 'StaleEntity'       // the handle is null, despawned, or from an older generation
+  | 'MissingComponent'  // the entity does not have the component the operation needs
+  | 'UnknownComponent'  // no component with that name is defined
+  | 'UnknownField'      // the component has no field of that name
+  | 'BadValue'          // a value does not fit its field type, or is otherwise out of range
+  | 'BadDefinition'     // a component definition is malformed
+  | 'DuplicateName'     // a component or system with that name already exists
+  | 'WrongPhase'        // a structural change during a wave, outside a command buffer
+  | 'BadPlan'           // cycles or unknown names in system ordering
+  | 'WorkerFailure'     // the worker pool could not start or a wave missed its deadline
+  | 'Disposed'          // the object was disposed
+  | 'OutOfMemory'       // the wasm heap cannot grow any further
+  | 'InternalError';    // a bug: please report it
+
+/** An Error from the engine: `code` says which kind (see ErrorCode). */
+export interface EcsiaError extends Error {
+  code?: ErrorCode;
+}
+
+export interface LoadOptions {
+  /**
+   * 'auto' (default): navigator.hardwareConcurrency workers (at least 2, at most the build's
+   * pool) on a cross-origin isolated page; a number asks for that many; 0 loads the
+   * single-threaded build. Without cross-origin isolation the single build loads, with one
+   * diagnostic saying why.
+   */
+  threads?: 'auto' | number;
+  /** Receives every warning (G3: nothing is silent). Default: console.warn. */
+  onDiagnostic?: (message: string) => void;
+}
+
+/** Loads the engine: the threaded wasm build where the page can run it, the single build otherwise. */
+export declare function loadEcsia(options?: LoadOptions): Promise<Ecsia>;
+
+export interface WorldOptions {
+  /** Most entities alive at once, 1 to 4194303 (default 1048576). */
+  maxEntities?: number;
+}
+
+/** A loaded engine (one wasm module). */
+export interface Ecsia {
+  /** Which build was loaded. */
+  readonly variant: 'threaded' | 'single';
+  /** Worker threads in use; 0 in the single build. */
+  readonly workers: number;
+  /** The most workers this build can run (0 in the single build). */
+  readonly maxWorkers: number;
+  /** A new, empty world with the built-in components defined. */
+  createWorld(options?: WorldOptions): World;
+}

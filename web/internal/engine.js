@@ -1,0 +1,72 @@
+// Internal to the JS layer (never exported by web/ecsia.js): what sits behind the public objects.
+//
+// The public classes (Ecsia, World, Scheduler, Query) hold no Embind object a user could reach:
+// each registers its internal side here with attachInternals(), and other web/ modules get it back
+// with internalsOf(publicObject). What each kind registers:
+//   Ecsia      -> Engine     (the raw Embind module, the heap, the stack-restoring call)
+//   World      -> WorldCore  (web/internal/world_core.js: the raw world, component layouts)
+//   Scheduler  -> { engine, world: WorldCore, raw() }   (the raw scheduler; throws once disposed)
+// Thread rule: the page's main thread.
+
+const internals = new WeakMap();  // public object -> its internal side
+
+export function attachInternals(publicObject, internal) {
+  internals.set(publicObject, internal);
+}
+
+/** The internal side of an object this JS layer made; a TypeError for anything else. */
+export function internalsOf(publicObject, what = 'object') {
+  const internal = internals.get(publicObject);
+  if (internal === undefined) throw new TypeError(`ecsia: not an ecsia ${what} (made by loadEcsia)`);
+  return internal;
+}
+
+/** One loaded wasm module: the raw Embind surface and the heap it shares with JS. */
+export class Engine {
+  #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
+  #heapEpoch = 0;  // how often the heap buffer was replaced (memory growth)
+
+  constructor(module, { variant, workers, diagnose }) {
+    /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
+    this.module = module;
+    this.variant = variant;
+    this.workers = workers;
+    /** Every warning of this engine goes here (G3). */
+    this.diagnose = diagnose;
+    this.#heap = this.#currentHeap();
+  }
+
+  /**
+   * The heap buffer now, and a count that changes whenever it was replaced. Shared memory gets a
+   * new (larger) SharedArrayBuffer object on growth; plain memory detaches the old buffer.
+   */
+  heapState() {
+    const buffer = this.#currentHeap();
+    if (buffer !== this.#heap) {
+      this.#heap = buffer;
+      this.#heapEpoch += 1;
+    }
+    return { buffer, epoch: this.#heapEpoch };
+  }
+
+  /**
+   * Calls fn() (which calls into the raw module). A binding that throws leaves the wasm stack
+   * pointer where the throw found it (a JS exception skips the wasm epilogues; wasm/js_error.hpp),
+   * so it is restored here; engine errors (those with a `.code`) get `label` in front.
+   */
+  call(label, fn) {
+    const module = this.module;
+    const sp = module.stackSave();
+    try {
+      return fn();
+    } catch (error) {
+      module.stackRestore(sp);
+      if (error instanceof Error && typeof error.code === 'string') error.message = `${label}: ${error.message}`;
+      throw error;
+    }
+  }
+
+  #currentHeap() {
+    return this.module.wasmMemory ? this.module.wasmMemory.buffer : this.module.HEAPU8.buffer;
+  }
+}
