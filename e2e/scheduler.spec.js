@@ -13,11 +13,12 @@ async function runScenario(page, { threads, workers, frames }) {
     const diagnostics = [];
     const ecsia = await window.ecsiaTest.loadEcsia({ threads, onDiagnostic: (m) => diagnostics.push(m) });
     const world = ecsia.createWorld({ maxEntities: 1 << 16 });
-    const scheduler = world.createScheduler({ scenarioSeed: 1, workers });
+    const scheduler = world.createScheduler({ workers });
+    const scenario = window.ecsiaTest.builtinsOf(ecsia).setupScenario(scheduler, 1);
     for (let f = 0; f < frames; f++) await scheduler.update(1 / 60);
     const out = {
       variant: ecsia.variant, workers: scheduler.workers, hash: world.stateHash(),
-      observers: scheduler.observerLogHash(), alive: world.count(['position']),
+      observers: scenario.observerLogHash(), events: scenario.observerEvents(), alive: world.count(['position']),
       plan: scheduler.plan(), warnings: diagnostics.filter((m) => m.includes('threads are off')).length,
     };
     scheduler.dispose();
@@ -38,6 +39,7 @@ test('the scenario gives the natively recorded hash with 2 workers, with 0 worke
   expect(serial.workers).toBe(0);
   expect(serial.hash).toBe(recorded.seed1_frames200);
   expect(serial.observers).toBe(threaded.observers);
+  expect(threaded.events).toBeGreaterThan(0);
   expectNoPageErrors(log);
 
   const plainPage = await browser.newPage();
@@ -59,8 +61,10 @@ test('the main thread stays responsive while heavy waves run on the workers', as
     const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: () => {} });
     const world = ecsia.createWorld({ maxEntities: 1 << 16 });
     const systems = Array.from({ length: 8 }, (_, g) => `Heavy${g}`);
-    const scheduler = world.createScheduler({ systems, workers: 2, config: { heavySteps: 256 }, batchRows: 128 });
-    scheduler.spawnHeavy(1024, 1);
+    const scheduler = world.createScheduler({ workers: 2, batchRows: 128 });
+    const builtins = window.ecsiaTest.builtinsOf(ecsia);
+    for (const name of systems) builtins.addSystem(scheduler, name, { heavySteps: 256 });
+    builtins.spawnHeavy(world, 1024, 1);
     await scheduler.update(1 / 60);  // warm-up; then let the set-up task end before measuring
     await new Promise((resolve) => setTimeout(resolve, 0));
     const longTasks = [];
@@ -107,8 +111,10 @@ for (const { variant, server } of variants) {
       const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
       const world = ecsia.createWorld({ maxEntities: 10000 });
       const systems = Array.from({ length: 8 }, (_, g) => `Heavy${g}`);
-      const scheduler = world.createScheduler({ systems, config: { heavySteps: 256 }, batchRows: 64 });
-      scheduler.spawnHeavy(128, 3);
+      const scheduler = world.createScheduler({ batchRows: 64 });
+      const builtins = window.ecsiaTest.builtinsOf(ecsia);
+      for (const name of systems) builtins.addSystem(scheduler, name, { heavySteps: 256 });
+      builtins.spawnHeavy(world, 128, 3);
       const first = scheduler.update(1 / 60);
       let second;
       try { await scheduler.update(1 / 60); second = 'accepted'; } catch (e) { second = e.message; }
@@ -133,7 +139,8 @@ for (const { variant, server } of variants) {
     const r = await page.evaluate(async () => {
       const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
       const world = ecsia.createWorld({ maxEntities: 10000 });
-      const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
+      const scheduler = world.createScheduler({ systems: ['Move'] });
+      scheduler.addSystem('Bounce');  // a registered C++ system by name
       const seen = [];
       scheduler.addSystem({
         name: 'Input', reads: ['velocity'], writes: ['position'],
@@ -169,11 +176,15 @@ for (const { variant, server } of variants) {
       const scheduler = world.createScheduler({ systems: ['Move'] });
       attempt(() => scheduler.addSystem({ name: 'X', reads: ['mass'], run() {} }));
       attempt(() => scheduler.addSystem({ name: 'Y', run: 5 }));
-      attempt(() => scheduler.addBuiltin('Move'));
+      attempt(() => scheduler.addSystem('Move'));
       attempt(() => world.createScheduler({ workers: -1 }));
       attempt(() => world.createScheduler({ fencePollUs: -5 }));
-      attempt(() => scheduler.spawnHeavy(10, 1, { group: 8 }));
-      attempt(() => scheduler.spawnMovers(-1, 1, { bare: true }));
+      const builtins = window.ecsiaTest.builtinsOf(ecsia);
+      attempt(() => builtins.spawnHeavy(world, 10, 1, { group: 8 }));
+      attempt(() => builtins.spawnMovers(world, -1, 1, { bare: true }));
+      attempt(() => builtins.addSystem(scheduler, 'Heavy0', { heavySteps: -1 }));
+      attempt(() => scheduler.addSystem('Warp'));
+      attempt(() => scheduler.addSystem(7));
       let update;
       try { await scheduler.update('fast'); update = 'no error'; } catch (e) { update = e.message; }
       const after = world.stateHash();
@@ -189,10 +200,48 @@ for (const { variant, server } of variants) {
     expect(r.errors[5]).toContain('options.fencePollUs');
     expect(r.errors[6]).toContain('group must be a whole number 0..7');
     expect(r.errors[7]).toContain('count must be a whole number');
+    expect(r.errors[8]).toContain('config.heavySteps must be a non-negative number');
+    expect(r.errors[9]).toContain("'Warp'");
+    expect(r.errors[10]).toContain("takes a registered system's name");
     expect(r.update).toContain('dt must be a finite number');
     expect(r.same).toBe(true);
   });
 }
+
+test('the public Scheduler and World carry no test or benchmark helpers; the built-in API is separate', async ({ page }) => {
+  await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1000 });
+    const scheduler = world.createScheduler({ workers: 0 });
+    const helpers = ['spawnMovers', 'spawnHeavy', 'observerLogHash', 'setupScenario', 'addBuiltin', 'spawnMoveWorkload'];
+    const onScheduler = helpers.filter((name) => name in scheduler);
+    const onWorld = helpers.filter((name) => name in world);
+    const optionErrors = [];
+    for (const options of [{ scenarioSeed: 1 }, { config: {} }, { worker: 2 }]) {
+      try { world.createScheduler(options).dispose(); optionErrors.push('accepted'); } catch (e) { optionErrors.push(e.message); }
+    }
+    const builtins = window.ecsiaTest.builtinsOf(ecsia);
+    const scenario = builtins.setupScenario(scheduler, 1);
+    await scheduler.update(1 / 60);
+    const events = scenario.observerEvents();
+    scheduler.dispose();
+    world.dispose();
+    let afterDispose;
+    try { scenario.observerLogHash(); afterDispose = 'no error'; } catch (e) { afterDispose = e.message; }
+    let notEngine;
+    try { window.ecsiaTest.builtinsOf({}); notEngine = 'no error'; } catch (e) { notEngine = e.message; }
+    return { onScheduler, onWorld, optionErrors, events, afterDispose, notEngine };
+  });
+  expect(r.onScheduler).toEqual([]);
+  expect(r.onWorld).toEqual([]);
+  expect(r.optionErrors[0]).toContain('builtinsOf(ecsia).setupScenario(scheduler, seed)');
+  expect(r.optionErrors[1]).toContain('builtinsOf(ecsia).addSystem(scheduler, name, config)');
+  expect(r.optionErrors[2]).toContain("unknown option 'worker'");
+  expect(r.events).toBeGreaterThan(0);
+  expect(r.afterDispose).toContain("the scenario's world was disposed");
+  expect(r.notEngine).toContain('builtinsOf: takes the engine loadEcsia() returned');
+});
 
 test('benchmark workloads spawn what they say: bare movers, one heavy group', async ({ page }) => {
   await openTestPage(page, servers.isolated);
@@ -200,8 +249,9 @@ test('benchmark workloads spawn what they say: bare movers, one heavy group', as
     const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
     const world = ecsia.createWorld({ maxEntities: 10000 });
     const scheduler = world.createScheduler({ systems: ['Move', 'SumMoved'], workers: 2, fencePollUs: 0 });
-    scheduler.spawnMovers(1000, 1, { bare: true });
-    scheduler.spawnHeavy(300, 2, { group: 3 });
+    const builtins = window.ecsiaTest.builtinsOf(ecsia);
+    builtins.spawnMovers(world, 1000, 1, { bare: true });
+    builtins.spawnHeavy(world, 300, 2, { group: 3 });
     const field = (chunk, name, f) => chunk.columns[name][chunk.offsets[name][f]];  // row 0
     const [chunk] = world.chunks(['position', 'velocity']);
     const first = { x: field(chunk, 'position', 'x'), y: field(chunk, 'position', 'y'), dx: field(chunk, 'velocity', 'dx') };

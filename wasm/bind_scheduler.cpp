@@ -7,13 +7,9 @@
 
 #include <climits>
 #include <cmath>
-#include <cstdio>
 
 #include "builtin/builtin_systems.hpp"
-#include "builtin/scenario.hpp"
-#include "builtin/workloads.hpp"
 #include "ecsia/base/monotonic_clock.hpp"
-#include "ecsia/base/hash.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "scheduler_binding.hpp"
@@ -37,16 +33,6 @@ void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinte
 
 // performance.now() (drift-corrected on workers, so threads agree), in nanoseconds.
 std::int64_t now_ns() { return static_cast<std::int64_t>(emscripten_get_now() * 1e6); }
-
-std::uint32_t number_or(const val& config, const char* key, std::uint32_t fallback) {
-    if (config.isUndefined() || config.isNull()) return fallback;
-    const val v = config[key];
-    if (v.isUndefined()) return fallback;
-    if (!v.isNumber() || v.as<double>() < 0 || v.as<double>() > 4294967295.0) {
-        throw Error(ErrorCode::BadValue, std::string("config.") + key + " must be a non-negative number, got " + describe_js(v));
-    }
-    return static_cast<std::uint32_t>(v.as<double>());
-}
 
 }  // namespace
 
@@ -91,18 +77,8 @@ std::vector<ComponentId> SchedulerBinding::ids_of(const val& names, const std::s
     return ids;
 }
 
-void SchedulerBinding::add_builtin(const std::string& name, const val& config) {
-    builtin::BuiltinConfig c;
-    if (!config.isUndefined() && !config.isNull()) {
-        if (!is_plain_object(config)) throw Error(ErrorCode::BadValue, "the built-in config must be an object, got " + describe_js(config));
-        const val seed = config["seed"];
-        if (!seed.isUndefined()) c.seed = static_cast<std::uint64_t>(seed.as<double>());
-    }
-    c.spawns_per_frame = number_or(config, "spawnsPerFrame", c.spawns_per_frame);
-    c.spawn_reservation = number_or(config, "spawnReservation", c.spawn_reservation);
-    c.max_age = number_or(config, "maxAge", c.max_age);
-    c.heavy_steps = number_or(config, "heavySteps", c.heavy_steps);
-    scheduler_->add_system(builtin::make_builtin_system(world_.world(), name, c));
+void SchedulerBinding::add_system(const std::string& name) {
+    scheduler_->add_system(builtin::make_builtin_system(world_.world(), name));
 }
 
 void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
@@ -119,38 +95,6 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.main_thread = [run](World&, float dt) { run(dt); };
     scheduler_->add_system(std::move(system));
 }
-
-void SchedulerBinding::setup_scenario(double seed) {
-    builtin::setup_scenario(world_.world(), *scheduler_, static_cast<std::uint64_t>(seed), observer_log_);
-}
-
-std::string SchedulerBinding::observer_log_hash() const {
-    StateHasher hasher;
-    for (std::uint64_t word : observer_log_) {
-        hasher.u32(static_cast<std::uint32_t>(word));
-        hasher.u32(static_cast<std::uint32_t>(word >> 32));
-    }
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hasher.value()));
-    return text;
-}
-
-void SchedulerBinding::spawn_movers(std::uint32_t count, double seed) {
-    builtin::spawn_movers(world_.world(), count, static_cast<std::uint64_t>(seed));
-}
-
-void SchedulerBinding::spawn_heavy(std::uint32_t per_group, double seed) {
-    builtin::spawn_heavy(world_.world(), per_group, static_cast<std::uint64_t>(seed));
-}
-
-void SchedulerBinding::spawn_move_workload(std::uint32_t count) {
-    builtin::spawn_move_workload(world_.world(), count);
-}
-
-void SchedulerBinding::spawn_heavy_group(std::uint32_t group, std::uint32_t count, double seed) {
-    builtin::spawn_heavy_group(world_.world(), group, count, static_cast<std::uint64_t>(seed));
-}
-
 
 int SchedulerBinding::begin_and_step(float dt) {
     scheduler_->begin_frame(dt);
@@ -242,15 +186,8 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
 #endif
     emscripten::class_<SchedulerBinding>("Scheduler")
         .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())
-        .function("addBuiltin", &Guarded<&SchedulerBinding::add_builtin>::call)
+        .function("addSystem", &Guarded<&SchedulerBinding::add_system>::call)
         .function("addMainThreadSystem", &Guarded<&SchedulerBinding::add_main_thread_system>::call)
-        .function("setupScenario", &Guarded<&SchedulerBinding::setup_scenario>::call)
-        .function("observerLogHash", &Guarded<&SchedulerBinding::observer_log_hash>::call)
-        .function("observerEvents", &Guarded<&SchedulerBinding::observer_events>::call)
-        .function("spawnMovers", &Guarded<&SchedulerBinding::spawn_movers>::call)
-        .function("spawnHeavy", &Guarded<&SchedulerBinding::spawn_heavy>::call)
-        .function("spawnMoveWorkload", &Guarded<&SchedulerBinding::spawn_move_workload>::call)
-        .function("spawnHeavyGroup", &Guarded<&SchedulerBinding::spawn_heavy_group>::call)
         .function("step", &Guarded<&SchedulerBinding::step>::call)
         .function("beginAndStep", &Guarded<&SchedulerBinding::begin_and_step>::call)
         .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)

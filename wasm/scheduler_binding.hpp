@@ -2,8 +2,8 @@
 // SchedulerBinding: the ecsia::Scheduler behind the JS API's Scheduler class (web/ecsia.js wraps
 // it). The page's main thread never blocks on it: a frame is begin_and_step() then step() until it
 // returns kDone; while step() returns kWaiting, JS awaits HEAP32[fence_address() >> 2] becoming
-// waiting_epoch() with Atomics.waitAsync. Built-in C++ systems are added by name; JS systems are
-// main-thread systems whose body is a JS callback.
+// waiting_epoch() with Atomics.waitAsync. C++ systems are added by their registered name; JS
+// systems are main-thread systems whose body is a JS callback.
 // Thread rule: the page's main thread.
 
 #include <cstdint>
@@ -29,22 +29,12 @@ public:
                      double fence_poll_us);
     ~SchedulerBinding();
 
-    // `config`: { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps } (any subset).
-    void add_builtin(const std::string& name, const emscripten::val& config);
+    // Adds the system registered under `name`; throws UnknownSystem naming the known ones.
+    void add_system(const std::string& name);
     // `run(dt)` is called on the main thread in the serial slot; it must not throw (the JS layer
     // catches and reports). reads/writes/before/after: arrays of names.
     void add_main_thread_system(const std::string& name, const emscripten::val& reads, const emscripten::val& writes,
                                 const emscripten::val& before, const emscripten::val& after, const emscripten::val& run);
-    // The G1 scenario of src/builtin/scenario.hpp: movers, seven systems and observers.
-    void setup_scenario(double seed);
-    // FNV hash (hex) of the scenario observers' event log: equal runs fire equal sequences.
-    std::string observer_log_hash() const;
-    std::uint32_t observer_events() const { return static_cast<std::uint32_t>(observer_log_.size()); }
-    void spawn_movers(std::uint32_t count, double seed);
-    void spawn_heavy(std::uint32_t per_group, double seed);
-    // The benchmark workloads' entities (src/builtin/workloads.hpp).
-    void spawn_move_workload(std::uint32_t count);
-    void spawn_heavy_group(std::uint32_t group, std::uint32_t count, double seed);
 
     int step();
     // Scheduler::begin_frame, then step(): one call from JS for a frame whose waves finish at once.
@@ -61,13 +51,16 @@ public:
     double frames() const { return static_cast<double>(scheduler_->frames()); }
     void dispose();
 
+    // For other binding areas (the built-in module's API, wasm/bind_builtins.cpp).
+    WorldBinding& world_binding() noexcept { return world_; }
+    Scheduler& scheduler() noexcept { return *scheduler_; }
+
 private:
     std::vector<ComponentId> ids_of(const emscripten::val& names, const std::string& what) const;
     std::vector<std::string> strings_of(const emscripten::val& names, const std::string& what) const;
 
     WorldBinding& world_;
     std::unique_ptr<Scheduler> scheduler_;
-    std::vector<std::uint64_t> observer_log_;
 };
 
 }  // namespace ecsia::wasm

@@ -61,10 +61,15 @@ public:
     // Diagnostics (G3) go to handler(message) instead of stderr.
     void set_diagnostic_handler(const emscripten::val& handler);
 
+    // Keeps `owned` alive as long as the world: for state the world's observers write into
+    // (another binding area's, such as the built-in scenario's event log).
+    void keep_alive(std::shared_ptr<void> owned) { kept_alive_.push_back(std::move(owned)); }
+
 private:
     Entity handle(std::uint32_t bits) const noexcept { return Entity{bits}; }
     std::vector<ComponentId> ids_of(const emscripten::val& names, const char* what) const;
 
+    std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
 };
 

@@ -8,7 +8,7 @@
 import type { World } from './world.js';
 
 export type { World, Chunk, ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType } from './world.js';
-export type { BuiltinConfig, FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
+export type { FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
 
 /** The null entity handle (all bits set): an `entity` field with no target reads as `null`. */
 export declare const NULL_ENTITY: 0xffffffff;

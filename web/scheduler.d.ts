@@ -3,30 +3,17 @@
 
 import type { World } from './world.js';
 
-/** Settings of the built-in C++ systems (any subset). */
-export interface BuiltinConfig {
-  seed?: number;
-  spawnsPerFrame?: number;
-  spawnReservation?: number;
-  maxAge?: number;
-  heavySteps?: number;
-}
-
 export interface SchedulerOptions {
-  /** Built-in system names to add, in order (e.g. ['Move', 'Bounce']). */
+  /** Registered C++ system names to add, in order (e.g. ['Move', 'Bounce']); see Scheduler.addSystem. */
   systems?: readonly string[];
   /** Worker threads (default: the engine's; 0 = the serial executor; capped at the engine's). */
   workers?: number;
-  /** Settings of the built-in systems. */
-  config?: BuiltinConfig;
   /** Most rows per batch (default 16384). */
   batchRows?: number;
   /** A wave's deadline in ms (default 30000). */
   waveDeadlineMs?: number;
   /** How long update() polls a just-dispatched wave before it awaits Atomics.waitAsync, 0..1000 µs (default 20). */
   fencePollUs?: number;
-  /** Sets up the determinism scenario of the native tests (tests and demo). */
-  scenarioSeed?: number;
 }
 
 /** A JS system: runs on the main thread in the serial slot of its wave, with the world's full API. */
@@ -65,10 +52,12 @@ export interface Scheduler {
   /** Frames completed. */
   readonly frames: number;
   readonly disposed: boolean;
-  /** Adds a built-in C++ system by name. */
-  addBuiltin(name: string, config?: BuiltinConfig): void;
-  /** Adds a JS system (see SystemSpec). */
-  addSystem(spec: SystemSpec): void;
+  /**
+   * addSystem('Name'): the C++ system registered under that name in the loaded module
+   * (ECSIA_REGISTER_SYSTEM; the engine's own module has Move, Bounce, Attract, Heavy0..7, ...);
+   * an unknown name throws, naming the registered ones. addSystem(spec): a JS system (SystemSpec).
+   */
+  addSystem(system: string | SystemSpec): void;
   /**
    * Runs one frame; the waves run on the workers while the page awaits the fence, never blocking.
    * A second update() while one runs is rejected.
@@ -79,12 +68,6 @@ export interface Scheduler {
   /** Why each system is in its wave, and which run on the main thread, as text. */
   explainPlan(): string;
   lastFrame(): FrameInfo;
-  /** The scenario observers' event log, hashed (scenarioSeed only). */
-  observerLogHash(): string;
-  /** Spawns `count` moving entities of the built-in kind; { bare: true }: position and velocity only. */
-  spawnMovers(count: number, seed?: number, options?: { bare?: boolean }): void;
-  /** Spawns `perGroup` entities in each of the heavy workload's 8 groups, or in `group` only. */
-  spawnHeavy(perGroup: number, seed?: number, options?: { group?: number }): void;
   /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */
   dispose(): void;
 }

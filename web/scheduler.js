@@ -1,21 +1,29 @@
-// The Scheduler of the JS API: built-in C++ systems by name, JS systems on the main thread, and
-// update(dt), whose waves run on the worker pool while the page's main thread awaits the fence
-// with Atomics.waitAsync and never blocks (G2). Created by world.createScheduler(options).
+// The Scheduler of the JS API: C++ systems by their registered name (the module's, e.g. 'Move'),
+// JS systems on the main thread, and update(dt), whose waves run on the worker pool while the
+// page's main thread awaits the fence with Atomics.waitAsync and never blocks (G2). Created by
+// world.createScheduler(options).
 //
 //   const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers: 2 })
-//   scheduler.addSystem({ name, reads, writes, before, after, run(world, dt) {} })
+//   scheduler.addSystem('Attract')                       // a registered C++ system
+//   scheduler.addSystem({ name, reads, writes, before, after, run(world, dt) {} })  // a JS system
 //   await scheduler.update(dt)
 //   scheduler.plan()      // [['Move', ...], ['Bounce'], ...]: the waves
 //   scheduler.dispose()
 //
 // Thread rule: the page's main thread.
 
-import { checkCount as checkCountOf, describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
+import { describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
 
 const WAITING = 1;
 
-const checkCount = (op, what, value) => checkCountOf(`scheduler.${op}`, what, value);
+// createScheduler's options; any other key is an error (a misspelt option must not pass silently).
+const OPTIONS = ['systems', 'workers', 'batchRows', 'waveDeadlineMs', 'fencePollUs'];
+// Options that moved to the built-in module's own API (web/builtins.js).
+const MOVED = {
+  scenarioSeed: 'builtinsOf(ecsia).setupScenario(scheduler, seed)',
+  config: 'builtinsOf(ecsia).addSystem(scheduler, name, config)',
+};
 const stringList = (op, what, value) => stringListOf(`scheduler.${op}`, what, value);
 
 export class Scheduler {
@@ -30,19 +38,23 @@ export class Scheduler {
 
   /**
    * @param {object} options
-   *   systems: built-in system names to add, in order (e.g. ['Move', 'Bounce'])
+   *   systems: registered C++ system names to add, in order (e.g. ['Move', 'Bounce']); see addSystem
    *   workers: worker threads (default: the engine's; 0 = serial executor; capped at the engine's)
-   *   config: built-in systems' settings { seed, spawnsPerFrame, spawnReservation, maxAge, heavySteps }
    *   batchRows: most rows per batch (default 16384; a system's rows are cut into about 16 batches of
    *     at least 256 rows, so lower it for kernels that are slow per row); waveDeadlineMs: a wave's
    *     deadline (30000)
    *   fencePollUs: after starting a wave, how long update() polls for it to finish before it
    *     awaits Atomics.waitAsync (default 20; 0: await at once). A short wave then costs the
    *     workers' round trip instead of an event-loop turn; the page never waits longer than this.
-   *   scenarioSeed: set up the determinism scenario of the native tests (tests and demo)
+   *   Any other key is an error. (The built-in workloads' settings and the determinism scenario
+   *   are the built-in module's: web/builtins.js.)
    */
   constructor(worldCore, publicWorld, options = {}) {
     if (!isPlainObject(options)) throw new Error(`createScheduler: options must be an object, got ${describe(options)}`);
+    for (const key of Object.keys(options)) {
+      if (key in MOVED) throw new Error(`createScheduler: options.${key} is not a scheduler option; use ${MOVED[key]} (web/builtins.js)`);
+      if (!OPTIONS.includes(key)) throw new Error(`createScheduler: unknown option '${key}' (known: ${OPTIONS.join(', ')})`);
+    }
     const ecsia = worldCore.engine;
     const diagnose = ecsia.diagnose;
     this.#engine = ecsia;
@@ -79,14 +91,8 @@ export class Scheduler {
     this.#raw = this.#guard('createScheduler', () => new module.Scheduler(rawWorld, workers, batchRows, deadline, fencePollUs));
     attachInternals(this, { engine: ecsia, world: worldCore, raw: (op) => this.#rawFor(op) });
     try {
-      if (options.scenarioSeed !== undefined) {
-        if (!Number.isInteger(options.scenarioSeed) || options.scenarioSeed < 0) {
-          throw new Error(`createScheduler: options.scenarioSeed must be a whole number >= 0, got ${describe(options.scenarioSeed)}`);
-        }
-        this.#call('createScheduler', (r) => r.setupScenario(options.scenarioSeed));
-      }
       for (const name of systems) {
-        this.#call('createScheduler', (r) => r.addBuiltin(name, options.config ?? {}));
+        this.#call('createScheduler', (r) => r.addSystem(name));
         this.#names.add(name);
       }
     } catch (error) {
@@ -101,22 +107,25 @@ export class Scheduler {
   get frames() { return this.#call('frames', (r) => r.frames()); }
   get disposed() { return this.#raw === null; }
 
-  /** Adds a built-in C++ system by name (see builtinSystems). */
-  addBuiltin(name, config = {}) {
-    if (typeof name !== 'string') throw new Error(`scheduler.addBuiltin: a system name must be a string, got ${describe(name)}`);
-    this.#notRunning('addBuiltin');
-    this.#call('addBuiltin', (r) => r.addBuiltin(name, config));
-    this.#names.add(name);
-  }
-
   /**
-   * Adds a JS system. It runs on the main thread in the serial slot of its wave, with the world's
-   * full API; `reads` and `writes` (component names) place it in the plan. An exception it throws
-   * is reported as a diagnostic and the frame goes on.
+   * addSystem('Name') adds the C++ system registered under that name (ECSIA_REGISTER_SYSTEM in the
+   * loaded module: the engine's own has Move, Bounce, Attract, Heavy0..Heavy7, ...); an unknown
+   * name throws, naming the registered ones.
+   *
+   * addSystem({ name, reads, writes, before, after, run(world, dt) }) adds a JS system. It runs on
+   * the main thread in the serial slot of its wave, with the world's full API; `reads` and
+   * `writes` (component names) place it in the plan. An exception it throws is reported as a
+   * diagnostic and the frame goes on.
    */
   addSystem(spec) {
     const op = 'addSystem';
-    if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes { name, reads, writes, run }, got ${describe(spec)}`);
+    if (typeof spec === 'string') {
+      this.#notRunning(op);
+      this.#call(op, (r) => r.addSystem(spec));
+      this.#names.add(spec);
+      return;
+    }
+    if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run }, got ${describe(spec)}`);
     const { name, run } = spec;
     if (typeof name !== 'string' || name === '') throw new Error(`scheduler.${op}: name must be a non-empty string, got ${describe(name)}`);
     if (typeof run !== 'function') throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt) => {}, got ${describe(run)}`);
@@ -169,35 +178,6 @@ export class Scheduler {
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
   /** The last frame: { waves: [{ wave, batches, beginUs, endUs }], busyNs: [...], jobs: [...] }. */
   lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
-  /** The scenario observers' event log, hashed (scenarioSeed only): equal runs, equal hash. */
-  observerLogHash() { return this.#call('observerLogHash', (r) => r.observerLogHash()); }
-  /**
-   * Spawns `count` moving entities of the built-in kind (position, velocity, age, energy, seen).
-   * With { bare: true }: position and velocity only, the values of DESIGN.md's *move* workload.
-   */
-  spawnMovers(count, seed = 1, { bare = false } = {}) {
-    checkCount('spawnMovers', 'count', count);
-    this.#notRunning('spawnMovers');
-    if (bare) this.#call('spawnMovers', (r) => r.spawnMoveWorkload(count));
-    else this.#call('spawnMovers', (r) => r.spawnMovers(count, seed));
-  }
-  /**
-   * Spawns `perGroup` entities in each of the heavy workload's 8 groups, or with { group: g }
-   * in group g (0..7) only (the one-system variant: addBuiltin(`Heavy${g}`)).
-   */
-  spawnHeavy(perGroup, seed = 1, { group } = {}) {
-    checkCount('spawnHeavy', 'perGroup', perGroup);
-    this.#notRunning('spawnHeavy');
-    if (group === undefined) {
-      this.#call('spawnHeavy', (r) => r.spawnHeavy(perGroup, seed));
-      return;
-    }
-    if (!Number.isInteger(group) || group < 0 || group > 7) {
-      throw new Error(`scheduler.spawnHeavy: group must be a whole number 0..7, got ${describe(group)}`);
-    }
-    this.#call('spawnHeavy', (r) => r.spawnHeavyGroup(group, perGroup, seed));
-  }
-
   /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */
   dispose() {
     if (this.#raw === null) return;

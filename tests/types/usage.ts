@@ -2,6 +2,8 @@
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
 import type { Chunk, EcsiaError, Entity, ErrorCode, Scheduler, World } from '../../web/ecsia.js';
+import { builtinsOf } from '../../web/builtins.js';
+import type { Scenario } from '../../web/builtins.js';
 
 export async function usage(): Promise<void> {
   const ecsia = await loadEcsia({ threads: 'auto', onDiagnostic: (message: string) => console.warn(message) });
@@ -28,6 +30,13 @@ export async function usage(): Promise<void> {
       if (w.isAlive(e)) w.set(e, 'health', { hp: Number(w.get(e, 'health').hp) + dt });
     },
   });
+  scheduler.addSystem('Attract');
+  const builtins = builtinsOf(ecsia);
+  builtins.spawnMovers(world, 100, 1, { bare: true });
+  builtins.spawnHeavy(world, 10, 2, { group: 3 });
+  builtins.addSystem(scheduler, 'Heavy3', { heavySteps: 8 });
+  const scenario: Scenario = builtins.setupScenario(scheduler, 1);
+  const logHash: string = scenario.observerLogHash();
   await scheduler.update(1 / 60);
   const waves: string[][] = scheduler.plan();
   const hash: string = world.stateHash();
@@ -54,6 +63,12 @@ export async function usage(): Promise<void> {
   world.get('abc', 'position');
   // @ts-expect-error: an unknown scheduler option
   world.createScheduler({ worker: 2 });
+  // @ts-expect-error: the built-in workloads' helpers are not on the Scheduler
+  scheduler.spawnMovers(10);
+  // @ts-expect-error: nor is the scenario an option
+  world.createScheduler({ scenarioSeed: 1 });
+  // @ts-expect-error: a built-in setting that does not exist
+  builtins.addSystem(scheduler, 'Heavy0', { steps: 3 });
   // @ts-expect-error: a system needs a run function
   scheduler.addSystem({ name: 'NoRun', reads: [] });
   // @ts-expect-error: update takes a number

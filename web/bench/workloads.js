@@ -2,6 +2,7 @@
 // as a page loads it) against the peers of peers.js, each measured in the same page run.
 // Results mirror the native programs' --json output (bench/*.cpp) so bench/report.mjs can put
 // the two side by side.
+import { builtinsOf } from '../builtins.js';
 import { interleave, median, percentile, ratio } from './timing.js';
 import * as peers from './peers.js';
 
@@ -14,7 +15,7 @@ async function runFrames(scheduler, frames, dt = DT) {
 function ecsiaMovers(ecsia, count, systems) {
   const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
   const scheduler = world.createScheduler({ systems, workers: 0 });
-  scheduler.spawnMovers(count, 1, { bare: true });
+  builtinsOf(ecsia).spawnMovers(world, count, 1, { bare: true });
   return {
     world,
     scheduler,
@@ -92,13 +93,14 @@ export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 
 
 function heavyRun(ecsia, oneSystem, workers, frames, steps) {
   const world = ecsia.createWorld({ maxEntities: 16_384 });
-  const scheduler = world.createScheduler({ workers, batchRows: 256, config: { heavySteps: steps } });
+  const scheduler = world.createScheduler({ workers, batchRows: 256 });
+  const builtins = builtinsOf(ecsia);
   if (oneSystem) {
-    scheduler.spawnHeavy(8 * 1024, 0, { group: 0 });
-    scheduler.addBuiltin('Heavy0', { heavySteps: steps });
+    builtins.spawnHeavy(world, 8 * 1024, 0, { group: 0 });
+    builtins.addSystem(scheduler, 'Heavy0', { heavySteps: steps });
   } else {
-    scheduler.spawnHeavy(1024, 0);
-    for (let g = 0; g < 8; g += 1) scheduler.addBuiltin(`Heavy${g}`, { heavySteps: steps });
+    builtins.spawnHeavy(world, 1024, 0);
+    for (let g = 0; g < 8; g += 1) builtins.addSystem(scheduler, `Heavy${g}`, { heavySteps: steps });
   }
   return { world, scheduler };
 }
@@ -138,7 +140,7 @@ async function fenceRuns(env, { frames, group, workerCounts, fencePollUs }) {
     const options = { systems: ['Idle'], workers };
     if (fencePollUs !== undefined) options.fencePollUs = fencePollUs;
     const scheduler = world.createScheduler(options);
-    scheduler.spawnMovers(Math.max(workers, 1), 1, { bare: true });
+    builtinsOf(env.ecsia).spawnMovers(world, Math.max(workers, 1), 1, { bare: true });
     await runFrames(scheduler, 200, 0);
     const us = [];
     for (let g = 0; g < frames / group; g += 1) {

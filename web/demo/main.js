@@ -3,6 +3,7 @@
 // columns through zero-copy views, and a state hash that does not change with the worker count.
 // window.demo is the handle the Playwright tests drive.
 
+import { builtinsOf } from '../builtins.js';
 import { loadEcsia } from '../ecsia.js';
 import { createRenderer } from './render.js';
 
@@ -55,7 +56,7 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], chunkKey: '', lastHash: null });
   const world = ecsia.createWorld({ maxEntities: Math.max(1 << 18, entities * 2) });
   const scheduler = world.createScheduler({ systems: ['Attract', 'Move', 'Bounce'], workers });
-  scheduler.spawnMovers(entities, seed);
+  builtinsOf(ecsia).spawnMovers(world, entities, seed);
   scheduler.addSystem({
     name: 'Input',
     writes: ['position', 'velocity'],
