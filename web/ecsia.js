@@ -39,14 +39,54 @@ function fallbackWarning(threads, isolated, shared) {
   return message;
 }
 
+// Where a page author finds how to make their bundler or dev server serve the package's files.
+const BUNDLER_RECIPES = 'the "Bundlers" section of the ecsia-wasm README (https://www.npmjs.com/package/ecsia-wasm#bundlers)';
+
+/**
+ * Why this context cannot run the engine, or null in a page or a worker. Only `typeof` looks at
+ * globals, so a server-side render pass that imports this module (or calls loadEcsia) touches no
+ * browser global.
+ */
+function notBrowserReason() {
+  if (typeof document === 'object' && document !== null) return null;  // a page
+  if (typeof WorkerGlobalScope === 'function') return null;  // a (dedicated or shared) worker
+  return 'loadEcsia: ecsia runs in a browser (a page or a Web Worker), and this context has neither ' +
+    'a document nor a WorkerGlobalScope (server-side rendering, Node, or a test runner without a DOM). ' +
+    'Importing the package there is fine; call loadEcsia() in code that runs in the browser only.';
+}
+
+// The module's promise rejected. A .wasm that is not wasm (typically a dev server's index.html
+// sent for a file it does not serve: "expected magic word 00 61 73 6d, found 3c 21 64 6f") gets
+// an error naming the URL fetched and the README's recipes; anything else is passed on.
+function explainLoadFailure(error, variant, url) {
+  const text = String(error instanceof Error ? error.message : error);
+  const magic = /expected magic word 00 61 73 6d, found ((?:[0-9a-f]{2} ?){4})/.exec(text);
+  if (magic === null) return error;
+  const bytes = magic[1].trim().split(' ').map((h) => parseInt(h, 16));
+  const shown = bytes.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+  const looksHtml = shown === '<!do' || shown.startsWith('<');
+  const message = `loadEcsia: ${url ?? `the ${variant} build's .wasm`} is not a WebAssembly file: it starts with ` +
+    `${magic[1].trim()} ("${shown}")${looksHtml ? ', an HTML page' : ''}, not the wasm magic word 00 61 73 6d. ` +
+    `The server or bundler sent something else in place of the package's dist/ecsia_${variant}.wasm; ` +
+    `see ${BUNDLER_RECIPES} for the configuration that serves it.`;
+  const explained = new Error(message, { cause: error });
+  explained.url = url;
+  return explained;
+}
+
 /**
  * Loads the engine.
  * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void}} [options]
  *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
  *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
  *   (default: console.warn).
+ * Rejects outside a browser page or worker (a server-side render pass: importing this module is
+ * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
+ * (a dev server or bundler that sent its index.html instead: see the README's bundler recipes).
  */
 export async function loadEcsia(options = {}) {
+  const notBrowser = notBrowserReason();
+  if (notBrowser !== null) throw new Error(notBrowser);
   if (!isPlainObject(options)) throw new Error(`loadEcsia: options must be an object, got ${describe(options)}`);
   const threads = options.threads ?? 'auto';
   if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 0)) {
@@ -65,10 +105,17 @@ export async function loadEcsia(options = {}) {
   if (warning !== null) diagnose(warning);
 
   const factory = (await MODULES[variant]()).default;
-  const module = await factory({
+  const moduleArgs = {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
-  });
+  };
+  let module;
+  try {
+    module = await factory(moduleArgs);
+  } catch (error) {
+    // ecsiaWasmUrl: set by the module's post-js (wasm/wasm_url.post.js) before it fetches.
+    throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
+  }
 
   let workers = 0;
   const poolSize = module.poolSize;
