@@ -3,6 +3,8 @@
 # a browser here).
 # Sourced by scripts/test, which calls run_web_tests from the repository root.
 # Idempotent: tools are installed only when missing, build/wasm is reused.
+# The npm package (scripts/pack) is installed into the consumer apps of e2e/apps on the way
+# (scripts/lib/test_package.sh); e2e/package.spec.js checks them.
 # The browser tests run even when the node run fails, so one report tells "the logic is wrong"
 # (both fail) from "wasm is different" (only one does); the function fails if either did.
 
@@ -29,6 +31,9 @@ run_web_tests() {
   else
     echo "==> wasm tests: skipped, the Catch2 suite did not build" >&2
   fi
+
+  echo "==> npm package: scripts/pack, then the consumer apps of e2e/apps (e2e/package.spec.js)"
+  prepare_package_apps || status=1
 
   echo "==> browser tests: Playwright, headless Chromium ($(command -v chromium))"
   CHROMIUM_PATH=${CHROMIUM_PATH:-$(command -v chromium)} npx --no-install playwright test || status=1

@@ -1,0 +1,278 @@
+// The npm package as its users get it. scripts/lib/test_package.sh (run by scripts/test before
+// Playwright) packs build/npm/ecsia-wasm-<version>.tgz with scripts/pack, installs it offline
+// into each consumer app of e2e/apps and builds the apps; this spec checks the package's contents
+// and manifest, a server-side import, and every app in Chromium, served with COOP/COEP (threaded,
+// waves on the workers) and without (single, exactly one warning), all ending with one stateHash.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const apps = path.join(root, 'e2e/apps');
+const stage = path.join(root, 'build/npm/package');
+const manifest = JSON.parse(readFileSync(path.join(root, 'npm/package.json'), 'utf8'));
+const tarball = path.join(root, `build/npm/ecsia-wasm-${manifest.version}.tgz`);
+const PREPARE = 'bash -c "source scripts/lib/setup.sh && source scripts/lib/test_package.sh && prepare_package_apps"';
+
+// Exactly what the tarball holds. A new web/*.js or web/*.d.ts module lands in the package (and
+// must be added here); anything else appearing is a packaging mistake.
+const EXPECTED_FILES = [
+  'CHANGELOG.md',
+  'LICENSE',
+  'README.md',
+  'dist/ecsia_single.mjs',
+  'dist/ecsia_single.wasm',
+  'dist/ecsia_threaded.mjs',
+  'dist/ecsia_threaded.wasm',
+  'dist/ecsia_threaded.worker.js',
+  'ecsia.js',
+  'package.json',
+  'scheduler.js',
+];
+
+const COOP = 'Cross-Origin-Opener-Policy: same-origin';
+const COEP = 'Cross-Origin-Embedder-Policy: require-corp';
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+// The apps must hold the package scripts/pack just built (the repository's own loader and
+// modules), and their builds must be newer than that install: otherwise this spec would test
+// something stale. Fails with the command that prepares them.
+function expectPrepared(app, built) {
+  const installed = path.join(apps, app, 'node_modules/ecsia-wasm');
+  const hint = `e2e/apps/${app} is not prepared from the current package: run ${PREPARE}`;
+  expect(existsSync(path.join(installed, 'package.json')), hint).toBe(true);
+  for (const [mine, theirs] of [['web/ecsia.js', 'ecsia.js'], ['web/scheduler.js', 'scheduler.js'],
+    ['web/dist/ecsia_threaded.wasm', 'dist/ecsia_threaded.wasm'], ['web/dist/ecsia_single.wasm', 'dist/ecsia_single.wasm']]) {
+    expect(sha256(path.join(installed, theirs)), `${hint} (${theirs} differs from ${mine})`).toBe(sha256(path.join(root, mine)));
+  }
+  if (built) {
+    const output = path.join(apps, app, built);
+    expect(existsSync(output), `${hint} (no ${built})`).toBe(true);
+    expect(statSync(output).mtimeMs, `${hint} (${built} is older than the install)`)
+      .toBeGreaterThanOrEqual(statSync(path.join(installed, 'package.json')).mtimeMs);
+  }
+}
+
+// Starts a server that prints its URL (scripts/serve.mjs, vite) on an ephemeral port.
+async function startServer(command, args, cwd) {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed no URL in 30 s:\n${output}`)), 30_000);
+    const onData = (data) => {
+      output += data;
+      const match = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const serveStatic = (dir, isolated) => startServer(process.execPath,
+  [path.join(root, 'scripts/serve.mjs'), dir, '--port', '0', ...(isolated ? [] : ['--no-coi'])], root);
+const serveVite = (isolated) => startServer(process.execPath,
+  ['node_modules/vite/bin/vite.js', '--config', isolated ? 'vite.config.js' : 'vite.no-isolation.config.js',
+    '--port', '0', '--strictPort', '--host', '127.0.0.1'], path.join(apps, 'vite'));
+
+// Each app: how it is prepared (the build output checked for freshness) and served.
+const APPS = [
+  { name: 'plain ES modules (import map)', app: 'plain', built: null, serve: (iso) => serveStatic(path.join(apps, 'plain'), iso) },
+  { name: 'Vite 8 dev server', app: 'vite', built: null, serve: serveVite },
+  { name: 'Vite 8 build', app: 'vite', built: 'dist/index.html', serve: (iso) => serveStatic(path.join(apps, 'vite/dist'), iso) },
+  { name: 'webpack 5 build', app: 'webpack', built: 'dist/main.js', serve: (iso) => serveStatic(path.join(apps, 'webpack'), iso) },
+];
+
+/** Opens an app, waits for its frames, returns its result and every console warning. */
+async function runApp(page, url) {
+  const warnings = [];
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${url}/`);
+  await page.waitForFunction(() => window.ecsiaApp?.done === true, null, { timeout: 45_000 });
+  const result = await page.evaluate(() => ({ ...window.ecsiaApp, isolated: globalThis.crossOriginIsolated }));
+  return { result, warnings, errors };
+}
+
+test.describe('the package', () => {
+  test('npm pack --dry-run lists exactly the expected files; the tarball size is reported', () => {
+    expect(existsSync(path.join(stage, 'package.json')), `no staged package: run scripts/pack`).toBe(true);
+    const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    expect(info.files.map((f) => f.path).sort()).toEqual(EXPECTED_FILES);
+    expect(existsSync(tarball), `no ${tarball}: run scripts/pack`).toBe(true);
+    const size = statSync(tarball).size;
+    const line = `${path.basename(tarball)}: ${(size / 1024).toFixed(1)} KiB packed, ${(info.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info.entryCount} files`;
+    console.log(line);
+    test.info().annotations.push({ type: 'tarball size', description: line });
+    expect(info.name).toBe('ecsia-wasm');
+    expect(info.version).toBe(manifest.version);
+  });
+
+  test('the installed manifest: ESM only, types first, explicit files, no install scripts or dependencies', () => {
+    expectPrepared('plain', null);
+    const installed = JSON.parse(readFileSync(path.join(apps, 'plain/node_modules/ecsia-wasm/package.json'), 'utf8'));
+    expect(installed.name).toBe('ecsia-wasm');
+    expect(installed.version).toBe(manifest.version);
+    expect(installed.type).toBe('module');
+    expect(installed.main).toBeUndefined();
+    expect(Array.isArray(installed.files) && installed.files.length > 0).toBe(true);
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) {
+      expect(installed[field], field).toBeUndefined();
+    }
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']) {
+      expect(installed.scripts?.[hook], `scripts.${hook}`).toBeUndefined();
+    }
+    const entry = installed.exports['.'];
+    expect(entry.default).toBe('./ecsia.js');
+    expect(Object.keys(entry)).not.toContain('require');
+    if (entry.types !== undefined) {
+      expect(Object.keys(entry)[0]).toBe('types');
+      expect(installed.types).toBe(entry.types);
+    }
+    // The one version: npm/package.json's, with its CHANGELOG section.
+    expect(readFileSync(path.join(root, 'npm/CHANGELOG.md'), 'utf8')).toContain(`\n## ${manifest.version}\n`);
+  });
+
+  test('a server-side import touches no browser global, and loadEcsia() there rejects with one clear error', () => {
+    expectPrepared('plain', null);
+    const out = execFileSync(process.execPath, ['ssr.mjs'], { cwd: path.join(apps, 'plain'), encoding: 'utf8' });
+    const report = JSON.parse(out.trim().split('\n').pop());
+    expect(report.touched).toEqual([]);
+    expect(report.exports).toContain('loadEcsia');
+    expect(report.errors).toHaveLength(2);
+    for (const message of report.errors) {
+      expect(message).toContain('loadEcsia: ecsia runs in a browser');
+      expect(message).toContain('call loadEcsia() in code that runs in the browser');
+    }
+    expect(report.errors[1]).toBe(report.errors[0]);  // bad options too: the same one error
+  });
+});
+
+// stateHash of every app and mode, compared by the last test.
+const hashes = {};
+
+for (const { name, app, built, serve } of APPS) {
+  test.describe(name, () => {
+    for (const isolated of [true, false]) {
+      const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
+      test(`${mode}: ${isolated ? 'threaded, waves on the workers' : 'single, exactly one warning'}`, async ({ page }) => {
+        expectPrepared(app, built);
+        const server = await serve(isolated);
+        try {
+          const { result, warnings, errors } = await runApp(page, server.url);
+          expect(result.error, 'the app failed').toBeUndefined();
+          expect(errors).toEqual([]);
+          expect(result.frames).toBe(30);
+          if (isolated) {
+            expect(result.isolated).toBe(true);
+            expect(result.variant).toBe('threaded');
+            expect(result.workers).toBeGreaterThanOrEqual(2);
+            expect(result.schedulerWorkers).toBe(result.workers);
+            expect(result.workerFrames).toBeGreaterThanOrEqual(1);
+            expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(2);
+            expect(warnings).toEqual([]);
+          } else {
+            expect(result.isolated).toBe(false);
+            expect(result.variant).toBe('single');
+            expect(result.workers).toBe(0);
+            expect(result.workerFrames).toBe(0);
+            expect(warnings).toHaveLength(1);
+            expect(warnings[0]).toContain(COOP);
+            expect(warnings[0]).toContain(COEP);
+          }
+          expect(result.hash).toMatch(/^[0-9a-f]{16}$/);
+          hashes[`${name}, ${mode}`] = result.hash;
+        } finally {
+          server.stop();
+        }
+      });
+    }
+  });
+}
+
+test('every app and mode ends with the same stateHash', () => {
+  expect(Object.keys(hashes)).toHaveLength(APPS.length * 2);
+  expect(new Set(Object.values(hashes)).size, JSON.stringify(hashes, null, 2)).toBe(1);
+});
+
+test('the scenario is the same file in every app', () => {
+  const copies = ['plain/scenario.js', 'vite/src/scenario.js', 'webpack/src/scenario.js'].map((f) => readFileSync(path.join(apps, f), 'utf8'));
+  expect(copies[1]).toBe(copies[0]);
+  expect(copies[2]).toBe(copies[0]);
+});
+
+test('a dev server that sends index.html for the .wasm: loadEcsia names the file and the README recipe', async ({ page }) => {
+  expectPrepared('vite', null);
+  const server = await serveVite(true);
+  try {
+    let requested = null;
+    await page.route(/ecsia_threaded\.wasm(\?.*)?$/, async (route) => {
+      requested = route.request().url();
+      await route.fulfill({ status: 200, contentType: 'text/html', headers: { 'Cross-Origin-Resource-Policy': 'same-origin' }, body: '<!doctype html>\n<html><body>not the wasm</body></html>\n' });
+    });
+    const { result } = await runApp(page, server.url);
+    expect(requested).not.toBeNull();
+    expect(result.error).toContain(`loadEcsia: ${requested} is not a WebAssembly file`);
+    expect(result.error).toContain('3c 21 64 6f ("<!do"), an HTML page');
+    expect(result.error).toContain('dist/ecsia_threaded.wasm');
+    expect(result.error).toContain('"Bundlers" section of the ecsia-wasm README');
+  } finally {
+    server.stop();
+  }
+});
+
+test.describe('the npm README', () => {
+  const readme = readFileSync(path.join(root, 'npm/README.md'), 'utf8');
+  const block = (language, text) => `\`\`\`${language}\n${text}\`\`\``;
+
+  test('its Vite, webpack and plain ES module recipes are the files the apps above use', () => {
+    for (const [language, file] of [['js', 'vite/vite.config.js'], ['js', 'webpack/webpack.config.js'], ['html', 'plain/index.html']]) {
+      expect(readme.includes(block(language, readFileSync(path.join(apps, file), 'utf8'))), `npm/README.md shows e2e/apps/${file} as it is`).toBe(true);
+    }
+  });
+
+  test('its example runs as printed, on the plain app\'s page (its import map)', async ({ page }) => {
+    expectPrepared('plain', null);
+    const example = /## Use\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'npm/README.md has a js block under "## Use"').toBeTruthy();
+    const html = readFileSync(path.join(apps, 'plain/index.html'), 'utf8')
+      .replace('<script type="module" src="./main.js"></script>', () => `<script type="module">\n${example}</script>`);
+    expect(html).toContain(example);
+    const server = await serveStatic(path.join(apps, 'plain'), true);
+    try {
+      const logs = [];
+      const errors = [];
+      page.on('console', (message) => logs.push({ type: message.type(), text: message.text() }));
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await page.route(`${server.url}/readme-example.html`, (route) => route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+        body: html,
+      }));
+      await page.goto(`${server.url}/readme-example.html`);
+      await expect.poll(() => logs.filter((m) => m.type === 'log').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      expect(errors).toEqual([]);
+      expect(logs.filter((m) => m.type === 'warning')).toEqual([]);
+      const lines = logs.filter((m) => m.type === 'log').map((m) => m.text);
+      expect(lines[0]).toMatch(/^10000 entities, the first at 0\.01\d*, -0\.01\d*$/);
+      expect(lines.at(-1)).toMatch(/^threaded [2-8] [0-9a-f]{16}$/);
+    } finally {
+      server.stop();
+    }
+  });
+});
