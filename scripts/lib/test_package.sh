@@ -5,20 +5,20 @@
 # Sourced by scripts/lib/test_web.sh; call prepare_package_apps from the repository root.
 
 prepare_package_apps() {
+  # Every step is checked by hand: the caller runs this under `||`, where set -e does not apply.
   local tarball app
-  tarball=$(scripts/pack | tail -n 1)
+  tarball=$(scripts/pack | tail -n 1) || return 1
   [ -f "$tarball" ] || { echo "prepare_package_apps: scripts/pack printed no tarball" >&2; return 1; }
   for app in e2e/apps/*/; do
-    echo "==> consumer app: ${app%/}"
-    (
-      cd "$app"
-      if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-        npm ci --no-audit --no-fund --loglevel=error
-      fi
-      npm install --no-save --offline --no-audit --no-fund --loglevel=error "$tarball"
-      if node -e 'process.exit(require("./package.json").scripts?.build ? 0 : 1)'; then
-        npm run --silent build
-      fi
-    ) || return 1
+    app=${app%/}
+    echo "==> consumer app: $app"
+    if [ ! -f "$app/node_modules/.package-lock.json" ] || [ "$app/package-lock.json" -nt "$app/node_modules/.package-lock.json" ]; then
+      (cd "$app" && npm ci --no-audit --no-fund --loglevel=error) || { echo "prepare_package_apps: npm ci failed in $app" >&2; return 1; }
+    fi
+    (cd "$app" && npm install --no-save --offline --no-audit --no-fund --loglevel=error "$tarball") ||
+      { echo "prepare_package_apps: installing $tarball into $app failed" >&2; return 1; }
+    if node -e 'process.exit(require(process.argv[1]).scripts?.build ? 0 : 1)' "$PWD/$app/package.json"; then
+      (cd "$app" && npm run --silent build) || { echo "prepare_package_apps: the build of $app failed" >&2; return 1; }
+    fi
   done
 }
