@@ -28,13 +28,25 @@ const EXPECTED_FILES = [
   'dist/ecsia_threaded.mjs',
   'dist/ecsia_threaded.wasm',
   'dist/ecsia_threaded.worker.js',
+  'ecsia.d.ts',
   'ecsia.js',
+  'internal/checks.js',
+  'internal/engine.js',
+  'internal/world_core.js',
   'package.json',
+  'scheduler.d.ts',
   'scheduler.js',
+  'world.d.ts',
+  'world.js',
 ];
 
 const COOP = 'Cross-Origin-Opener-Policy: same-origin';
 const COEP = 'Cross-Origin-Embedder-Policy: require-corp';
+
+// Emscripten's one-time "Blocking on the main thread is very dangerous" can appear on a threaded
+// page when its malloc meets a worker's under load (a lock held for a moment; wasm/CMakeLists.txt
+// says why blocking stays allowed). Not this spec's concern: the only warning a threaded run may show.
+const withoutBlockingNotice = (warnings) => warnings.filter((w) => !w.includes('Blocking on the main thread is very dangerous'));
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -139,10 +151,11 @@ test.describe('the package', () => {
     const entry = installed.exports['.'];
     expect(entry.default).toBe('./ecsia.js');
     expect(Object.keys(entry)).not.toContain('require');
-    if (entry.types !== undefined) {
-      expect(Object.keys(entry)[0]).toBe('types');
-      expect(installed.types).toBe(entry.types);
-    }
+    expect(Object.keys(entry)[0]).toBe('types');
+    expect(entry.types).toBe('./ecsia.d.ts');
+    expect(installed.types).toBe(entry.types);
+    // Only the entry, dist/ and the manifest are importable: web/internal/ stays internal.
+    expect(Object.keys(installed.exports).sort()).toEqual(['.', './dist/*', './package.json']);
     // The one version: npm/package.json's, with its CHANGELOG section.
     expect(readFileSync(path.join(root, 'npm/CHANGELOG.md'), 'utf8')).toContain(`\n## ${manifest.version}\n`);
   });
@@ -184,7 +197,7 @@ for (const { name, app, built, serve } of APPS) {
             expect(result.schedulerWorkers).toBe(result.workers);
             expect(result.workerFrames).toBeGreaterThanOrEqual(1);
             expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(2);
-            expect(warnings).toEqual([]);
+            expect(withoutBlockingNotice(warnings)).toEqual([]);
           } else {
             expect(result.isolated).toBe(false);
             expect(result.variant).toBe('single');
@@ -235,6 +248,27 @@ test('a dev server that sends index.html for the .wasm: loadEcsia names the file
   }
 });
 
+test.describe('TypeScript', () => {
+  for (const config of ['tsconfig.json', 'tsconfig.nodenext.json']) {
+    test(`tsc --strict --noEmit type-checks a consumer of 'ecsia-wasm' (${config})`, () => {
+      expectPrepared('typescript', null);
+      const cwd = path.join(apps, 'typescript');
+      const tsconfig = readFileSync(path.join(cwd, 'tsconfig.json'), 'utf8');
+      expect(tsconfig).toContain('"strict": true');
+      let output = '';
+      let status = 0;
+      try {
+        output = execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '--strict', '--noEmit', '-p', config], { cwd, encoding: 'utf8' });
+      } catch (error) {
+        status = error.status;
+        output = `${error.stdout}${error.stderr}`;
+      }
+      expect(output).toBe('');
+      expect(status).toBe(0);
+    });
+  }
+});
+
 test.describe('the npm README', () => {
   const readme = readFileSync(path.join(root, 'npm/README.md'), 'utf8');
   const block = (language, text) => `\`\`\`${language}\n${text}\`\`\``;
@@ -267,7 +301,7 @@ test.describe('the npm README', () => {
       await page.goto(`${server.url}/readme-example.html`);
       await expect.poll(() => logs.filter((m) => m.type === 'log').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
       expect(errors).toEqual([]);
-      expect(logs.filter((m) => m.type === 'warning')).toEqual([]);
+      expect(withoutBlockingNotice(logs.filter((m) => m.type === 'warning').map((m) => m.text))).toEqual([]);
       const lines = logs.filter((m) => m.type === 'log').map((m) => m.text);
       expect(lines[0]).toMatch(/^10000 entities, the first at 0\.01\d*, -0\.01\d*$/);
       expect(lines.at(-1)).toMatch(/^threaded [2-8] [0-9a-f]{16}$/);
