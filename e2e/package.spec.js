@@ -96,6 +96,8 @@ async function startServer(command, args, cwd) {
 
 const serveStatic = (dir, isolated) => startServer(process.execPath,
   [path.join(root, 'scripts/serve.mjs'), dir, '--port', '0', ...(isolated ? [] : ['--no-coi'])], root);
+const serveCredentialless = (dir) => startServer(process.execPath,
+  [path.join(root, 'scripts/serve.mjs'), dir, '--port', '0', '--coep', 'credentialless'], root);
 const serveVite = (isolated) => startServer(process.execPath,
   ['node_modules/vite/bin/vite.js', '--config', isolated ? 'vite.config.js' : 'vite.no-isolation.config.js',
     '--port', '0', '--strictPort', '--host', '127.0.0.1'], path.join(apps, 'vite'));
@@ -106,6 +108,7 @@ const APPS = [
   { name: 'Vite 8 dev server', app: 'vite', built: null, serve: serveVite },
   { name: 'Vite 8 build', app: 'vite', built: 'dist/index.html', serve: (iso) => serveStatic(path.join(apps, 'vite/dist'), iso) },
   { name: 'webpack 5 build', app: 'webpack', built: 'dist/main.js', serve: (iso) => serveStatic(path.join(apps, 'webpack'), iso) },
+  { name: 'esbuild bundle, dist/ copied', app: 'esbuild', built: 'dist/main.js', serve: (iso) => serveStatic(path.join(apps, 'esbuild'), iso) },
 ];
 
 /** Opens an app, waits for its frames, returns its result and every console warning. */
@@ -218,14 +221,31 @@ for (const { name, app, built, serve } of APPS) {
 }
 
 test('every app and mode ends with the same stateHash', () => {
+  // (A failed test restarts Playwright's worker, which loses the hashes of the tests before it.)
   expect(Object.keys(hashes)).toHaveLength(APPS.length * 2);
   expect(new Set(Object.values(hashes)).size, JSON.stringify(hashes, null, 2)).toBe(1);
 });
 
+test('Cross-Origin-Embedder-Policy: credentialless isolates the page too (the README\'s way when resources cannot opt in)', async ({ page }) => {
+  expectPrepared('plain', null);
+  const server = await serveCredentialless(path.join(apps, 'plain'));
+  try {
+    const { result, warnings, errors } = await runApp(page, server.url);
+    expect(result.error, 'the app failed').toBeUndefined();
+    expect(errors).toEqual([]);
+    expect(result).toMatchObject({ isolated: true, variant: 'threaded', frames: 30 });
+    expect(result.workerFrames).toBeGreaterThanOrEqual(1);
+    expect(withoutBlockingNotice(warnings)).toEqual([]);
+    expect(result.hash).toBe(hashes['plain ES modules (import map), with COOP/COEP']);
+  } finally {
+    server.stop();
+  }
+});
+
 test('the scenario is the same file in every app', () => {
-  const copies = ['plain/scenario.js', 'vite/src/scenario.js', 'webpack/src/scenario.js'].map((f) => readFileSync(path.join(apps, f), 'utf8'));
-  expect(copies[1]).toBe(copies[0]);
-  expect(copies[2]).toBe(copies[0]);
+  const copies = ['plain/scenario.js', 'vite/src/scenario.js', 'webpack/src/scenario.js', 'esbuild/src/scenario.js']
+    .map((f) => readFileSync(path.join(apps, f), 'utf8'));
+  for (const copy of copies.slice(1)) expect(copy).toBe(copies[0]);
 });
 
 test('a dev server that sends index.html for the .wasm: loadEcsia names the file and the README recipe', async ({ page }) => {
@@ -273,10 +293,12 @@ test.describe('the npm README', () => {
   const readme = readFileSync(path.join(root, 'npm/README.md'), 'utf8');
   const block = (language, text) => `\`\`\`${language}\n${text}\`\`\``;
 
-  test('its Vite, webpack and plain ES module recipes are the files the apps above use', () => {
+  test('its Vite, webpack, plain ES module and esbuild recipes are the files and commands the apps above use', () => {
     for (const [language, file] of [['js', 'vite/vite.config.js'], ['js', 'webpack/webpack.config.js'], ['html', 'plain/index.html']]) {
       expect(readme.includes(block(language, readFileSync(path.join(apps, file), 'utf8'))), `npm/README.md shows e2e/apps/${file} as it is`).toBe(true);
     }
+    const esbuild = JSON.parse(readFileSync(path.join(apps, 'esbuild/package.json'), 'utf8')).scripts.build;
+    expect(readme.includes(block('sh', `${esbuild.split(' && ').join('\n')}\n`)), 'npm/README.md shows the esbuild app\'s build commands').toBe(true);
   });
 
   test('its example runs as printed, on the plain app\'s page (its import map)', async ({ page }) => {

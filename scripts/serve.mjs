@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A static file server for the pages and the wasm builds, without dependencies.
-//   node scripts/serve.mjs [root] [--port N] [--host H] [--no-coi]
+//   node scripts/serve.mjs [root] [--port N] [--host H] [--no-coi] [--coep require-corp|credentialless]
 // root defaults to the repository root; port to $PORT or 8080; host to 127.0.0.1.
 // Unless --no-coi, every response carries the headers that make a page cross-origin isolated
 // (so it gets SharedArrayBuffer and the threaded build):
@@ -8,6 +8,7 @@
 //   Cross-Origin-Embedder-Policy: require-corp
 //   Cross-Origin-Resource-Policy: same-origin
 // --no-coi serves the same files without them (the single-threaded fallback's page).
+// --coep credentialless sends that COEP value instead (isolation without CORP opt-ins).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -29,7 +30,7 @@ const MIME = {
 };
 
 function usage(message) {
-  console.error(`serve.mjs: ${message}\nusage: node scripts/serve.mjs [root] [--port N] [--host H] [--no-coi]`);
+  console.error(`serve.mjs: ${message}\nusage: node scripts/serve.mjs [root] [--port N] [--host H] [--no-coi] [--coep require-corp|credentialless]`);
   process.exit(2);
 }
 
@@ -39,16 +40,18 @@ function parseArgs(argv) {
     port: process.env.PORT ?? '8080',
     host: '127.0.0.1',
     coi: true,
+    coep: 'require-corp',
   };
   let rootGiven = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--no-coi') options.coi = false;
-    else if (arg === '--port' || arg === '--host') {
+    else if (arg === '--port' || arg === '--host' || arg === '--coep') {
       if (i + 1 >= argv.length) usage(`${arg} needs a value`);
       options[arg.slice(2)] = argv[(i += 1)];
     } else if (arg.startsWith('--port=')) options.port = arg.slice(7);
     else if (arg.startsWith('--host=')) options.host = arg.slice(7);
+    else if (arg.startsWith('--coep=')) options.coep = arg.slice(7);
     else if (arg.startsWith('-')) usage(`unknown option ${arg}`);
     else if (!rootGiven) {
       options.root = path.resolve(arg);
@@ -58,6 +61,7 @@ function parseArgs(argv) {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`bad port ${options.port}`);
   options.port = port;
+  if (options.coep !== 'require-corp' && options.coep !== 'credentialless') usage(`bad --coep ${options.coep}`);
   return options;
 }
 
@@ -68,7 +72,7 @@ function headers(extra) {
   const h = { 'Cache-Control': 'no-store', ...extra };
   if (options.coi) {
     h['Cross-Origin-Opener-Policy'] = 'same-origin';
-    h['Cross-Origin-Embedder-Policy'] = 'require-corp';
+    h['Cross-Origin-Embedder-Policy'] = options.coep;
     h['Cross-Origin-Resource-Policy'] = 'same-origin';
   }
   return h;
@@ -116,7 +120,7 @@ server.on('error', (error) => {
 server.listen(options.port, options.host, () => {
   const { port } = server.address();
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  console.log(`serving ${root} at http://${shown}:${port}/ (${options.coi ? 'cross-origin isolated: COOP/COEP headers on' : 'no COOP/COEP headers (--no-coi)'})`);
+  console.log(`serving ${root} at http://${shown}:${port}/ (${options.coi ? `cross-origin isolated: COOP/COEP (${options.coep}) headers on` : 'no COOP/COEP headers (--no-coi)'})`);
 });
 
 function stop(signal) {

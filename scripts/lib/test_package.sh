@@ -18,7 +18,9 @@ prepare_package_apps() {
     (cd "$app" && npm install --no-save --offline --no-audit --no-fund --loglevel=error "$tarball") ||
       { echo "prepare_package_apps: installing $tarball into $app failed" >&2; return 1; }
     if node -e 'process.exit(require(process.argv[1]).scripts?.build ? 0 : 1)' "$PWD/$app/package.json"; then
-      (cd "$app" && npm run --silent build) || { echo "prepare_package_apps: the build of $app failed" >&2; return 1; }
+      # From an empty dist/: webpack leaves unchanged files untouched, and the spec checks that
+      # each build is newer than its install.
+      (cd "$app" && rm -rf dist && npm run --silent build) || { echo "prepare_package_apps: the build of $app failed" >&2; return 1; }
     fi
   done
 }

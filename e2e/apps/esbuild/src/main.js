@@ -1,0 +1,15 @@
+// The bundle's entry: esbuild resolves 'ecsia-wasm' from node_modules; the build script copies dist/.
+import { loadEcsia } from 'ecsia-wasm';
+import { runScenario } from './scenario.js';
+
+const out = document.getElementById('result');
+runScenario(loadEcsia).then(
+  (result) => {
+    window.ecsiaApp = { done: true, ...result };
+    out.textContent = JSON.stringify(result, null, 2);
+  },
+  (error) => {
+    window.ecsiaApp = { done: true, error: error instanceof Error ? error.message : String(error) };
+    out.textContent = `failed: ${window.ecsiaApp.error}`;
+  },
+);
