@@ -297,6 +297,9 @@ test.describe('the npm README', () => {
     for (const [language, file] of [['js', 'vite/vite.config.js'], ['js', 'webpack/webpack.config.js'], ['html', 'plain/index.html']]) {
       expect(readme.includes(block(language, readFileSync(path.join(apps, file), 'utf8'))), `npm/README.md shows e2e/apps/${file} as it is`).toBe(true);
     }
+    const typed = /## Types\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(typed, 'npm/README.md has a ts block under "## Types"').toBeTruthy();
+    expect(readFileSync(path.join(apps, 'typescript/consumer.ts'), 'utf8'), 'the README\'s imports are the type-checked consumer\'s').toContain(typed);
     const esbuild = JSON.parse(readFileSync(path.join(apps, 'esbuild/package.json'), 'utf8')).scripts.build;
     expect(readme.includes(block('sh', `${esbuild.split(' && ').join('\n')}\n`)), 'npm/README.md shows the esbuild app\'s build commands').toBe(true);
   });
