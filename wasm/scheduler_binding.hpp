@@ -51,7 +51,7 @@ public:
     double frames() const { return static_cast<double>(scheduler_->frames()); }
     void dispose();
 
-    // For other binding areas (the built-in module's API, wasm/bind_builtins.cpp).
+    // For other binding areas (the built-in module's API in bind_builtins.cpp, JS kernel systems in bind_kernels.cpp).
     WorldBinding& world_binding() noexcept { return world_; }
     Scheduler& scheduler() noexcept { return *scheduler_; }
 

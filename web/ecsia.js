@@ -16,12 +16,19 @@ import { describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
 import { attachInternals, Engine } from './internal/engine.js';
 import { World } from './world.js';
 
+import { importKernelModule, kernelFactoryOptions, withLoadDeadline } from './kernel_module.js';
+
 export { NULL_ENTITY };
 
 const MODULES = {
   threaded: () => import('./dist/ecsia_threaded.mjs'),
   single: () => import('./dist/ecsia_single.mjs'),
 };
+// The same modules' addresses, which pool workers import when a kernel module is loaded
+// (web/kernel_worker.js). Not `new URL('...', import.meta.url)` literals: bundlers would copy
+// the engine as an asset for every page, kernels or not.
+const ENGINE_FILES = { threaded: './dist/ecsia_threaded.mjs', single: './dist/ecsia_single.mjs' };
+const HERE = import.meta.url;
 
 const COI_HEADERS = '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"';
 
@@ -76,10 +83,13 @@ function explainLoadFailure(error, variant, url) {
 
 /**
  * Loads the engine.
- * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void}} [options]
+ * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL}} [options]
  *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
  *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
- *   (default: console.warn).
+ *   (default: console.warn). kernels: the URL of an ES module whose exported functions are JS
+ *   kernels (scheduler.addSystem({ kernel })); a string is resolved against the page's address.
+ *   It is imported on the page first, then on every worker; a module that fails to load rejects
+ *   naming its URL. `ecsia.kernels` lists the kernel names.
  * Rejects outside a browser page or worker (a server-side render pass: importing this module is
  * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
  * (a dev server or bundler that sent its index.html instead: see the README's bundler recipes).
@@ -97,6 +107,7 @@ export async function loadEcsia(options = {}) {
     throw new Error(`loadEcsia: options.onDiagnostic must be a function, got ${describe(onDiagnostic)}`);
   }
   const diagnose = onDiagnostic ?? ((message) => console.warn(message));
+  const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
 
   const isolated = globalThis.crossOriginIsolated === true;
   const shared = typeof SharedArrayBuffer === 'function';
@@ -109,9 +120,10 @@ export async function loadEcsia(options = {}) {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
   };
+  if (kernelModule !== null) kernelFactoryOptions(kernelModule, variant, new URL(ENGINE_FILES[variant], HERE).href, moduleArgs);
   let module;
   try {
-    module = await factory(moduleArgs);
+    module = await withLoadDeadline(factory(moduleArgs), kernelModule);
   } catch (error) {
     // ecsiaWasmUrl: set by the module's post-js (wasm/wasm_url.post.js) before it fetches.
     throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
@@ -129,14 +141,14 @@ export async function loadEcsia(options = {}) {
       workers = threads;
     }
   }
-  return new Ecsia(module, variant, workers, diagnose);
+  return new Ecsia(module, variant, workers, diagnose, kernelModule?.names ?? []);
 }
 
 class Ecsia {
   #engine;
 
-  constructor(module, variant, workers, diagnose) {
-    this.#engine = new Engine(module, { variant, workers, diagnose });
+  constructor(module, variant, workers, diagnose, kernels) {
+    this.#engine = new Engine(module, { variant, workers, diagnose, kernels: Object.freeze([...kernels]) });
     attachInternals(this, this.#engine);
     /** 'threaded' | 'single' */
     this.variant = variant;
@@ -144,6 +156,8 @@ class Ecsia {
     this.workers = workers;
     /** The most workers this build can run. */
     this.maxWorkers = module.poolSize;
+    /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
+    this.kernels = this.#engine.kernels;
   }
 
   /** @param {{maxEntities?: number}} [options] */

@@ -6,6 +6,7 @@
 //   const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers: 2 })
 //   scheduler.addSystem('Attract')                       // a registered C++ system
 //   scheduler.addSystem({ name, reads, writes, before, after, run(world, dt) {} })  // a JS system
+//   scheduler.addSystem({ name, reads, writes, kernel: 'integrate' })  // a JS kernel, in batches
 //   await scheduler.update(dt)
 //   scheduler.plan()      // [['Move', ...], ['Bounce'], ...]: the waves
 //   scheduler.dispose()
@@ -14,6 +15,7 @@
 
 import { describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
+import { kernelSystemParts } from './kernel_module.js';
 
 const WAITING = 1;
 
@@ -116,6 +118,19 @@ export class Scheduler {
    * the main thread in the serial slot of its wave, with the world's full API; `reads` and
    * `writes` (component names) place it in the plan. An exception it throws is reported as a
    * diagnostic and the frame goes on.
+   *
+   * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch }) adds
+   * a JS kernel system: `kernel` is an export of the kernel module (loadEcsia({ kernels })), run
+   * in row batches like a C++ system: on the workers in the threaded build, inline with the
+   * serial executor and in the single build. The kernel gets (chunk, dt, commands): chunk =
+   * { count, entities, columns, strides, offsets } with views of the batch's rows of the declared
+   * `reads` and `writes` only (made per batch; writes are change-tracked like a C++ kernel's), and
+   * `commands` = { spawn, despawn, add, remove, set }, applied after the wave in batch order. A
+   * kernel that throws fails its batch (a diagnostic names system, kernel and message; the
+   * batch's commands are dropped). `query` ({ with, without, optional, changed, added }) adds
+   * terms: rows need reads + writes + with, except those listed in optional (their views are
+   * `undefined` where a table lacks them). `spawnsPerBatch` (default 0): handles reserved per
+   * batch for commands.spawn; spawns beyond it get handles at the merge, with a diagnostic.
    */
   addSystem(spec) {
     const op = 'addSystem';
@@ -125,15 +140,29 @@ export class Scheduler {
       this.#names.add(spec);
       return;
     }
-    if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run }, got ${describe(spec)}`);
-    const { name, run } = spec;
+    if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run | kernel }, got ${describe(spec)}`);
+    const { name, run, kernel } = spec;
     if (typeof name !== 'string' || name === '') throw new Error(`scheduler.${op}: name must be a non-empty string, got ${describe(name)}`);
-    if (typeof run !== 'function') throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt) => {}, got ${describe(run)}`);
+    if (run !== undefined && kernel !== undefined) {
+      throw new Error(`scheduler.${op}('${name}'): give either run (a main-thread system) or kernel (a JS kernel run in batches), not both`);
+    }
+    if (run === undefined && kernel === undefined) {
+      throw new Error(`scheduler.${op}('${name}'): give run(world, dt) (a main-thread system) or kernel: 'name' (a JS kernel of the kernel module)`);
+    }
+    if (kernel === undefined && typeof run !== 'function') throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt) => {}, got ${describe(run)}`);
+    if (kernel === undefined && spec.query !== undefined) throw new Error(`scheduler.${op}('${name}'): query is for kernel systems; a run() system queries the world itself`);
     const reads = stringList(op, 'reads', spec.reads);
     const writes = stringList(op, 'writes', spec.writes);
     const before = stringList(op, 'before', spec.before);
     const after = stringList(op, 'after', spec.after);
     this.#notRunning(op);
+    if (kernel !== undefined) {
+      const { kernelId, query, spawnsPerBatch } = kernelSystemParts(op, name, spec, this.#engine.kernels);
+      const module = this.#engine.module;
+      this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch }));
+      this.#names.add(name);
+      return;
+    }
     const world = this.#publicWorld;
     const diagnose = this.#diagnose;
     const body = (dt) => {

@@ -159,3 +159,28 @@ TEST_CASE("an applied buffer is left as it was so the same buffer can be applied
     CHECK(state_hash(first) == state_hash(second));
     CHECK(first.alive_count() == 1);
 }
+
+TEST_CASE("records appended pre-encoded decode exactly like the same records recorded", "[command]") {
+    const Position p{3.25f, -1};
+    const std::int32_t hp = 7;
+    CommandBuffer recorded;
+    const ComponentValue v{2, &p, sizeof p};
+    recorded.spawn(kNullEntity, &v, 1);
+    recorded.set(Entity{5}, 3, 0, &hp, sizeof hp);
+    recorded.despawn(Entity{9});
+
+    CommandBuffer appended;
+    appended.despawn(Entity{1});  // records already there stay in front
+    const std::vector<std::uint32_t>& words = recorded.words();
+    std::uint32_t* at = appended.append_encoded(words.size(), recorded.record_count());
+    std::memcpy(at, words.data(), words.size() * 4);
+
+    CHECK(appended.record_count() == 4);
+    const std::vector<CommandRecord> records = decode(appended);
+    REQUIRE(records.size() == 4);
+    CHECK(records[0].op == CommandOp::Despawn);
+    CHECK(std::vector<std::uint32_t>(appended.words().begin() + 2, appended.words().end()) == words);
+    CHECK(records[1].op == CommandOp::Spawn);
+    CHECK(records[2].op == CommandOp::Set);
+    CHECK(records[3].entity == Entity{9});
+}

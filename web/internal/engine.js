@@ -26,13 +26,15 @@ export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
   #heapEpoch = 0;  // how often the heap buffer was replaced (memory growth)
 
-  constructor(module, { variant, workers, diagnose }) {
+  constructor(module, { variant, workers, diagnose, kernels = [] }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
     this.module = module;
     this.variant = variant;
     this.workers = workers;
     /** Every warning of this engine goes here (G3). */
     this.diagnose = diagnose;
+    /** The kernel module's kernel names, in kernel-id order (web/kernel_module.js); [] without one. */
+    this.kernels = kernels;
     this.#heap = this.#currentHeap();
   }
 

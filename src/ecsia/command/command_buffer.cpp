@@ -50,4 +50,11 @@ void CommandBuffer::set(Entity entity, ComponentId id, std::uint32_t offset, con
     payload(bytes, size);
 }
 
+std::uint32_t* CommandBuffer::append_encoded(std::size_t words, std::size_t records) {
+    const std::size_t at = words_.size();
+    words_.resize(at + words, 0);
+    record_count_ += records;
+    return words_.data() + at;
+}
+
 }  // namespace ecsia

@@ -56,6 +56,12 @@ public:
     }
     void remove(Entity entity, ComponentId id) { remove(entity, &id, 1); }
 
+    // Any thread, own buffer only. Makes room for `records` records that an encoder outside C++
+    // (the JS kernel glue, wasm/js_kernel.cpp) has already laid out as above, `words` words in
+    // all, and returns where to copy them. The caller must write exactly that many words of
+    // well-formed records: the merge decodes them like any other.
+    std::uint32_t* append_encoded(std::size_t words, std::size_t records);
+
     bool empty() const noexcept { return words_.empty(); }
     std::size_t record_count() const noexcept { return record_count_; }
     std::size_t byte_size() const noexcept { return words_.size() * 4; }

@@ -1,0 +1,352 @@
+// JS kernels (loadEcsia({ kernels }), addSystem({ kernel })): batches of a page's own JS systems run
+// on the workers, inline with the serial executor, and in the single build, with the same results
+// (G1); load failures reject naming the URL, a throwing kernel fails its batch, a stuck one hits
+// the wave deadline (G3, G5). Kernels: web/test/kernels/*.js; set-up: web/test/kernel_scenario.js.
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+
+async function scenario(page, options) {
+  return page.evaluate(async (options) => {
+    const { runKernelScenario } = await import('/web/test/kernel_scenario.js');
+    return runKernelScenario(window.ecsiaTest.loadEcsia, options);
+  }, options);
+}
+
+for (const cpp of [false, true]) {
+  test(`the kernel scenario${cpp ? ' mixed with C++ Move and Bounce' : ''} hashes the same frame by frame: serial, 1, 2, 4 workers, single build`, async ({ page, browser }) => {
+    const frames = 40;
+    const log = await openTestPage(page, servers.isolated);
+    const serial = await scenario(page, { threads: 4, workers: 0, frames, cpp });
+    expect(serial.variant).toBe('threaded');
+    expect(serial.workers).toBe(0);
+    // The only diagnostics: spawns beyond a batch's reserved handles (Breed reserves 16).
+    expect(serial.diagnostics.length).toBeGreaterThan(0);
+    expect(serial.diagnostics.filter((m) => !m.includes("exceeded their batch's reservation"))).toEqual([]);
+    // The scenario does what it says: entities die and are born, gain and lose components.
+    expect(new Set(serial.hashes).size).toBe(frames);
+    expect(serial.withParent).toBeGreaterThan(0);
+    expect(serial.withMixed).toBeGreaterThan(200);
+    for (const workers of [1, 2, 4]) {
+      const threaded = await scenario(page, { threads: 4, workers, frames, cpp });
+      expect(threaded.workers).toBe(workers);
+      expect(threaded.diagnostics).toEqual(serial.diagnostics);
+      expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
+    }
+    expectNoPageErrors(log);
+
+    const plainPage = await browser.newPage();
+    const plainLog = await openTestPage(plainPage, servers.plain);
+    const single = await scenario(plainPage, { threads: 'auto', workers: undefined, frames, cpp });
+    expect(single.variant).toBe('single');
+    expect(single.diagnostics).toEqual(serial.diagnostics);
+    expect(single.hashes).toEqual(serial.hashes);
+    expectNoPageErrors(plainLog);
+    await plainPage.close();
+  });
+}
+
+for (const { variant, server } of variants) {
+  test(`${variant} build: loadEcsia lists the kernels; bad kernel systems throw naming the problem and change nothing`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL.href, onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 1024 });
+      defineScenarioComponents(world);
+      const scheduler = world.createScheduler({});
+      const errors = {};
+      const attempt = (key, spec) => {
+        try { scheduler.addSystem(spec); errors[key] = null; } catch (error) { errors[key] = error.message; }
+      };
+      attempt('unknown', { name: 'A', kernel: 'nosuch', reads: [], writes: ['hp'] });
+      attempt('both', { name: 'A', kernel: 'age', run() {}, writes: ['hp'] });
+      attempt('neither', { name: 'A', writes: ['hp'] });
+      attempt('notString', { name: 'A', kernel: 3, writes: ['hp'] });
+      attempt('badComponent', { name: 'A', kernel: 'age', writes: ['nosuch'] });
+      attempt('badTerm', { name: 'A', kernel: 'age', writes: ['hp'], query: { sometimes: [] } });
+      attempt('badQueryName', { name: 'A', kernel: 'age', writes: ['hp'], query: { without: ['nosuch'] } });
+      attempt('queryOnRun', { name: 'A', run() {}, query: {} });
+      const planBefore = scheduler.plan();
+      attempt('ok', { name: 'Age', kernel: 'age', writes: ['hp'] });
+      attempt('duplicate', { name: 'Age', kernel: 'age', writes: ['hp'] });
+      const out = { kernels: ecsia.kernels, errors, planBefore, planAfter: scheduler.plan() };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.kernels).toEqual(['age', 'badCommand', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'integrate', 'keep', 'mix', 'nothing', 'peek', 'spin', 'tally', 'unflag']);
+    expect(r.errors.unknown).toContain("unknown kernel 'nosuch'");
+    expect(r.errors.unknown).toContain('age, badCommand, breed');
+    expect(r.errors.both).toContain('not both');
+    expect(r.errors.neither).toContain('give run(world, dt)');
+    expect(r.errors.notString).toContain('kernel must be the name');
+    expect(r.errors.badComponent).toContain("unknown component 'nosuch'");
+    expect(r.errors.badTerm).toContain("no term 'sometimes'");
+    expect(r.errors.badQueryName).toContain("query.without names unknown component 'nosuch'");
+    expect(r.errors.queryOnRun).toContain('query is for kernel systems');
+    expect(r.planBefore).toEqual([]);
+    expect(r.errors.ok).toBeNull();
+    expect(r.errors.duplicate).toContain("'Age' already exists");
+    expect(r.planAfter).toEqual([['Age']]);
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: a kernel module that fails to load rejects at once, naming its URL`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const out = {};
+      for (const [key, url] of Object.entries({
+        missing: '/web/test/kernels/no_such_module.js',
+        syntax: '/web/test/kernels/syntax_error.js',
+        throws: '/web/test/kernels/throws_at_import.js',
+        empty: '/web/test/kernels/empty.js',
+      })) {
+        const start = performance.now();
+        try {
+          await window.ecsiaTest.loadEcsia({ kernels: url, onDiagnostic: () => {} });
+          out[key] = { message: null };
+        } catch (error) {
+          out[key] = { message: error.message, ms: performance.now() - start };
+        }
+      }
+      for (const [key, value] of Object.entries({ number: 5, empty: '', object: {} })) {
+        try {
+          await window.ecsiaTest.loadEcsia({ kernels: value });
+          out[`bad_${key}`] = null;
+        } catch (error) {
+          out[`bad_${key}`] = error.message;
+        }
+      }
+      return out;
+    });
+    const origin = server;
+    expect(r.missing.message).toContain(`the kernel module ${origin}/web/test/kernels/no_such_module.js failed to load`);
+    expect(r.syntax.message).toContain(`${origin}/web/test/kernels/syntax_error.js failed to load: SyntaxError`);
+    expect(r.throws.message).toContain(`${origin}/web/test/kernels/throws_at_import.js failed to load: Error: this kernel module throws while it is imported`);
+    expect(r.empty.message).toContain('exports no functions');
+    for (const key of ['missing', 'syntax', 'throws', 'empty']) expect(r[key].ms, key).toBeLessThan(5000);
+    expect(r.bad_number).toContain('options.kernels must be a URL or a string');
+    expect(r.bad_empty).toContain('options.kernels must be a URL or a string');
+    expect(r.bad_object).toContain('options.kernels must be a URL or a string');
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: a throwing kernel fails its batch, naming system, kernel and message; the next frame runs`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+      defineScenarioComponents(world);
+      const scheduler = world.createScheduler({ batchRows: 16 });
+      for (let i = 0; i < 64; i++) world.spawn({ hp: { value: 100 + i } });
+      const bomb = world.spawn({ hp: { value: 13 } });  // row 64: the 5th batch of 16 rows
+      scheduler.addSystem({ name: 'Explode', kernel: 'explode', reads: ['hp'], writes: [], spawnsPerBatch: 1 });
+      const frames = [];
+      for (let f = 0; f < 3; f++) {
+        diagnostics.length = 0;
+        await scheduler.update(1 / 60);
+        frames.push({ hp: world.count(['hp']), diagnostics: diagnostics.filter((m) => !m.includes('Blocking on the main thread')), jobs: scheduler.lastFrame().jobs });
+        if (f === 1) world.despawn(bomb);
+      }
+      const out = { frames, workers: scheduler.workers, frameCount: scheduler.frames };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    // 5 batches: four record their spawn, the fifth throws and its spawn is dropped.
+    expect(r.frames[0].hp).toBe(65 + 4);
+    expect(r.frames[0].diagnostics).toHaveLength(1);
+    const [message] = r.frames[0].diagnostics;
+    expect(message).toContain("system 'Explode' failed in batch 4");
+    expect(message).toContain("JS kernel 'explode' threw: Error: hp 13 at row 0");
+    expect(message).toContain('its 1 command(s) were dropped');
+    // Frame 2 has 4 + 1 = 5 + 1 batches (the spawned rows join the table)...
+    expect(r.frames[1].diagnostics).toHaveLength(1);
+    // ...and once the bomb is gone every batch runs.
+    expect(r.frames[2].diagnostics).toEqual([]);
+    expect(r.frameCount).toBe(3);
+    if (r.workers > 0) {
+      // Both workers still take batches after the failures.
+      const [a, b] = r.frames[2].jobs;
+      const [a1, b1] = r.frames[1].jobs;
+      expect(a).toBeGreaterThan(a1 - 1);
+      expect(a + b).toBeGreaterThan(a1 + b1);
+    }
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: writes through a kernel's views are change-tracked like a C++ kernel's; reads are not`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL, onDiagnostic: () => {} });
+      const runWith = async (mover) => {
+        const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+        defineScenarioComponents(world);
+        world.defineComponent('still', {});
+        const scheduler = world.createScheduler({ batchRows: 32 });
+        if (mover === 'js') scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'] });
+        else scheduler.addSystem('Move');
+        scheduler.addSystem({ name: 'Peek', kernel: 'peek', reads: ['position'], writes: [], after: [mover === 'js' ? 'Integrate' : 'Move'] });
+        scheduler.addSystem({ name: 'Count', kernel: 'countChanged', reads: [], writes: ['tally'], query: { changed: ['position'] }, after: ['Peek'] });
+        const moving = [];
+        const still = [];
+        for (let i = 0; i < 100; i++) moving.push(world.spawn({ position: { x: i, y: 0 }, velocity: { dx: 1, dy: 1 }, tally: { n: 0 } }));
+        for (let i = 0; i < 50; i++) still.push(world.spawn({ position: { x: i, y: 0 }, tally: { n: 0 } }));
+        for (let f = 0; f < 5; f++) await scheduler.update(1 / 4);
+        const tallies = (list) => list.map((e) => world.get(e, 'tally').n);
+        const out = { moving: tallies(moving), still: tallies(still), x: world.get(moving[3], 'position').x, hash: world.stateHash() };
+        scheduler.dispose();
+        world.dispose();
+        return out;
+      };
+      return { js: await runWith('js'), cpp: await runWith('cpp') };
+    });
+    // Spawned rows count as changed in the first frame; after that only the rows the mover wrote.
+    expect(new Set(r.js.moving)).toEqual(new Set([5]));
+    expect(new Set(r.js.still)).toEqual(new Set([1]));
+    expect(r.js.x).toBe(3 + 5 / 4);
+    expect(r.cpp.moving).toEqual(r.js.moving);
+    expect(r.cpp.still).toEqual(r.js.still);
+    expect(r.cpp.hash).toBe(r.js.hash);
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: commands validate their input, and the commands object is dead after its call`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 1024 });
+      defineScenarioComponents(world);
+      world.spawn({ hp: { value: 1 } });
+      const scheduler = world.createScheduler({});
+      scheduler.addSystem({ name: 'Bad', kernel: 'badCommand', reads: [], writes: [], query: { with: ['hp'] } });
+      scheduler.addSystem({ name: 'Keep', kernel: 'keep', reads: ['hp'], writes: [] });
+      const before = world.stateHash();
+      await scheduler.update(1 / 60);
+      await scheduler.update(1 / 60);
+      const out = { diagnostics: diagnostics.filter((m) => m.includes('failed')), alive: world.count(['hp']), same: world.stateHash() === before };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.diagnostics.some((m) => m.includes("system 'Bad'") && m.includes("JS kernel 'badCommand' threw: Error: commands.spawn: unknown component 'nosuch'"))).toBe(true);
+    expect(r.diagnostics.some((m) => m.includes("system 'Keep'") && m.includes('commands.despawn: called outside its kernel call'))).toBe(true);
+    expect(r.alive).toBe(1);
+    expect(r.same).toBe(true);
+    expectNoPageErrors(log);
+  });
+}
+
+test('memory growth while kernels spawn never leaves a worker with a stale view', async ({ page }) => {
+  test.setTimeout(120_000);
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { KERNELS_URL } = await import('/web/test/kernel_scenario.js');
+    const run = async (workers) => {
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: KERNELS_URL, onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 1 << 20 });
+      const fields = {};
+      for (let f = 0; f < 32; f++) fields[`f${f}`] = 'f64';
+      world.defineComponent('big', fields);
+      world.defineComponent('seed', {});
+      for (let i = 0; i < 16; i++) world.spawn({ seed: true });
+      const scheduler = world.createScheduler({ workers, batchRows: 1 });
+      scheduler.addSystem({ name: 'Grow', kernel: 'grow', reads: [], writes: [], query: { with: ['seed'] }, spawnsPerBatch: 1000 });
+      scheduler.addSystem({ name: 'Bump', kernel: 'bump', reads: [], writes: ['big'] });
+      for (let f = 0; f < 20; f++) await scheduler.update(1 / 60);
+      // Entities spawned in frame k (1000 per seed per frame, f0 = 0..999) were bumped in frames
+      // k+1..19: f0 = k' + (19 - k). Sum over all of them:
+      let sum = 0;
+      let count = 0;
+      for (const chunk of world.chunks(['big'])) {
+        const b = chunk.columns.big;
+        for (let i = 0; i < chunk.count; i++) sum += b[i * chunk.strides.big];
+        count += chunk.count;
+      }
+      const out = { count, sum, hash: world.stateHash() };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    };
+    return { two: await run(2), serial: await run(0) };
+  });
+  const perFrame = 16 * 1000;
+  // 320,000 entities of 256 bytes: 82 MB of columns alone, past the threaded build's 64 MB heap.
+  expect(r.two.count).toBe(perFrame * 20);
+  let expected = 0;
+  for (let k = 0; k < 20; k++) expected += 16 * (999 * 1000 / 2 + 1000 * (19 - k));
+  expect(r.two.sum).toBe(expected);
+  expect(r.serial.sum).toBe(expected);
+  expect(r.two.hash).toBe(r.serial.hash);
+  expectNoPageErrors(log);
+});
+
+test('a kernel that never returns runs into the wave deadline: update() rejects, the page stays responsive, dispose() works', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: KERNELS_URL, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1024 });
+    defineScenarioComponents(world);
+    world.spawn({ hp: { value: 1 } });
+    const scheduler = world.createScheduler({ workers: 2, waveDeadlineMs: 1000 });
+    scheduler.addSystem({ name: 'Spin', kernel: 'spin', reads: ['hp'], writes: [] });
+    let ticks = 0;
+    const timer = setInterval(() => { ticks += 1; }, 10);
+    const start = performance.now();
+    let message = null;
+    try {
+      await scheduler.update(1 / 60);
+    } catch (error) {
+      message = error.message;
+    }
+    const elapsed = performance.now() - start;
+    clearInterval(timer);
+    let disposed = false;
+    scheduler.dispose();
+    disposed = scheduler.disposed;
+    let after = null;
+    try { await scheduler.update(1 / 60); } catch (error) { after = error.message; }
+    world.dispose();
+    return { message, elapsed, ticks, disposed, after };
+  });
+  expect(r.message).toContain('did not finish within 1000 ms');
+  expect(r.elapsed).toBeGreaterThan(900);
+  expect(r.elapsed).toBeLessThan(10_000);
+  expect(r.ticks).toBeGreaterThan(20);  // timers kept firing: the main thread never blocked
+  expect(r.disposed).toBe(true);
+  expect(r.after).toContain('disposed');
+  expectNoPageErrors(log);
+  await page.close();  // ends the worker that still spins
+});
+
+test('a module that loads on the page but not in a worker: the page is told, and batches there fail naming why', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: '/web/test/kernels/worker_only_failure.js', onDiagnostic: (m) => diagnostics.push(m) });
+    const world = ecsia.createWorld({ maxEntities: 1024 });
+    const e = world.spawn({ position: { x: 0, y: 0 } });
+    const serial = world.createScheduler({ workers: 0 });
+    serial.addSystem({ name: 'Nudge', kernel: 'integrate', reads: [], writes: ['position'] });
+    await serial.update(1);
+    const x = world.get(e, 'position').x;
+    serial.dispose();
+    const threaded = world.createScheduler({ workers: 2 });
+    threaded.addSystem({ name: 'Nudge', kernel: 'integrate', reads: [], writes: ['position'] });
+    await threaded.update(1);
+    threaded.dispose();
+    world.dispose();
+    return { kernels: ecsia.kernels, x, diagnostics };
+  });
+  expect(r.kernels).toEqual(['integrate']);
+  expect(r.x).toBe(1);  // inline batches run on the page, where the module loaded
+  expect(r.diagnostics.some((m) => m.includes('worker_only_failure.js failed to load on a worker: Error: this module needs a document'))).toBe(true);
+  expect(r.diagnostics.some((m) => m.includes("system 'Nudge' failed") && m.includes('failed to load on this thread: Error: this module needs a document'))).toBe(true);
+  expectNoPageErrors(log);
+});

@@ -1,0 +1,205 @@
+#include "js_kernel.hpp"
+
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+
+#include "ecsia/world/world.hpp"
+
+namespace ecsia::wasm {
+
+namespace {
+
+// What the JS side told C++ about its last failure on this thread (ecsia_kernel_error_buffer).
+thread_local std::string js_failure;
+
+std::uint32_t address_of(const void* p) noexcept {
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p));
+}
+
+void append_json_string(std::string& out, const std::string& text) {
+    out += '"';
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            static const char* const kHex = "0123456789abcdef";
+            out += "\\u00";
+            out += kHex[(c >> 4) & 0xF];
+            out += kHex[c & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+// Status codes of ecsia_js_run_kernel.
+constexpr int kRan = 0;
+constexpr int kThrew = 1;          // js_failure holds the message
+constexpr int kNoRuntime = -1;     // this thread's module has no Module.ecsiaKernels
+constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failure is empty
+
+}  // namespace
+
+}  // namespace ecsia::wasm
+
+// Runs on the calling thread (a pool worker, or the page for inline batches). Never lets a JS
+// exception escape: with JS-based C++ exceptions one would unwind the worker's wasm frames past
+// every catch and kill the pthread (docs: ../shared/notes/js-kernels.md).
+// clang-format off
+EM_JS(int, ecsia_js_run_kernel, (const std::uint32_t* batch, float dt), {
+    try {
+        var runtime = Module['ecsiaKernels'];
+        if (!runtime) return -1;
+        return runtime.run(batch, dt, wasmMemory);
+    } catch (e) {
+        return -2;
+    }
+});
+// clang-format on
+
+extern "C" {
+
+// The exports web/kernel_runtime.js calls while a batch runs. `context` is the batch's
+// KernelContext (descriptor word kBatchContext); only that batch's thread calls them.
+
+// A reserved handle for a spawn, or the null handle when the batch's reservation is exhausted.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_take(ecsia::KernelContext* context) {
+    return context->reservation.take().bits;
+}
+
+// The stand-in handle of the batch's next overflow spawn (one whose record targets null).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_pending(ecsia::KernelContext* context) {
+    return context->layout.pending(context->overflow_spawns++).bits;
+}
+
+// Room for `records` encoded records (`words` words) at the end of the batch's command buffer.
+EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* context, std::uint32_t words,
+                                                        std::uint32_t records) {
+    return context->commands.append_encoded(words, records);
+}
+
+// `bytes` bytes for the UTF-8 message of a failure, read by the kernel after the JS call returns.
+EMSCRIPTEN_KEEPALIVE char* ecsia_kernel_error_buffer(std::uint32_t bytes) {
+    ecsia::wasm::js_failure.assign(bytes, '\0');
+    return ecsia::wasm::js_failure.data();
+}
+
+// The world's components as JSON (NUL-terminated, valid until this thread's next call):
+// {"indexBits":22,"components":[{"id":0,"name":"position","size":8,"fields":[["x","f32",0],...]},...]}
+// The registry only changes on the serial slot, so reading it during a wave is safe.
+EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) {
+    thread_local std::string json;
+    json.clear();
+    const ecsia::ComponentRegistry& registry = world->components();
+    json += "{\"indexBits\":" + std::to_string(world->entities().layout().index_bits()) + ",\"components\":[";
+    for (std::size_t id = 0; id < registry.size(); ++id) {
+        const ecsia::ComponentDesc& desc = registry.desc(static_cast<ecsia::ComponentId>(id));
+        if (id != 0) json += ',';
+        json += "{\"id\":" + std::to_string(id) + ",\"name\":";
+        ecsia::wasm::append_json_string(json, desc.name);
+        json += ",\"size\":" + std::to_string(desc.size) + ",\"fields\":[";
+        for (std::size_t f = 0; f < desc.fields.size(); ++f) {
+            if (f != 0) json += ',';
+            json += '[';
+            ecsia::wasm::append_json_string(json, desc.fields[f].name);
+            json += ",\"" + std::string(ecsia::field_type_name(desc.fields[f].type)) + "\"," +
+                    std::to_string(desc.fields[f].offset) + ']';
+        }
+        json += "]}";
+    }
+    json += "]}";
+    return json.c_str();
+}
+
+}  // extern "C"
+
+namespace ecsia::wasm {
+
+namespace {
+
+struct Declared {
+    ComponentId id;
+    bool written;
+};
+
+// Token 0 is never handed out, so a zeroed descriptor names no system.
+std::atomic<std::uint32_t> next_token{1};
+
+}  // namespace
+
+SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
+    std::vector<Declared> declared;
+    auto declare = [&](ComponentId id, bool written) {
+        for (Declared& d : declared) {
+            if (d.id == id) {
+                d.written = d.written || written;
+                return;
+            }
+        }
+        declared.push_back(Declared{id, written});
+    };
+    for (ComponentId id : spec.reads) declare(id, false);
+    for (ComponentId id : spec.writes) declare(id, true);
+
+    SystemDesc system;
+    system.name = spec.name;
+    system.reads = spec.reads;
+    system.writes = spec.writes;
+    system.before = std::move(spec.before);
+    system.after = std::move(spec.after);
+    system.spawns_per_batch = spec.spawns_per_batch;
+    QueryDesc query = std::move(spec.query);
+    std::vector<ComponentId> with = query.with;
+    for (const Declared& d : declared) with.push_back(d.id);
+    std::sort(with.begin(), with.end());
+    with.erase(std::unique(with.begin(), with.end()), with.end());
+    with.erase(std::remove_if(with.begin(), with.end(),
+                              [&](ComponentId id) {
+                                  return std::find(query.optional.begin(), query.optional.end(), id) != query.optional.end();
+                              }),
+               with.end());
+    query.with = std::move(with);
+    system.query = std::move(query);
+    system.query_set = true;
+
+    // relaxed: tokens only need to be distinct; nothing is published through the counter.
+    const std::uint32_t token = next_token.fetch_add(1, std::memory_order_relaxed);
+    system.kernel = [token, kernel_id = spec.kernel_id, kernel = spec.kernel, declared = std::move(declared),
+                     world = &world](KernelContext& context) {
+        thread_local std::vector<std::uint32_t> batch;
+        batch.resize(kBatchHeader + 2 * declared.size());
+        Chunk& chunk = context.chunk;
+        batch[kBatchToken] = token;
+        batch[kBatchKernel] = kernel_id;
+        batch[kBatchCount] = chunk.size();
+        batch[kBatchEntities] = address_of(chunk.entities());
+        batch[kBatchContext] = address_of(&context);
+        batch[kBatchSchemaSize] = static_cast<std::uint32_t>(world->components().size());
+        batch[kBatchWorld] = address_of(world);
+        batch[kBatchComponents] = static_cast<std::uint32_t>(declared.size());
+        for (std::size_t i = 0; i < declared.size(); ++i) {
+            const Declared& d = declared[i];
+            const std::byte* column = d.written ? chunk.write_raw(d.id) : chunk.raw(d.id);
+            batch[kBatchHeader + 2 * i] = d.id;
+            batch[kBatchHeader + 2 * i + 1] = address_of(column);
+        }
+        const int status = ecsia_js_run_kernel(batch.data(), context.dt);
+        if (status == kRan) return;
+        if (status == kThrew) throw std::runtime_error("JS kernel '" + kernel + "' threw: " + js_failure);
+        if (status == kNoRuntime) {
+            throw std::runtime_error("JS kernel '" + kernel +
+                                     "' cannot run: this thread has no kernel module (loadEcsia was called without `kernels`)");
+        }
+        (void)kRuntimeBroke;  // the remaining status: a bug in web/kernel_runtime.js, not in the kernel
+        throw std::runtime_error("JS kernel '" + kernel + "': the kernel runtime failed (status " + std::to_string(status) + ")");
+    };
+    return system;
+}
+
+}  // namespace ecsia::wasm

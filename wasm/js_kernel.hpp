@@ -1,0 +1,59 @@
+#pragma once
+// JS kernels: systems whose kernel is a function of the page's kernel module (loadEcsia({ kernels })),
+// run in row batches like a C++ system. The C++ kernel built here is what the scheduler calls per
+// batch, on a pool worker or inline; it
+//   1. takes write access to the declared writes (so the batch's write log covers its rows, exactly
+//      as a C++ kernel's write<T>() does) and read access to the declared reads,
+//   2. lays out a batch descriptor (below) and calls the JS side through EM_JS on the calling
+//      thread: `Module.ecsiaKernels.run(...)` (web/kernel_runtime.js), which every pool worker and
+//      the page have, because the workers import the engine through web/kernel_worker.js,
+//   3. turns a JS failure (the kernel threw, or the module did not load on that worker) into an
+//      ecsia::Error, so the batch fails, its commands are dropped, and the merge reports it.
+// The JS side never lets an exception escape EM_JS (that would kill the worker) and allocates
+// nothing in the wasm heap while the user's kernel runs: its commands are encoded in JS and
+// copied into the batch's CommandBuffer after the kernel returned (ecsia_kernel_commit), because
+// memory growth detaches a non-shared heap's views, and the kernel's views must stay valid.
+//
+// Batch descriptor (uint32 words, in this thread's scratch; indexes below are kBatch* constants):
+//   0 system token (unique per JS kernel system, never reused)   1 kernel id (index in ecsia.kernels)
+//   2 row count        3 address of the batch's first entity     4 address of the KernelContext
+//   5 components in the world's registry (the JS schema cache is refreshed when it changes)
+//   6 address of the World   7 declared components (n)   then n x { component id, column address
+//   of the batch's first row, or 0 when the table lacks it or it is a tag }
+// Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ecsia/schedule/system.hpp"
+
+namespace ecsia::wasm {
+
+inline constexpr std::uint32_t kBatchToken = 0;
+inline constexpr std::uint32_t kBatchKernel = 1;
+inline constexpr std::uint32_t kBatchCount = 2;
+inline constexpr std::uint32_t kBatchEntities = 3;
+inline constexpr std::uint32_t kBatchContext = 4;
+inline constexpr std::uint32_t kBatchSchemaSize = 5;
+inline constexpr std::uint32_t kBatchWorld = 6;
+inline constexpr std::uint32_t kBatchComponents = 7;
+inline constexpr std::uint32_t kBatchHeader = 8;
+
+struct JsKernelSpec {
+    std::string name;           // the system's
+    std::string kernel;         // the kernel's export name (for messages)
+    std::uint32_t kernel_id;    // its index in the sorted list of the module's kernels
+    std::uint32_t spawns_per_batch = 0;  // handles reserved per batch for commands.spawn
+    std::vector<ComponentId> reads;
+    std::vector<ComponentId> writes;
+    std::vector<std::string> before;
+    std::vector<std::string> after;
+    // Extra query terms. The query requires reads + writes + with, minus `optional`.
+    QueryDesc query;
+};
+
+// A component both read and written gets one view, tracked as written. Names must already be ids.
+SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec);
+
+}  // namespace ecsia::wasm

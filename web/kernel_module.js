@@ -1,0 +1,113 @@
+// Loading a kernel module for loadEcsia({ kernels }): the page imports it first (so a 404, a syntax
+// error or a throw at import rejects at once, naming the URL), then the engine is created with a
+// KernelRuntime for the page's own inline batches and, in the threaded build, with
+// Module.mainScriptUrlOrBlob pointing every pool worker at web/kernel_worker.js, which imports the
+// same module there. See wasm/js_kernel.hpp for how a batch reaches a kernel.
+// Thread rule: the page's main thread.
+
+import { KernelRuntime, kernelNames } from './kernel_runtime.js';
+
+// How long the engine may take to start its workers once they import the kernel module. Loading
+// takes well under a second; this only turns a worker that can never load (its engine import
+// failed) into a rejection instead of a hang.
+export const KERNEL_LOAD_DEADLINE_MS = 15000;
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `a string ("${value}")`;
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Imports the kernel module on the page. `kernels`: a URL, or a string resolved against the
+ * page's address. Returns { url, namespace, names }; rejects naming the URL when it fails.
+ */
+export async function importKernelModule(kernels) {
+  let url;
+  if (kernels instanceof URL) {
+    url = kernels.href;
+  } else if (typeof kernels === 'string' && kernels !== '') {
+    try {
+      url = new URL(kernels, globalThis.location?.href).href;
+    } catch {
+      throw new Error(`loadEcsia: options.kernels ${describe(kernels)} is not a URL`);
+    }
+  } else {
+    throw new Error(`loadEcsia: options.kernels must be a URL or a string (the kernel module's address), got ${describe(kernels)}`);
+  }
+  let namespace;
+  try {
+    namespace = await import(url);
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new Error(`loadEcsia: the kernel module ${url} failed to load: ${why}`);
+  }
+  const names = kernelNames(namespace);
+  if (names.length === 0) throw new Error(`loadEcsia: the kernel module ${url} exports no functions (each exported function is a kernel)`);
+  return { url, namespace, names };
+}
+
+/** Factory options that give the engine `kernelModule`'s kernels on the page and on every worker. */
+export function kernelFactoryOptions(kernelModule, variant, engineUrl, moduleArg) {
+  moduleArg.ecsiaKernels = new KernelRuntime(kernelModule.namespace, moduleArg, kernelModule.url);
+  if (variant === 'threaded') {
+    const wrapper = new URL('./kernel_worker.js', import.meta.url);
+    wrapper.searchParams.set('engine', engineUrl);
+    wrapper.searchParams.set('kernels', kernelModule.url);
+    moduleArg.mainScriptUrlOrBlob = wrapper.href;
+  }
+  return moduleArg;
+}
+
+/** `promise`, or a rejection naming the kernel module once KERNEL_LOAD_DEADLINE_MS have passed. */
+export function withLoadDeadline(promise, kernelModule) {
+  if (kernelModule === null) return promise;
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(
+      `loadEcsia: the engine's workers did not start within ${KERNEL_LOAD_DEADLINE_MS / 1000} s after importing the kernel module ${kernelModule.url}`)), KERNEL_LOAD_DEADLINE_MS);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const QUERY_TERMS = ['with', 'without', 'optional', 'changed', 'added'];
+
+/**
+ * Checks the kernel-specific parts of addSystem({ kernel, query, spawnsPerBatch }) and returns
+ * the kernel's id, the query's terms as arrays and the handles to reserve per batch. Throws
+ * naming the system and what is wrong.
+ */
+export function kernelSystemParts(op, name, spec, kernels) {
+  const { kernel } = spec;
+  if (typeof kernel !== 'string') {
+    throw new Error(`scheduler.${op}('${name}'): kernel must be the name of an exported function of the kernel module, got ${describe(kernel)}`);
+  }
+  const kernelId = kernels.indexOf(kernel);
+  if (kernelId < 0) {
+    throw new Error(kernels.length === 0
+      ? `scheduler.${op}('${name}'): kernel '${kernel}' cannot run: no kernel module was loaded (loadEcsia({ kernels: url }))`
+      : `scheduler.${op}('${name}'): unknown kernel '${kernel}' (the kernel module has: ${kernels.join(', ')})`);
+  }
+  const query = {};
+  if (spec.query !== undefined) {
+    if (typeof spec.query !== 'object' || spec.query === null || Array.isArray(spec.query)) {
+      throw new Error(`scheduler.${op}('${name}'): query must be an object { with, without, optional, changed, added }, got ${describe(spec.query)}`);
+    }
+    for (const key of Object.keys(spec.query)) {
+      if (!QUERY_TERMS.includes(key)) throw new Error(`scheduler.${op}('${name}'): query has no term '${key}' (terms: ${QUERY_TERMS.join(', ')})`);
+    }
+    for (const term of QUERY_TERMS) {
+      const value = spec.query[term] ?? [];
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+        throw new Error(`scheduler.${op}('${name}'): query.${term} must be an array of component names, got ${describe(value)}`);
+      }
+      query[term] = value;
+    }
+  }
+  const spawnsPerBatch = spec.spawnsPerBatch ?? 0;
+  if (!Number.isInteger(spawnsPerBatch) || spawnsPerBatch < 0 || spawnsPerBatch > 65536) {
+    throw new Error(`scheduler.${op}('${name}'): spawnsPerBatch must be a whole number from 0 to 65536, got ${describe(spawnsPerBatch)}`);
+  }
+  return { kernelId, query, spawnsPerBatch };
+}

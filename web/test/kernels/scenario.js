@@ -1,0 +1,143 @@
+// The JS kernels of the e2e specs (e2e/kernels.spec.js): a scenario that spawns, despawns, adds,
+// removes, sets and writes values every frame, so that its state hash can be compared frame by
+// frame across executors and builds. Values stay exact in f32 where they are compared.
+
+/** position += velocity * dt (the *move* workload). */
+export function integrate(chunk, dt) {
+  const p = chunk.columns.position;
+  const v = chunk.columns.velocity;
+  for (let i = 0; i < chunk.count; i++) {
+    p[2 * i] += v[2 * i] * dt;
+    p[2 * i + 1] += v[2 * i + 1] * dt;
+  }
+}
+
+/** hp (mixed i32/f32: a DataView) counts down; at 0 the entity despawns; every 5th value flags it. */
+export function age(chunk, dt, commands) {
+  const hp = chunk.columns.hp;
+  const stride = chunk.strides.hp;
+  const { value, regen } = chunk.offsets.hp;
+  for (let i = 0; i < chunk.count; i++) {
+    const at = i * stride;
+    const left = hp.getInt32(at + value, true) - 1;
+    hp.setInt32(at + value, left, true);
+    hp.setFloat32(at + regen, hp.getFloat32(at + regen, true) + dt, true);
+    if (left <= 0) commands.despawn(chunk.entities[i]);
+    else if (left % 5 === 0) commands.add(chunk.entities[i], 'flag');
+  }
+}
+
+/** Entities whose hp is 3 mod 7 spawn a child next to them, linked to its parent. */
+export function breed(chunk, dt, commands) {
+  const hp = chunk.columns.hp;
+  const p = chunk.columns.position;
+  for (let i = 0; i < chunk.count; i++) {
+    const left = hp.getInt32(i * chunk.strides.hp + chunk.offsets.hp.value, true);
+    if (left % 7 !== 3) continue;
+    const child = commands.spawn({
+      position: { x: p[2 * i] + 1, y: p[2 * i + 1] },
+      velocity: { dx: -1, dy: 0.5 },
+      hp: { value: 9 },
+    });
+    commands.add(child, 'parent', { of: chunk.entities[i] });  // the handle works in the same batch
+    commands.set(child, 'hp', { regen: 0.25 });
+  }
+}
+
+/** Flagged entities whose hp is a multiple of 3 lose the flag and gain `mixed` and `tally`. */
+export function unflag(chunk, dt, commands) {
+  const hp = chunk.columns.hp;
+  for (let i = 0; i < chunk.count; i++) {
+    const left = hp.getInt32(i * chunk.strides.hp + chunk.offsets.hp.value, true);
+    if (left % 3 !== 0) continue;
+    const e = chunk.entities[i];
+    commands.remove(e, 'flag');
+    commands.add(e, 'mixed', { a: left & 255, b: left / 4 });
+    commands.add(e, 'tally', { n: 0 });
+  }
+}
+
+/** mixed (u8 + f64, a DataView) changes every frame. */
+export function mix(chunk, dt) {
+  const m = chunk.columns.mixed;
+  const { a, b } = chunk.offsets.mixed;
+  for (let i = 0; i < chunk.count; i++) {
+    const at = i * chunk.strides.mixed;
+    m.setUint8(at + a, (m.getUint8(at + a) + 3) & 255);
+    m.setFloat64(at + b, m.getFloat64(at + b, true) + dt, true);
+  }
+}
+
+/** Counts, per entity, the frames in which `mixed` changed (a `changed` query). */
+export function tally(chunk) {
+  const t = chunk.columns.tally;
+  for (let i = 0; i < chunk.count; i++) t[i] += 1;
+}
+
+/** hp gains the low bit of mixed.a where the table has `mixed` (an optional component). */
+export function heal(chunk) {
+  const hp = chunk.columns.hp;
+  const m = chunk.columns.mixed;
+  if (m === undefined) return;
+  for (let i = 0; i < chunk.count; i++) {
+    const at = i * chunk.strides.hp + chunk.offsets.hp.value;
+    hp.setInt32(at, hp.getInt32(at, true) + (m.getUint8(i * chunk.strides.mixed + chunk.offsets.mixed.a) & 1), true);
+  }
+}
+
+/** Counts rows whose position changed since this system's last run (query changed: position). */
+export function countChanged(chunk) {
+  const t = chunk.columns.tally;
+  for (let i = 0; i < chunk.count; i++) t[i] += 1;
+}
+
+/** Reads position only: must not mark it changed. */
+export function peek(chunk) {
+  let sum = 0;
+  const p = chunk.columns.position;
+  for (let i = 0; i < chunk.count; i++) sum += p[2 * i];
+  return sum;
+}
+
+/** Records a spawn, then throws when the batch holds an entity whose hp is 13. */
+export function explode(chunk, dt, commands) {
+  commands.spawn({ hp: { value: 1000 } });
+  const hp = chunk.columns.hp;
+  for (let i = 0; i < chunk.count; i++) {
+    if (hp.getInt32(i * chunk.strides.hp + chunk.offsets.hp.value, true) === 13) throw new Error(`hp 13 at row ${i}`);
+  }
+}
+
+/** Never returns. */
+export function spin() {
+  for (;;) { /* a kernel stuck in a loop */ }
+}
+
+/** Spawns `big` entities: 1,000 per batch, to grow the heap far past its initial size. */
+export function grow(chunk, dt, commands) {
+  for (let i = 0; i < chunk.count; i++) {
+    for (let k = 0; k < 1000; k++) commands.spawn({ big: { f0: k } });
+  }
+}
+
+/** big.f0 += 1 through the batch's view. */
+export function bump(chunk) {
+  const b = chunk.columns.big;
+  const stride = chunk.strides.big;
+  for (let i = 0; i < chunk.count; i++) b[i * stride] += 1;
+}
+
+/** Bad command input: an unknown component. */
+export function badCommand(chunk, dt, commands) {
+  commands.spawn({ nosuch: {} });
+}
+
+/** Keeps its commands object and uses it after its call. */
+let kept = null;
+export function keep(chunk, dt, commands) {
+  if (kept !== null) kept.despawn(chunk.entities[0]);
+  kept = commands;
+}
+
+/** Does nothing: the per-batch cost of a JS kernel call. */
+export function nothing() {}
