@@ -19,6 +19,9 @@ test('the isolated demo runs threaded, draws, and replays to the same hash at 0 
   expect(overlay.variant).toContain('threaded');
   expect(Number.parseInt(overlay.workers, 10)).toBeGreaterThanOrEqual(2);
   expect(await page.evaluate(() => window.demo.litPixels())).toBeGreaterThan(5000);
+  // Move is a JS kernel on the workers, and the panel says so.
+  await expect(page.locator('#plan')).toContainText('Move (JS kernel)');
+  await expect(page.locator('#panel')).toContainText('Move is a JS kernel');
 
   const hashes = await page.evaluate(async () => {
     const out = {};

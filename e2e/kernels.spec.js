@@ -2,6 +2,7 @@
 // on the workers, inline with the serial executor, and in the single build, with the same results
 // (G1); load failures reject naming the URL, a throwing kernel fails its batch, a stuck one hits
 // the wave deadline (G3, G5). Kernels: web/test/kernels/*.js; set-up: web/test/kernel_scenario.js.
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
 
@@ -348,5 +349,78 @@ test('a module that loads on the page but not in a worker: the page is told, and
   expect(r.x).toBe(1);  // inline batches run on the page, where the module loaded
   expect(r.diagnostics.some((m) => m.includes('worker_only_failure.js failed to load on a worker: Error: this module needs a document'))).toBe(true);
   expect(r.diagnostics.some((m) => m.includes("system 'Nudge' failed") && m.includes('failed to load on this thread: Error: this module needs a document'))).toBe(true);
+  expectNoPageErrors(log);
+});
+
+test("the README's kernel module example runs as printed, on the threaded and the single build", async ({ page, browser }) => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Your own JS systems on the workers'));
+  const [kernelsBlock, pageBlock] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].slice(0, 2).map((m) => m[1]);
+  // The kernel module is served as printed: web/test/readme/kernels.js is the README's block.
+  expect(readFileSync(new URL('../web/test/readme/kernels.js', import.meta.url), 'utf8')).toBe(kernelsBlock);
+  // The page's block, with its two module-relative paths pointed at the repository's files.
+  const body = pageBlock
+    .replace("import { loadEcsia } from './ecsia.js';\n", '')
+    .replace("new URL('./kernels.js', import.meta.url)", "new URL('/web/test/readme/kernels.js', location.href)")
+    .replace(/console\.log\(([^;]*)\);/, 'return [$1];');
+  for (const server of [servers.isolated, servers.plain]) {
+    const p = await browser.newPage();
+    const log = await openTestPage(p, server);
+    const [kernels, plan, health] = await p.evaluate(async (code) => {
+      const run = new Function('loadEcsia', `return (async () => {${code}})();`);
+      return run(window.ecsiaTest.loadEcsia);
+    }, body);
+    expect(kernels).toEqual(['integrate', 'split']);
+    expect(plan.flat()).toEqual(expect.arrayContaining(['Integrate', 'Split', 'Bounce']));
+    expect(health).toBe(1000);
+    expect(log.console.filter((m) => m.type === 'warning' && !m.text.includes('threads are off') && !m.text.includes('Blocking on the main thread'))).toEqual([]);
+    expectNoPageErrors(log);
+    await p.close();
+  }
+});
+
+test('the main thread stays responsive while heavy JS kernels run on the workers', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: '/web/bench/kernels.js', onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    const scheduler = world.createScheduler({ workers: 2, batchRows: 128 });
+    window.ecsiaTest.builtinsOf(ecsia).spawnHeavy(world, 512, 1);  // (defines heavy0..heavy7)
+    for (let g = 0; g < 8; g++) scheduler.addSystem({ name: `Heavy${g}`, kernel: `heavy${g}`, writes: [`heavy${g}`] });
+    await scheduler.update(1 / 60);  // warm-up; then let the set-up task end before measuring
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const longTasks = [];
+    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: 'longtask' });
+    let last = performance.now();
+    let maxGap = 0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks += 1;
+    }, 4);
+    const start = performance.now();
+    let frames = 0;
+    while (performance.now() - start < 3000) {
+      await scheduler.update(1 / 60);
+      frames += 1;
+    }
+    const elapsed = performance.now() - start;
+    clearInterval(timer);
+    observer.disconnect();
+    const { waves, jobs } = scheduler.lastFrame();
+    scheduler.dispose();
+    world.dispose();
+    return { frames, elapsed, maxGap, ticks, longTasks, waves: waves.length, jobs };
+  });
+  expect(r.frames).toBeGreaterThan(1);
+  expect(r.waves).toBe(1);  // the 8 kernel systems share one wave
+  expect(r.jobs.every((n) => n > 0)).toBe(true);  // both workers ran kernel batches
+  // A 4 ms interval fires all along: the page awaited the fence instead of blocking on it.
+  expect(r.ticks).toBeGreaterThan(r.elapsed / 4 / 3);
+  expect(r.maxGap).toBeLessThan(50);
+  expect(r.longTasks.filter((d) => d > 50)).toEqual([]);
   expectNoPageErrors(log);
 });

@@ -48,6 +48,12 @@ export interface LoadOptions {
   threads?: 'auto' | number;
   /** Receives every warning (G3: nothing is silent). Default: console.warn. */
   onDiagnostic?: (message: string) => void;
+  /**
+   * The kernel module: an ES module whose exported functions are JS kernels
+   * (scheduler.addSystem({ kernel })). A string is resolved against the page's address. Imported
+   * on the page first, then on every worker; one that fails to load rejects, naming its URL.
+   */
+  kernels?: string | URL;
 }
 
 /** Loads the engine: the threaded wasm build where the page can run it, the single build otherwise. */
@@ -66,6 +72,8 @@ export interface Ecsia {
   readonly workers: number;
   /** The most workers this build can run (0 in the single build). */
   readonly maxWorkers: number;
+  /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
+  readonly kernels: readonly string[];
   /** A new, empty world with the built-in components defined. */
   createWorld(options?: WorldOptions): World;
 }

@@ -30,6 +30,68 @@ export interface SystemSpec {
   run(world: World, dt: number): void;
 }
 
+/** The rows of one batch a kernel sees: views of its declared components, made for this batch. */
+export interface KernelChunk {
+  /** Rows in the batch. */
+  count: number;
+  /** The rows' entity handles (a view: read it, never write it). */
+  entities: Uint32Array;
+  /**
+   * Per declared component (reads and writes; tags have none): a typed-array view of the batch's
+   * rows (a DataView for components of mixed field types), `undefined` for an optional component
+   * the table lacks. Row i's field f: columns[c][i * strides[c] + offsets[c][f]] (bytes for a
+   * DataView). Valid during the kernel call only.
+   */
+  columns: Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | DataView | undefined>;
+  strides: Readonly<Record<string, number>>;
+  offsets: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/** Structural changes a kernel records; they apply after the wave, in batch order. Valid during its call only. */
+export interface KernelCommands {
+  /** Spawns an entity; the handle may be the target of later commands of the same batch. */
+  spawn(components?: Record<string, Record<string, number | boolean | null> | true>): number;
+  despawn(entity: number): void;
+  /** Adds (or overwrites) a whole component; fields not given get default values. */
+  add(entity: number, component: string, values?: Record<string, number | boolean | null> | true): void;
+  remove(entity: number, component: string): void;
+  /** Writes the fields given; the others keep their values. */
+  set(entity: number, component: string, values: Record<string, number | boolean | null>): void;
+}
+
+/** A JS kernel: an exported function of the kernel module (loadEcsia({ kernels })). */
+export type Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => void;
+
+/** Extra query terms of a kernel system (component names). */
+export interface KernelQuery {
+  with?: readonly string[];
+  without?: readonly string[];
+  /** Not required; the view is `undefined` where a table lacks it. */
+  optional?: readonly string[];
+  /** Only rows whose component changed (or was added) since the system's last run. */
+  changed?: readonly string[];
+  added?: readonly string[];
+}
+
+/**
+ * A JS kernel system: runs in row batches like a C++ system (on the workers in the threaded
+ * build, inline with the serial executor and in the single build).
+ */
+export interface KernelSystemSpec {
+  name: string;
+  /** Components it reads and writes: the kernel gets views of these only; writes are change-tracked. */
+  reads?: readonly string[];
+  writes?: readonly string[];
+  before?: readonly string[];
+  after?: readonly string[];
+  /** The kernel's export name; one of ecsia.kernels. */
+  kernel: string;
+  /** Rows need reads + writes + query.with, minus query.optional. */
+  query?: KernelQuery;
+  /** Handles reserved per batch for commands.spawn (default 0); spawns beyond get handles at the merge, with a diagnostic. */
+  spawnsPerBatch?: number;
+}
+
 export interface WaveTiming {
   wave: number;
   batches: number;
@@ -55,9 +117,10 @@ export interface Scheduler {
   /**
    * addSystem('Name'): the C++ system registered under that name in the loaded module
    * (ECSIA_REGISTER_SYSTEM; the engine's own module has Move, Bounce, Attract, Heavy0..7, ...);
-   * an unknown name throws, naming the registered ones. addSystem(spec): a JS system (SystemSpec).
+   * an unknown name throws, naming the registered ones. addSystem(spec): a JS system (SystemSpec),
+   * or a JS kernel system (KernelSystemSpec).
    */
-  addSystem(system: string | SystemSpec): void;
+  addSystem(system: string | SystemSpec | KernelSystemSpec): void;
   /**
    * Runs one frame; the waves run on the workers while the page awaits the fence, never blocking.
    * A second update() while one runs is rejected.

@@ -65,6 +65,28 @@ export function derive(results) {
     checked[`churn_${n}_native_over_browser`] = 1 / ratio;
   }
 
+  // JS kernels (the `kernels` workload): move against the plain JS loop, heavy's speedup, the call.
+  const kernels = browser.kernels;
+  for (const size of kernels?.move ?? []) {
+    const n = size.entities;
+    target(targets, `kernels_move_${n}_over_js_loop`, `JS kernel move ${sizeLabel(n)}: kernel / plain JS loop`,
+      size.kernelOverJsLoop, 1.3, true, { unit: 'x' });
+    checked[`kernels_move_${n}_over_js_loop`] = size.kernelOverJsLoop;
+  }
+  if (kernels?.heavy) {
+    const speedup = byWorkers(kernels.heavy.runs, 2, 'speedup');
+    target(targets, 'kernels_heavy_speedup_2_workers', 'JS kernel heavy 8 systems x 1024: speedup, 2 workers',
+      speedup, 1.8, false, { unit: 'x' });
+    checked.kernels_heavy_serial_over_2_workers = 1 / speedup;
+    target(targets, 'kernels_heavy_hash_equals_serial', 'JS kernel heavy: every hash = serial\'s',
+      kernels.heavy.runs.every((r) => r.hashEqualsSerial), true, false);
+  }
+  if (kernels?.batchCost) {
+    target(targets, 'kernels_us_per_batch', 'JS kernel: µs per batch (views + dispatch, empty kernel)',
+      kernels.batchCost.usPerBatch, 1, true, { unit: ' µs', digits: 3 });
+    checked.kernels_us_per_batch = kernels.batchCost.usPerBatch;
+  }
+
   // The native targets of the earlier issues, measured in the same run.
   for (const size of native.move?.sizes ?? []) {
     target(targets, `native_move_${size.entities}_chunk_over_plain`,

@@ -115,6 +115,28 @@ function churn(results) {
     'native apply M/s (wall)', 'browser / native', 'every record applied'], rows, Array(8).fill('r'));
 }
 
+function kernels(results) {
+  const k = results.browserResults.kernels;
+  if (!k) return 'n/a (the kernels workload did not run)';
+  const rows = [];
+  for (const size of k.move) {
+    const ns = size.nsPerEntity;
+    rows.push([`move ${count(size.entities)} (serial, ${size.batches} batches)`, `${n3(ns['ecsia JS kernel'])} ns/entity`,
+      `JS loop ${n3(ns['JS loop'])} ns/entity; C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
+      `**${n2(size.kernelOverJsLoop)}x** the JS loop`]);
+  }
+  const serial = k.heavy.runs.find((r) => r.workers === 0);
+  for (const run of k.heavy.runs.filter((r) => r.workers > 0)) {
+    rows.push([`heavy 8 systems x 1024, ${run.workers} workers`, `${run.msPerFrame.toFixed(1)} ms/frame`,
+      `serial ${serial.msPerFrame.toFixed(1)} ms/frame; first ${k.heavy.tierFrames} frames: ${run.firstFramesMs.map((v) => v.toFixed(0)).join(', ')} ms (serial: ${serial.firstFramesMs.map((v) => v.toFixed(0)).join(', ')})`,
+      `**${n2(run.speedup)}x**, hash ${run.hashEqualsSerial ? 'equal' : '**differs**'}`]);
+  }
+  const b = k.batchCost;
+  rows.push([`per batch (${count(b.batches)} batches of ${b.batchRows} rows, empty kernel)`, `${n3(b.usPerBatch)} µs`,
+    `C++ empty kernel ${n3(b.cppUsPerBatch)} µs; the JS call adds ${n3(b.jsCallUsPerBatch)} µs`, b.usPerBatch < 1 ? 'under 1 µs' : '**over 1 µs**']);
+  return table(['JS kernel workload', 'measured', 'context', 'ratio'], rows, ['l', 'r', 'l', 'l']);
+}
+
 export function renderTables(results) {
   return {
     summary: summary(results),
@@ -124,6 +146,7 @@ export function renderTables(results) {
     heavy: heavy(results),
     fence: fence(results),
     churn: churn(results),
+    kernels: kernels(results),
   };
 }
 

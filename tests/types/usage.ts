@@ -4,6 +4,18 @@ import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
 import type { Chunk, EcsiaError, Entity, ErrorCode, Scheduler, World } from '../../web/ecsia.js';
 import { builtinsOf } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
+import type { Kernel, KernelChunk, KernelCommands } from '../../web/scheduler.js';
+
+// A kernel as a kernel module exports it (loadEcsia({ kernels })).
+export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
+  const p = chunk.columns.position;
+  if (p instanceof Float32Array) for (let i = 0; i < chunk.count; i++) p[2 * i] += dt;
+  const child: number = commands.spawn({ position: { x: 0, y: 0 }, frozen: true });
+  commands.add(child, 'health', { hp: 3 });
+  commands.set(child, 'health', { regen: 0.5 });
+  commands.remove(chunk.entities[0] ?? child, 'frozen');
+  commands.despawn(child);
+};
 
 export async function usage(): Promise<void> {
   const ecsia = await loadEcsia({ threads: 'auto', onDiagnostic: (message: string) => console.warn(message) });
@@ -31,6 +43,10 @@ export async function usage(): Promise<void> {
     },
   });
   scheduler.addSystem('Attract');
+  const withKernels = await loadEcsia({ kernels: new URL('./kernels.js', 'https://example.test/'), threads: 2 });
+  const kernelNames: readonly string[] = withKernels.kernels;
+  scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'],
+    query: { with: [], without: ['frozen'], optional: [], changed: [], added: [] }, spawnsPerBatch: 4 });
   const builtins = builtinsOf(ecsia);
   builtins.spawnMovers(world, 100, 1, { bare: true });
   builtins.spawnHeavy(world, 10, 2, { group: 3 });
@@ -71,6 +87,10 @@ export async function usage(): Promise<void> {
   builtins.addSystem(scheduler, 'Heavy0', { steps: 3 });
   // @ts-expect-error: a system needs a run function
   scheduler.addSystem({ name: 'NoRun', reads: [] });
+  // @ts-expect-error: a kernel system names its kernel with a string
+  scheduler.addSystem({ name: 'K', kernel: 3 });
+  // @ts-expect-error: kernels is a URL or a string
+  await loadEcsia({ kernels: 5 });
   // @ts-expect-error: update takes a number
   await scheduler.update('1/60');
   // @ts-expect-error: chunks are read-only

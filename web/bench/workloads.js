@@ -208,3 +208,115 @@ export async function churn(env, { populations = [10_000, 100_000], repetitions 
   }
   return { populations: results };
 }
+
+function kernelMovers(ecsia, count, kernel) {
+  const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
+  const scheduler = world.createScheduler({ workers: 0 });
+  builtinsOf(ecsia).spawnMovers(world, count, 1, { bare: true });
+  scheduler.addSystem({ name: 'Move', kernel, reads: ['velocity'], writes: ['position'] });
+  return {
+    world,
+    scheduler,
+    run: (frames) => runFrames(scheduler, frames),
+    dispose() { scheduler.dispose(); world.dispose(); },
+  };
+}
+
+async function kernelHeavyRun(ecsia, workers, frames, tierFrames) {
+  const world = ecsia.createWorld({ maxEntities: 16_384 });
+  const scheduler = world.createScheduler({ workers, batchRows: 256 });
+  builtinsOf(ecsia).spawnHeavy(world, 1024, 0);
+  for (let g = 0; g < 8; g += 1) scheduler.addSystem({ name: `Heavy${g}`, kernel: `heavy${g}`, reads: [], writes: [`heavy${g}`] });
+  // The first frames run while each worker's V8 compiles and then optimises the kernel: kept apart.
+  const firstMs = [];
+  for (let f = 0; f < tierFrames; f += 1) {
+    const start = performance.now();
+    await scheduler.update(DT);
+    firstMs.push(performance.now() - start);
+  }
+  const ms = [];
+  for (let f = 0; f < frames; f += 1) {
+    const start = performance.now();
+    await scheduler.update(DT);
+    ms.push(performance.now() - start);
+  }
+  const out = { workers, activeWorkers: scheduler.workers, firstFramesMs: firstMs, msPerFrame: median(ms), hash: world.stateHash() };
+  scheduler.dispose();
+  world.dispose();
+  return out;
+}
+
+// Frames of one system over `rows` rows cut into batches of `batchRows`: per-batch time.
+function batchCostRun(ecsia, rows, batchRows, system) {
+  const world = ecsia.createWorld({ maxEntities: rows + 1024 });
+  const scheduler = world.createScheduler({ workers: 0, batchRows });
+  builtinsOf(ecsia).spawnMovers(world, rows, 1, { bare: true });
+  if (system === 'Idle') scheduler.addSystem('Idle');
+  else scheduler.addSystem({ name: 'Nothing', kernel: system, reads: ['position'], writes: [] });
+  return {
+    batches: () => scheduler.lastFrame().waves.reduce((n, w) => n + w.batches, 0),
+    run: (frames) => runFrames(scheduler, frames),
+    dispose() { scheduler.dispose(); world.dispose(); },
+  };
+}
+
+/**
+ * kernels: DESIGN.md's workloads as JS kernels (web/bench/kernels.js). move on the serial executor
+ * against the plain JS loop (and the C++ Move, for reference); heavy as 8 JS kernel systems on
+ * 0 and 2 workers (the first `tierFrames` frames reported apart); the per-batch cost of a JS
+ * kernel call (a kernel that does nothing, batches of 16 rows) next to a C++ kernel's.
+ */
+export async function kernels(env, {
+  sizes = [50_000, 1_000_000], repetitions = 21, heavyFrames = 6, tierFrames = 8, workerCounts = [2],
+  batchRows = 16, batchCostRows = 65_536,
+} = {}) {
+  const { ecsia } = env;
+  const move = [];
+  for (const entities of sizes) {
+    const jsKernel = kernelMovers(ecsia, entities, 'move');
+    const cpp = ecsiaMovers(ecsia, entities, ['Move']);
+    const js = peers.jsLoop(entities, DT);
+    const variants = [
+      { name: 'JS loop', run: js.run },
+      { name: 'ecsia JS kernel', run: jsKernel.run },
+      { name: 'ecsia C++ kernel', run: cpp.run },
+    ];
+    const { samples, frames } = await interleave(variants, { repetitions });
+    move.push({
+      entities,
+      framesPerSample: frames,
+      batches: jsKernel.scheduler.lastFrame().waves.reduce((n, w) => n + w.batches, 0),
+      nsPerEntity: summarise(samples, entities),
+      kernelOverJsLoop: ratio(samples, 'ecsia JS kernel', 'JS loop'),
+      kernelOverCpp: ratio(samples, 'ecsia JS kernel', 'ecsia C++ kernel'),
+    });
+    jsKernel.dispose();
+    cpp.dispose();
+  }
+
+  const heavyRuns = [];
+  for (const workers of [0, ...workerCounts]) heavyRuns.push(await kernelHeavyRun(ecsia, workers, heavyFrames, tierFrames));
+  for (const run of heavyRuns) {
+    run.speedup = heavyRuns[0].msPerFrame / run.msPerFrame;
+    run.hashEqualsSerial = run.hash === heavyRuns[0].hash;
+  }
+
+  const jsBatches = batchCostRun(ecsia, batchCostRows, batchRows, 'nothing');
+  const cppBatches = batchCostRun(ecsia, batchCostRows, batchRows, 'Idle');
+  const { samples } = await interleave([
+    { name: 'JS kernel', run: jsBatches.run },
+    { name: 'C++ kernel', run: cppBatches.run },
+  ], { repetitions });
+  const batches = jsBatches.batches();
+  const batchCost = {
+    rows: batchCostRows,
+    batchRows,
+    batches,
+    usPerBatch: median(samples['JS kernel']) * 1e3 / batches,
+    cppUsPerBatch: median(samples['C++ kernel']) * 1e3 / cppBatches.batches(),
+  };
+  batchCost.jsCallUsPerBatch = batchCost.usPerBatch - batchCost.cppUsPerBatch;
+  jsBatches.dispose();
+  cppBatches.dispose();
+  return { move, heavy: { frames: heavyFrames, tierFrames, steps: 512, runs: heavyRuns }, batchCost };
+}

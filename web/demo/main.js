@@ -1,5 +1,5 @@
-// The demo: a particle galaxy whose systems (Attract, Move, Bounce: built-in C++ kernels) run on
-// the worker pool, a JS system (Input) on the main thread, WebGL2 drawing straight from the
+// The demo: a particle galaxy whose systems (Attract and Bounce: built-in C++ kernels; Move: a JS
+// kernel of web/demo/kernels.js) run on the worker pool, a JS system (Input) on the main thread, WebGL2 drawing straight from the
 // columns through zero-copy views, and a state hash that does not change with the worker count.
 // window.demo is the handle the Playwright tests drive.
 
@@ -15,6 +15,7 @@ const $ = (id) => document.getElementById(id);
 const diagnostics = [];
 const ecsia = await loadEcsia({
   threads: 'auto',
+  kernels: new URL('./kernels.js', import.meta.url),  // Move, a JS kernel run on the workers
   onDiagnostic: (message) => { diagnostics.push(message); console.warn(message); },
 });
 const renderer = createRenderer($('view'));
@@ -55,7 +56,9 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   state.world?.dispose();
   Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], chunkKey: '', lastHash: null });
   const world = ecsia.createWorld({ maxEntities: Math.max(1 << 18, entities * 2) });
-  const scheduler = world.createScheduler({ systems: ['Attract', 'Move', 'Bounce'], workers });
+  const scheduler = world.createScheduler({ systems: ['Attract'], workers });
+  scheduler.addSystem({ name: 'Move', kernel: 'move', reads: ['velocity'], writes: ['position'], after: ['Attract'] });
+  scheduler.addSystem('Bounce');
   builtinsOf(ecsia).spawnMovers(world, entities, seed);
   scheduler.addSystem({
     name: 'Input',
@@ -135,7 +138,8 @@ function showPlan() {
   const list = $('plan');
   list.replaceChildren(...plan.map((wave) => {
     const item = document.createElement('li');
-    item.innerHTML = wave.map((name) => (name === 'Input' ? `<span class="main">${name} (main thread)</span>` : name)).join(', ');
+    item.innerHTML = wave.map((name) => (name === 'Input' ? `<span class="main">${name} (main thread)</span>`
+      : name === 'Move' ? `<span class="js">${name} (JS kernel)</span>` : name)).join(', ');
     return item;
   }));
 }

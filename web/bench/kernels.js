@@ -1,0 +1,39 @@
+// The benchmark page's kernel module (loadEcsia({ kernels })): DESIGN.md's workloads written as JS
+// kernels, measured by the `kernels` workload of workloads.js. Also used by e2e/kernels.spec.js
+// (the responsiveness check with JS kernels running).
+
+/** move: position += velocity * dt over the batch's rows (x and y interleaved, like the JS loop peer). */
+export function move(chunk, dt) {
+  const p = chunk.columns.position;
+  const v = chunk.columns.velocity;
+  for (let i = 0, n = 2 * chunk.count; i < n; i++) p[i] += v[i] * dt;
+}
+
+/** The heavy workload's sub-steps per entity per frame (DESIGN.md). */
+export const HEAVY_STEPS = 512;
+
+// The math of the C++ Heavy systems, in JS (Math.sin/cos/exp in f64, stored as f32).
+function heavyRows(h, count) {
+  for (let i = 0; i < count; i++) {
+    let a = h[2 * i];
+    let b = h[2 * i + 1];
+    for (let s = 0; s < HEAVY_STEPS; s++) {
+      a = a * 0.999 + Math.sin(b + 0.1) * 0.01;
+      b = b * 0.999 + Math.cos(a) * 0.01 + Math.exp(-a * a) * 0.001;
+    }
+    h[2 * i] = a;
+    h[2 * i + 1] = b;
+  }
+}
+
+export function heavy0(chunk) { heavyRows(chunk.columns.heavy0, chunk.count); }
+export function heavy1(chunk) { heavyRows(chunk.columns.heavy1, chunk.count); }
+export function heavy2(chunk) { heavyRows(chunk.columns.heavy2, chunk.count); }
+export function heavy3(chunk) { heavyRows(chunk.columns.heavy3, chunk.count); }
+export function heavy4(chunk) { heavyRows(chunk.columns.heavy4, chunk.count); }
+export function heavy5(chunk) { heavyRows(chunk.columns.heavy5, chunk.count); }
+export function heavy6(chunk) { heavyRows(chunk.columns.heavy6, chunk.count); }
+export function heavy7(chunk) { heavyRows(chunk.columns.heavy7, chunk.count); }
+
+/** Does nothing: what remains is the per-batch cost of calling a JS kernel. */
+export function nothing() {}
