@@ -18,6 +18,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       heavy: await b.run('heavy', { frames: 1, steps: 8, workerCounts: [2] }),
       fence: await b.run('fence', { frames: 200, workerCounts: [0, 2] }),
       churn: await b.run('churn', { populations: [2000], repetitions: 2, sampleMs: 5 }),
+      kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -38,6 +39,13 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.fence.runs.every((run) => positive(run.medianUs))).toBe(true);
   expect(r.churn.populations[0].clean).toBe(true);
   expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
+  const kernelMove = r.kernels.move[0];
+  expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'ecsia C++ kernel', 'ecsia JS kernel']);
+  expect(positive(kernelMove.kernelOverJsLoop)).toBe(true);
+  expect(r.kernels.heavy.runs.map((run) => run.workers)).toEqual([0, 2]);
+  expect(r.kernels.heavy.runs.every((run) => run.hashEqualsSerial && positive(run.msPerFrame))).toBe(true);
+  expect(r.kernels.batchCost.batches).toBe(32);  // 512 rows in batches of 16
+  expect(positive(r.kernels.batchCost.usPerBatch)).toBe(true);
   expect(r.unknown).toContain("no workload 'warp'");
   expectNoPageErrors({ errors });
 });
