@@ -65,7 +65,7 @@ EM_JS(int, ecsia_js_run_kernel, (const std::uint32_t* batch, float dt), {
 
 extern "C" {
 
-// The exports web/kernel_runtime.js calls while a batch runs. `context` is the batch's
+// The exports web/internal/kernel_runtime.js calls while a batch runs. `context` is the batch's
 // KernelContext (descriptor word kBatchContext); only that batch's thread calls them.
 
 // A reserved handle for a spawn, or the null handle when the batch's reservation is exhausted.
@@ -196,7 +196,7 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
             throw std::runtime_error("JS kernel '" + kernel +
                                      "' cannot run: this thread has no kernel module (loadEcsia was called without `kernels`)");
         }
-        (void)kRuntimeBroke;  // the remaining status: a bug in web/kernel_runtime.js, not in the kernel
+        (void)kRuntimeBroke;  // the remaining status: a bug in web/internal/kernel_runtime.js, not in the kernel
         throw std::runtime_error("JS kernel '" + kernel + "': the kernel runtime failed (status " + std::to_string(status) + ")");
     };
     return system;

@@ -5,8 +5,8 @@
 //   1. takes write access to the declared writes (so the batch's write log covers its rows, exactly
 //      as a C++ kernel's write<T>() does) and read access to the declared reads,
 //   2. lays out a batch descriptor (below) and calls the JS side through EM_JS on the calling
-//      thread: `Module.ecsiaKernels.run(...)` (web/kernel_runtime.js), which every pool worker and
-//      the page have, because the workers import the engine through web/kernel_worker.js,
+//      thread: `Module.ecsiaKernels.run(...)` (web/internal/kernel_runtime.js), which every pool worker and
+//      the page have, because the workers import the engine through web/internal/kernel_worker.js,
 //   3. turns a JS failure (the kernel threw, or the module did not load on that worker) into an
 //      ecsia::Error, so the batch fails, its commands are dropped, and the merge reports it.
 // The JS side never lets an exception escape EM_JS (that would kill the worker) and allocates

@@ -16,7 +16,7 @@ import { describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
 import { attachInternals, Engine } from './internal/engine.js';
 import { World } from './world.js';
 
-import { importKernelModule, kernelFactoryOptions, withLoadDeadline } from './kernel_module.js';
+import { importKernelModule, kernelFactoryOptions, withLoadDeadline } from './internal/kernel_module.js';
 
 export { NULL_ENTITY };
 

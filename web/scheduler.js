@@ -15,7 +15,7 @@
 
 import { describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
-import { kernelSystemParts } from './kernel_module.js';
+import { kernelSystemParts } from './internal/kernel_module.js';
 
 const WAITING = 1;
 

@@ -33,7 +33,7 @@ export class Engine {
     this.workers = workers;
     /** Every warning of this engine goes here (G3). */
     this.diagnose = diagnose;
-    /** The kernel module's kernel names, in kernel-id order (web/kernel_module.js); [] without one. */
+    /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
     this.#heap = this.#currentHeap();
   }

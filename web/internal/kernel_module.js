@@ -1,7 +1,7 @@
 // Loading a kernel module for loadEcsia({ kernels }): the page imports it first (so a 404, a syntax
 // error or a throw at import rejects at once, naming the URL), then the engine is created with a
 // KernelRuntime for the page's own inline batches and, in the threaded build, with
-// Module.mainScriptUrlOrBlob pointing every pool worker at web/kernel_worker.js, which imports the
+// Module.mainScriptUrlOrBlob pointing every pool worker at web/internal/kernel_worker.js, which imports the
 // same module there. See wasm/js_kernel.hpp for how a batch reaches a kernel.
 // Thread rule: the page's main thread.
 
