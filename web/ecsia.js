@@ -120,7 +120,7 @@ export async function loadEcsia(options = {}) {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
   };
-  if (kernelModule !== null) kernelFactoryOptions(kernelModule, variant, new URL(ENGINE_FILES[variant], HERE).href, moduleArgs);
+  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, new URL(ENGINE_FILES[variant], HERE).href, moduleArgs);
   let module;
   try {
     module = await withLoadDeadline(factory(moduleArgs), kernelModule);

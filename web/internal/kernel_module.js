@@ -38,7 +38,7 @@ export async function importKernelModule(kernels) {
   }
   let namespace;
   try {
-    namespace = await import(url);
+    namespace = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new Error(`loadEcsia: the kernel module ${url} failed to load: ${why}`);
@@ -48,16 +48,30 @@ export async function importKernelModule(kernels) {
   return { url, namespace, names };
 }
 
-/** Factory options that give the engine `kernelModule`'s kernels on the page and on every worker. */
-export function kernelFactoryOptions(kernelModule, variant, engineUrl, moduleArg) {
+// Not `new URL('./kernel_worker.js', import.meta.url)`: bundlers would turn that literal into a
+// minified script asset, which an ES module cannot be.
+const HERE = import.meta.url;
+
+/**
+ * Sets the factory options that give the engine `kernelModule`'s kernels on the page and on every
+ * worker. The threaded build's worker bootstrap is imported on the page first: where it cannot
+ * load (a bundler that did not ship ecsia's files as they are), this rejects at once, naming it,
+ * instead of leaving the workers unable to start.
+ */
+export async function kernelFactoryOptions(kernelModule, variant, engineUrl, moduleArg) {
   moduleArg.ecsiaKernels = new KernelRuntime(kernelModule.namespace, moduleArg, kernelModule.url);
-  if (variant === 'threaded') {
-    const wrapper = new URL('./kernel_worker.js', import.meta.url);
-    wrapper.searchParams.set('engine', engineUrl);
-    wrapper.searchParams.set('kernels', kernelModule.url);
-    moduleArg.mainScriptUrlOrBlob = wrapper.href;
+  if (variant !== 'threaded') return;
+  const wrapper = new URL('./kernel_worker.js', HERE);
+  wrapper.searchParams.set('engine', engineUrl);
+  wrapper.searchParams.set('kernels', kernelModule.url);
+  try {
+    await import(/* webpackIgnore: true */ /* @vite-ignore */ wrapper.href);
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new Error(`loadEcsia: the workers' bootstrap for the kernel module, ${wrapper.href}, failed to load: ${why} ` +
+      '(it and the engine module must be served as the package ships them)');
   }
-  return moduleArg;
+  moduleArg.mainScriptUrlOrBlob = wrapper.href;
 }
 
 /** `promise`, or a rejection naming the kernel module once KERNEL_LOAD_DEADLINE_MS have passed. */

@@ -19,13 +19,15 @@ const kernelsUrl = params.get('kernels');
 let namespace = null;
 let loadError = null;
 try {
-  namespace = await import(kernelsUrl);
+  namespace = await import(/* webpackIgnore: true */ /* @vite-ignore */ kernelsUrl);
 } catch (error) {
   loadError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // On the page (loadEcsia imports this file once to check it loads) the import cannot fail here:
+  // the page imported the same module just before.
   postMessage({ cmd: 'printErr', threadId: 0, text: `ecsia: the kernel module ${kernelsUrl} failed to load on a worker: ${loadError}; its batches there will fail` });
 }
 
-const engine = await import(engineUrl);
+const engine = await import(/* webpackIgnore: true */ /* @vite-ignore */ engineUrl);
 
 export default function createEngineWithKernels(moduleArg) {
   moduleArg.ecsiaKernels = new KernelRuntime(namespace, moduleArg, kernelsUrl, loadError);
