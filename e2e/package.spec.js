@@ -115,12 +115,12 @@ const APPS = [
 ];
 
 /** Opens an app, waits for its frames, returns its result and every console warning. */
-async function runApp(page, url) {
+async function runApp(page, url, query = '') {
   const warnings = [];
   const errors = [];
   page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
   page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(`${url}/`);
+  await page.goto(`${url}/${query}`);
   await page.waitForFunction(() => window.ecsiaApp?.done === true, null, { timeout: 45_000 });
   const result = await page.evaluate(() => ({ ...window.ecsiaApp, isolated: globalThis.crossOriginIsolated }));
   return { result, warnings, errors };
@@ -239,9 +239,54 @@ test('Cross-Origin-Embedder-Policy: credentialless isolates the page too (the RE
   }
 });
 
+// loadEcsia({ kernels }) from the installed package: where the package's files are served as it
+// ships them (no bundling), the kernel module runs on the workers and moves the entities exactly
+// as the C++ Move does; a bundled build cannot start the threaded workers with it and says so.
+const KERNEL_APPS = APPS.filter(({ app, built }) => app === 'plain' || (app === 'vite' && built === null));
+for (const { name, app, built, serve } of KERNEL_APPS) {
+  for (const isolated of [true, false]) {
+    const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
+    test(`${name}, ${mode}: the kernels option runs the app's JS kernel${isolated ? ' on the workers' : ''}`, async ({ page }) => {
+      expectPrepared(app, built);
+      const server = await serve(isolated);
+      try {
+        const { result, warnings, errors } = await runApp(page, server.url, '?kernels');
+        expect(result.error, 'the app failed').toBeUndefined();
+        expect(errors).toEqual([]);
+        expect(result.kernels).toEqual(['integrate']);
+        expect(result.plan.flat()).toEqual(['Integrate', 'Bounce']);
+        expect(result.frames).toBe(30);
+        expect(result.variant).toBe(isolated ? 'threaded' : 'single');
+        if (isolated) {
+          expect(result.workerFrames).toBeGreaterThanOrEqual(1);
+          expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(2);
+          expect(withoutBlockingNotice(warnings)).toEqual([]);
+        } else {
+          expect(warnings).toHaveLength(1);
+        }
+        hashes[`${name}, ${mode}, JS kernel`] = result.hash;
+      } finally {
+        server.stop();
+      }
+    });
+  }
+}
+
+test('Vite 8 build with COOP/COEP: the kernels option rejects at once, naming the workers\' bootstrap it cannot load', async ({ page }) => {
+  expectPrepared('vite', 'dist/index.html');
+  const server = await serveStatic(path.join(apps, 'vite/dist'), true);
+  try {
+    const { result } = await runApp(page, server.url, '?kernels');
+    expect(result.error).toMatch(/^loadEcsia: the workers' bootstrap for the kernel module, http:\/\/127\.0\.0\.1:\d+\/assets\/kernel_worker\.js\?\S+, failed to load/);
+    expect(result.error).toContain('must be served as the package ships them');
+  } finally {
+    server.stop();
+  }
+});
+
 test('every app and mode ends with the same stateHash', () => {
   // (A failed test restarts Playwright's worker, which loses the hashes of the tests before it.)
-  expect(Object.keys(hashes)).toHaveLength(APPS.length * 2 + 1);
+  expect(Object.keys(hashes)).toHaveLength(APPS.length * 2 + 1 + KERNEL_APPS.length * 2);
   expect(new Set(Object.values(hashes)).size, JSON.stringify(hashes, null, 2)).toBe(1);
 });
 
@@ -300,6 +345,10 @@ test.describe('the npm README', () => {
     for (const [language, file] of [['js', 'vite/vite.config.js'], ['js', 'webpack/webpack.config.js'], ['html', 'plain/index.html']]) {
       expect(readme.includes(block(language, readFileSync(path.join(apps, file), 'utf8'))), `npm/README.md shows e2e/apps/${file} as it is`).toBe(true);
     }
+    expect(readme.includes(block('js', readFileSync(path.join(apps, 'plain/kernels.js'), 'utf8'))), 'npm/README.md shows the kernel module the apps run').toBe(true);
+    const addKernelSystem = "scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });";
+    expect(readme).toContain(addKernelSystem);
+    expect(readFileSync(path.join(apps, 'plain/scenario.js'), 'utf8'), 'the README\'s kernel system is the one the apps run').toContain(addKernelSystem);
     const typed = /## Types\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(typed, 'npm/README.md has a ts block under "## Types"').toBeTruthy();
     expect(readFileSync(path.join(apps, 'typescript/consumer.ts'), 'utf8'), 'the README\'s imports are the type-checked consumer\'s').toContain(typed);

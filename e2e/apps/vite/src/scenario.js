@@ -4,9 +4,13 @@
 const ENTITIES = 4096;  // 16 batches of 256 rows per system: work for every worker
 const FRAMES = 30;
 
-/** Runs the frames with the `loadEcsia` the app imported; resolves to what the test checks. */
-export async function runScenario(loadEcsia) {
-  const ecsia = await loadEcsia();
+/**
+ * Runs the frames with the `loadEcsia` the app imported; resolves to what the test checks. With
+ * `kernels` (the URL of the app's kernel module), positions move by its JS kernel `integrate` on
+ * the workers instead of the built-in C++ Move: the same arithmetic, so the same stateHash.
+ */
+export async function runScenario(loadEcsia, { kernels } = {}) {
+  const ecsia = await loadEcsia(kernels === undefined ? {} : { kernels });
   const world = ecsia.createWorld({ maxEntities: 2 * ENTITIES });
   for (let i = 0; i < ENTITIES; i += 1) {
     world.spawn({
@@ -14,7 +18,10 @@ export async function runScenario(loadEcsia) {
       velocity: { dx: ((i % 13) - 6) * 3.5, dy: ((i % 7) - 3) * 2.25 },
     });
   }
-  const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
+  const scheduler = world.createScheduler({ systems: kernels === undefined ? ['Move', 'Bounce'] : ['Bounce'] });
+  if (kernels !== undefined) {
+    scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });
+  }
   // A frame ran on the workers when the workers' job counters grew by exactly the batches of
   // the frame's waves (the counters are totals since the scheduler started).
   let workerFrames = 0;
@@ -28,6 +35,8 @@ export async function runScenario(loadEcsia) {
     jobs = last.jobs;
   }
   const result = {
+    kernels: ecsia.kernels,
+    plan: scheduler.plan(),
     variant: ecsia.variant,
     workers: ecsia.workers,
     schedulerWorkers: scheduler.workers,
