@@ -40,9 +40,10 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.churn.populations[0].clean).toBe(true);
   expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
   const kernelMove = r.kernels.move[0];
-  expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'ecsia C++ kernel', 'ecsia JS kernel']);
+  expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'JS loop over heap views', 'ecsia C++ kernel', 'ecsia JS kernel']);
   expect(positive(kernelMove.kernelOverJsLoop)).toBe(true);
   expect(r.kernels.heavy.runs.map((run) => run.workers)).toEqual([0, 2]);
+  expect(r.kernels.heavy.cppRuns.map((run) => run.workers)).toEqual([0, 2]);
   expect(r.kernels.heavy.runs.every((run) => run.hashEqualsSerial && positive(run.msPerFrame))).toBe(true);
   expect(r.kernels.batchCost.batches).toBe(32);  // 512 rows in batches of 16
   expect(positive(r.kernels.batchCost.usPerBatch)).toBe(true);

@@ -52,11 +52,13 @@ constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failu
 // exception escape: with JS-based C++ exceptions one would unwind the worker's wasm frames past
 // every catch and kill the pthread (docs: ../shared/notes/js-kernels.md).
 // clang-format off
-EM_JS(int, ecsia_js_run_kernel, (const std::uint32_t* batch, float dt), {
+// heap_bytes: the heap's size now, so that the runtime fetches wasmMemory.buffer (a slow getter
+// for shared memory) only when the heap grew since its last batch.
+EM_JS(int, ecsia_js_run_kernel, (const std::uint32_t* batch, float dt, double heap_bytes), {
     try {
         var runtime = Module['ecsiaKernels'];
         if (!runtime) return -1;
-        return runtime.run(batch, dt, wasmMemory);
+        return runtime.run(batch, dt, wasmMemory, heap_bytes);
     } catch (e) {
         return -2;
     }
@@ -189,7 +191,8 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
             batch[kBatchHeader + 2 * i] = d.id;
             batch[kBatchHeader + 2 * i + 1] = address_of(column);
         }
-        const int status = ecsia_js_run_kernel(batch.data(), context.dt);
+        const double heap_bytes = static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
+        const int status = ecsia_js_run_kernel(batch.data(), context.dt, heap_bytes);
         if (status == kRan) return;
         if (status == kThrew) throw std::runtime_error("JS kernel '" + kernel + "' threw: " + js_failure);
         if (status == kNoRuntime) {

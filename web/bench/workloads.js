@@ -276,8 +276,19 @@ export async function kernels(env, {
     const jsKernel = kernelMovers(ecsia, entities, 'move');
     const cpp = ecsiaMovers(ecsia, entities, ['Move']);
     const js = peers.jsLoop(entities, DT);
+    // The same plain loop over views of the kernel world's own columns (the wasm heap, a
+    // SharedArrayBuffer here): what a JS loop costs on that memory, without the engine.
+    const [columns] = jsKernel.world.chunks(['position', 'velocity']);
+    const heapP = columns.columns.position;
+    const heapV = columns.columns.velocity;
+    const heapLoop = (frames) => {
+      for (let f = 0; f < frames; f += 1) {
+        for (let i = 0, n = heapP.length; i < n; i += 1) heapP[i] += heapV[i] * DT;
+      }
+    };
     const variants = [
       { name: 'JS loop', run: js.run },
+      { name: 'JS loop over heap views', run: heapLoop },
       { name: 'ecsia JS kernel', run: jsKernel.run },
       { name: 'ecsia C++ kernel', run: cpp.run },
     ];
@@ -288,6 +299,7 @@ export async function kernels(env, {
       batches: jsKernel.scheduler.lastFrame().waves.reduce((n, w) => n + w.batches, 0),
       nsPerEntity: summarise(samples, entities),
       kernelOverJsLoop: ratio(samples, 'ecsia JS kernel', 'JS loop'),
+      kernelOverHeapLoop: ratio(samples, 'ecsia JS kernel', 'JS loop over heap views'),
       kernelOverCpp: ratio(samples, 'ecsia JS kernel', 'ecsia C++ kernel'),
     });
     jsKernel.dispose();
@@ -300,6 +312,22 @@ export async function kernels(env, {
     run.speedup = heavyRuns[0].msPerFrame / run.msPerFrame;
     run.hashEqualsSerial = run.hash === heavyRuns[0].hash;
   }
+  // The C++ Heavy systems in the same run and settings: how much of a speedup the machine gives now.
+  const cppHeavyRuns = [];
+  for (const workers of [0, ...workerCounts]) {
+    const { world, scheduler } = heavyRun(ecsia, false, workers, heavyFrames, 512);
+    await scheduler.update(DT);
+    const ms = [];
+    for (let f = 0; f < heavyFrames; f += 1) {
+      const start = performance.now();
+      await scheduler.update(DT);
+      ms.push(performance.now() - start);
+    }
+    cppHeavyRuns.push({ workers, msPerFrame: median(ms) });
+    scheduler.dispose();
+    world.dispose();
+  }
+  for (const run of cppHeavyRuns) run.speedup = cppHeavyRuns[0].msPerFrame / run.msPerFrame;
 
   const jsBatches = batchCostRun(ecsia, batchCostRows, batchRows, 'nothing');
   const cppBatches = batchCostRun(ecsia, batchCostRows, batchRows, 'Idle');
@@ -318,5 +346,5 @@ export async function kernels(env, {
   batchCost.jsCallUsPerBatch = batchCost.usPerBatch - batchCost.cppUsPerBatch;
   jsBatches.dispose();
   cppBatches.dispose();
-  return { move, heavy: { frames: heavyFrames, tierFrames, steps: 512, runs: heavyRuns }, batchCost };
+  return { move, heavy: { frames: heavyFrames, tierFrames, steps: 512, runs: heavyRuns, cppRuns: cppHeavyRuns }, batchCost };
 }

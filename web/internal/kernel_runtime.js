@@ -4,8 +4,8 @@
 // `Module.ecsiaKernels.run(batch, dt, memory)` through EM_JS on the thread that runs the batch.
 //
 // Per batch: read the descriptor (layout in wasm/js_kernel.hpp), make the chunk's views over the
-// heap as it is now (memory growth replaces the buffer, so nothing is kept from an earlier
-// batch), call the kernel, then copy the commands it recorded into the batch's CommandBuffer.
+// heap as it is now (memory growth replaces the buffer: the buffer is fetched again whenever the
+// heap's size, passed by the C++ side, differs from the last one seen), call the kernel, then copy the commands it recorded into the batch's CommandBuffer.
 // While the kernel runs nothing here allocates in the wasm heap: growth would detach a
 // non-shared heap's views (the single build) under the kernel's feet. Commands are therefore
 // encoded in a JS buffer, in CommandBuffer's record layout (src/ecsia/command/command_buffer.hpp),
@@ -95,10 +95,11 @@ export class KernelRuntime {
   #loadError;
   #kernels;          // by kernel id
   #names;
-  #systems = new Map();  // system token -> { schema, kernel, declared, strides, offsets }
+  #systems = [];     // by system token (small, unique numbers): { schema, kernel, declared, strides, offsets }
   #commands;
   #buffer = null;    // the heap buffer #words views
   #words = null;
+  #heapBytes = -1;   // the heap's size when #buffer was fetched
 
   /**
    * @param namespace the kernel module's namespace, or null when it failed to load here
@@ -118,35 +119,42 @@ export class KernelRuntime {
   /** Kernel names in id order. */
   get names() { return this.#names; }
 
-  /** Called through EM_JS for one batch; returns 0, or 1 with the failure's message handed over. */
-  run(batch, dt, memory) {
-    const module = this.#module;
-    const stack = module.stackSave();
+  /**
+   * Called through EM_JS for one batch (`heapBytes`: the heap's size now); returns 0, or 1 with
+   * the failure's message handed over. The kernel itself calls no export that can throw, so the
+   * wasm stack needs restoring only around the calls that allocate (schema, commit, report).
+   */
+  run(batch, dt, memory, heapBytes) {
+    if (heapBytes !== this.#heapBytes) this.#refresh(memory, heapBytes);
     try {
       this.#run(batch, dt, memory);
       return RAN;
     } catch (error) {
-      module.stackRestore(stack);
-      // The records made before the throw go to the batch's buffer all the same: the merge drops
-      // a failed batch's commands and says how many.
+      const module = this.#module;
+      const stack = module.stackSave();
       try {
+        // The records made before the throw go to the batch's buffer all the same: the merge
+        // drops a failed batch's commands and says how many.
         this.#commands.commit(memory);
+        this.#report(messageOf(error), memory);
       } catch {
+        module.stackRestore(stack);
         this.#commands.close();
+        return -2;
       }
-      this.#report(messageOf(error), memory);
       return THREW;
     }
   }
 
   #run(batch, dt, memory) {
-    let words = this.#heapWords(memory);
+    let words = this.#words;
     let at = batch >>> 2;
     const token = words[at + TOKEN];
-    let system = this.#systems.get(token);
+    let system = this.#systems[token];
     if (system === undefined || system.schema.size !== words[at + SCHEMA_SIZE]) {
       system = this.#prepare(token, words[at + KERNEL], words[at + WORLD], words[at + COMPONENTS], at, memory, system);
-      words = this.#heapWords(memory);  // the schema's text may have grown the heap
+      this.#refresh(memory, -1);  // the schema's text may have grown the heap
+      words = this.#words;
     }
     const buffer = this.#buffer;
     const count = words[at + COUNT];
@@ -162,26 +170,31 @@ export class KernelRuntime {
           : new component.View(buffer, address, count * component.stride);
     }
     at -= HEADER;
-    const chunk = {
-      count,
-      entities: new Uint32Array(buffer, words[at + ENTITIES], count),
-      columns,
-      strides: system.strides,
-      offsets: system.offsets,
-    };
+    const chunk = new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets);
     const encoder = this.#commands;
     system.kernel(chunk, dt, encoder.open(words[at + CONTEXT], system.schema));
-    encoder.commit(memory);
+    if (encoder.pending) {
+      const stack = this.#module.stackSave();
+      try {
+        encoder.commit(memory);
+      } catch (error) {
+        this.#module.stackRestore(stack);
+        throw error;
+      }
+    } else {
+      encoder.close();
+    }
   }
 
-  // The whole heap as words, over the buffer as it is now (growth replaces it).
-  #heapWords(memory) {
+  // The heap buffer and a word view of it, fetched again when the heap's size changed (growth
+  // replaces the buffer; a non-shared one is detached, a shared one keeps its old length).
+  #refresh(memory, heapBytes) {
     const buffer = memory.buffer;
+    this.#heapBytes = heapBytes < 0 ? buffer.byteLength : heapBytes;
     if (buffer !== this.#buffer) {
       this.#buffer = buffer;
       this.#words = new Uint32Array(buffer);
     }
-    return this.#words;
   }
 
   // A system's first batch on this thread, or the world gained components since its last one.
@@ -194,7 +207,8 @@ export class KernelRuntime {
     const schema = this.#schema(world, memory);
     let declared = previous?.declared;
     if (declared === undefined) {
-      const words = this.#heapWords(memory);
+      this.#refresh(memory, -1);
+      const words = this.#words;
       declared = [];
       for (let i = 0; i < count; i++) declared.push(schema.byId[words[at + HEADER + 2 * i]]);
     }
@@ -206,12 +220,19 @@ export class KernelRuntime {
       offsets[component.name] = component.offsets;
     }
     const system = { schema, kernel, declared, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
-    this.#systems.set(token, system);
+    this.#systems[token] = system;
     return system;
   }
 
   #schema(world, memory) {
-    const address = this.#module._ecsia_kernel_schema(world) >>> 0;
+    const stack = this.#module.stackSave();
+    let address;
+    try {
+      address = this.#module._ecsia_kernel_schema(world) >>> 0;
+    } catch (error) {
+      this.#module.stackRestore(stack);
+      throw error;
+    }
     const heap = new Uint8Array(memory.buffer);
     const end = heap.indexOf(0, address);
     return parseSchema(new TextDecoder().decode(heap.slice(address, end)));
@@ -221,6 +242,27 @@ export class KernelRuntime {
     const bytes = new TextEncoder().encode(message);
     const address = this.#module._ecsia_kernel_error_buffer(bytes.length) >>> 0;
     new Uint8Array(memory.buffer, address, bytes.length).set(bytes);
+  }
+}
+
+/** The chunk a kernel gets; `entities` is made on first use (a view costs ~0.1 µs). */
+class KernelChunk {
+  #buffer;
+  #address;
+  #entities = null;
+  constructor(count, buffer, address, columns, strides, offsets) {
+    this.count = count;
+    this.#buffer = buffer;
+    this.#address = address;
+    this.columns = columns;
+    this.strides = strides;
+    this.offsets = offsets;
+  }
+
+  /** The rows' entity handles (a view of the table: read it, never write it). */
+  get entities() {
+    if (this.#entities === null) this.#entities = new Uint32Array(this.#buffer, this.#address, this.count);
+    return this.#entities;
   }
 }
 
@@ -276,6 +318,9 @@ class CommandEncoder {
     this.#length = 0;
     this.#records = 0;
   }
+
+  /** Whether the running batch recorded anything. */
+  get pending() { return this.#records !== 0; }
 
   // After the kernel returned: copy the records into the batch's CommandBuffer.
   commit(memory) {
