@@ -115,14 +115,14 @@ function churn(results) {
     'native apply M/s (wall)', 'browser / native', 'every record applied'], rows, Array(8).fill('r'));
 }
 
-function kernels(results) {
+export function kernels(results) {
   const k = results.browserResults.kernels;
   if (!k) return 'n/a (the kernels workload did not run)';
   const rows = [];
   for (const size of k.move) {
     const ns = size.nsPerEntity;
     rows.push([`move ${count(size.entities)} (serial, ${size.batches} batches)`, `${n3(ns['ecsia JS kernel'])} ns/entity`,
-      `JS loop ${n3(ns['JS loop'])} ns/entity; C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
+      `JS loop ${n3(ns['JS loop'])}, the same loop over the heap's column views ${n3(ns['JS loop over heap views'])}, C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
       `**${n2(size.kernelOverJsLoop)}x** the JS loop`]);
   }
   const serial = k.heavy.runs.find((r) => r.workers === 0);
@@ -130,6 +130,11 @@ function kernels(results) {
     rows.push([`heavy 8 systems x 1024, ${run.workers} workers`, `${run.msPerFrame.toFixed(1)} ms/frame`,
       `serial ${serial.msPerFrame.toFixed(1)} ms/frame; first ${k.heavy.tierFrames} frames: ${run.firstFramesMs.map((v) => v.toFixed(0)).join(', ')} ms (serial: ${serial.firstFramesMs.map((v) => v.toFixed(0)).join(', ')})`,
       `**${n2(run.speedup)}x**, hash ${run.hashEqualsSerial ? 'equal' : '**differs**'}`]);
+  }
+  for (const run of (k.heavy.cppRuns ?? []).filter((r) => r.workers > 0)) {
+    const cppSerial = k.heavy.cppRuns.find((r) => r.workers === 0);
+    rows.push([`(reference) C++ Heavy0..7 in the same run, ${run.workers} workers`, `${run.msPerFrame.toFixed(1)} ms/frame`,
+      `serial ${cppSerial.msPerFrame.toFixed(1)} ms/frame`, `${n2(run.speedup)}x`]);
   }
   const b = k.batchCost;
   rows.push([`per batch (${count(b.batches)} batches of ${b.batchRows} rows, empty kernel)`, `${n3(b.usPerBatch)} µs`,
