@@ -101,7 +101,13 @@ int SchedulerBinding::begin_and_step(float dt) {
     return step();
 }
 
-int SchedulerBinding::step() { return scheduler_->step() == FrameStatus::Done ? kDone : kWaiting; }
+int SchedulerBinding::step() {
+    if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
+    // The last system stamped at the world's tick; writes the page makes between frames must be
+    // newer than every system's last run, so that `changed` queries see them next frame.
+    world_.world().advance_tick();
+    return kDone;
+}
 
 std::uint32_t SchedulerBinding::fence_address() const {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(scheduler_->fence_word()));

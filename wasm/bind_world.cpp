@@ -1,12 +1,14 @@
 // EMSCRIPTEN_BINDINGS(ecsia_world): the World part of the JS API's raw surface, and WorldBinding.
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "builtin_components.hpp"
+#include "encoded_values.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "js_error.hpp"
@@ -203,33 +205,102 @@ std::uint32_t WorldBinding::count(const val& with, const val& without) {
     return world_->count(desc);
 }
 
-val WorldBinding::chunks(const val& with) {
-    QueryDesc desc;
-    desc.with = ids_of(with, "chunks(with)");
-    const std::vector<ComponentId> columns = desc.with;
-    QueryCache cache(std::move(desc));
-    val out = val::array();
-    for (TableIndex index : cache.matched(world_->tables())) {
-        Table& table = world_->tables().table(index);
-        if (table.size() == 0) continue;
-        val addresses = val::array();
-        for (ComponentId id : columns) {
-            const Column* column = table.column(id);
-            addresses.call<void>("push", static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(column->data())));
-        }
-        val chunk = val::object();
-        chunk.set("table", index);
-        chunk.set("count", table.size());
-        chunk.set("entities", static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(table.entities())));
-        chunk.set("columns", addresses);
-        out.call<void>("push", chunk);
-    }
-    return out;
-}
-
 double WorldBinding::storage_generation() const { return static_cast<double>(world_->storage_generation()); }
 
 std::string WorldBinding::state_hash() const { return state_hash_hex(*world_); }
+
+std::uint32_t WorldBinding::scratch(std::uint32_t bytes) {
+    const std::size_t words = (std::size_t(bytes) + 7) / 8;
+    if (scratch_.size() < words) scratch_.resize(std::max(words, scratch_.size() * 2));
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(scratch_.data()));
+}
+
+namespace {
+
+[[noreturn]] void wrong_phase(const char* operation) {
+    throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                           " during a wave or inside an observer: structural changes are not allowed there");
+}
+
+}  // namespace
+
+std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encoded) {
+    World& world = *world_;
+    if (!world.structural_allowed()) wrong_phase("spawnMany");
+    const auto* base = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    std::vector<std::uint32_t> offsets;
+    EncodedValues values = decode_header(world, base, count, offsets);
+    const std::uint32_t free = world.entities().available();
+    if (count > free) {
+        throw Error(ErrorCode::CapacityExceeded, "cannot spawn " + std::to_string(count) + " entities: only " +
+                                                     std::to_string(free) + " of max_entities " +
+                                                     std::to_string(world.entities().max_entities()) +
+                                                     " are free; nothing was spawned");
+    }
+    spawned_.resize(count);
+    for (std::uint32_t row = 0; row < count; ++row) {
+        values.seek(base, offsets, row);
+        spawned_[row] = world.spawn_with(values.values).bits;
+    }
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(spawned_.data()));
+}
+
+void WorldBinding::despawn_many(std::uint32_t handles, std::uint32_t count) {
+    World& world = *world_;
+    if (!world.structural_allowed()) wrong_phase("despawnMany");
+    const auto* list = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(handles));
+    const HandleLayout& layout = world.entities().layout();
+    despawn_marks_.assign(world.entities().slot_count(), 0);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Entity e{list[i]};
+        if (!world.is_alive(e)) {
+            throw Error(ErrorCode::StaleEntity, "handles[" + std::to_string(i) + "] (" + std::to_string(list[i]) +
+                                                    ") is not alive; nothing was despawned");
+        }
+        std::uint8_t& mark = despawn_marks_[layout.index(e)];
+        if (mark != 0) {
+            throw Error(ErrorCode::BadValue, "handles[" + std::to_string(i) + "] (" + std::to_string(list[i]) +
+                                                 ") appears twice; nothing was despawned");
+        }
+        mark = 1;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) world.despawn(Entity{list[i]});
+}
+
+void WorldBinding::mark_rows_changed(std::uint32_t table, std::uint32_t id, std::uint32_t begin, std::uint32_t end) {
+    World& world = *world_;
+    if (table >= world.tables().table_count() || !world.tables().table(table).has(id)) {
+        throw Error(ErrorCode::MissingComponent, "the chunk's table has no component '" +
+                                                     (id < world.components().size() ? world.components().desc(id).name
+                                                                                      : std::to_string(id)) + "'");
+    }
+    const std::uint32_t rows = world.tables().table(table).size();
+    if (begin > end || end > rows) {
+        throw Error(ErrorCode::BadValue, "rows " + std::to_string(begin) + ".." + std::to_string(end) +
+                                             " are outside the table's " + std::to_string(rows) +
+                                             " rows (the chunk is stale: fetch chunks again)");
+    }
+    WriteLog log;
+    log.record(table, id, begin, end);
+    world.merge_write_log(log, world.tick());
+    flush_if_allowed();
+}
+
+void WorldBinding::flush_if_allowed() {
+    if (world_->structural_allowed()) world_->flush();
+}
+
+std::uint32_t WorldBinding::observe(const std::string& event, const std::string& name, const val& fn) {
+    ObserverEvent kind;
+    if (event == "add") kind = ObserverEvent::OnAdd;
+    else if (event == "remove") kind = ObserverEvent::OnRemove;
+    else if (event == "change") kind = ObserverEvent::OnChange;
+    else throw Error(ErrorCode::BadValue, "observer events are 'add', 'remove' and 'change', got '" + event + "'");
+    const ComponentId id = id_of(*world_, name);
+    return world_->observe(kind, id, [fn](ObserverContext& ctx) { fn(ctx.entity.bits); });
+}
+
+void WorldBinding::unobserve(std::uint32_t id) { world_->unobserve(id); }
 
 void WorldBinding::set_diagnostic_handler(const val& handler) {
     if (handler.isUndefined() || handler.isNull()) {
@@ -286,8 +357,16 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("get", &Guarded<&WorldBinding::get>::call)
         .function("set", &Guarded<&WorldBinding::set>::call)
         .function("count", &Guarded<&WorldBinding::count>::call)
-        .function("chunks", &Guarded<&WorldBinding::chunks>::call)
         .function("storageGeneration", &Guarded<&WorldBinding::storage_generation>::call)
+        .function("structureVersion", &Guarded<&WorldBinding::structure_version>::call)
+        .function("address", &Guarded<&WorldBinding::address>::call)
+        .function("scratch", &Guarded<&WorldBinding::scratch>::call)
+        .function("spawnMany", &Guarded<&WorldBinding::spawn_many>::call)
+        .function("despawnMany", &Guarded<&WorldBinding::despawn_many>::call)
+        .function("markRowsChanged", &Guarded<&WorldBinding::mark_rows_changed>::call)
+        .function("flushIfAllowed", &Guarded<&WorldBinding::flush_if_allowed>::call)
+        .function("observe", &Guarded<&WorldBinding::observe>::call)
+        .function("unobserve", &Guarded<&WorldBinding::unobserve>::call)
         .function("stateHash", &Guarded<&WorldBinding::state_hash>::call)
         .function("setDiagnosticHandler", &Guarded<&WorldBinding::set_diagnostic_handler>::call);
     // The pool the threaded module was linked with (0 in the single module): web/ecsia.js caps

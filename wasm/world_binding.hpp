@@ -50,13 +50,34 @@ public:
     // Writes the fields given; the others keep their values.
     void set(std::uint32_t entity, const std::string& name, const emscripten::val& values);
 
-    // ---- queries and storage
+    // ---- queries and storage (queries themselves: query_binding.hpp)
     std::uint32_t count(const emscripten::val& with, const emscripten::val& without);
-    // Per non-empty matching table: { table, count, entities, columns: [address per `with` name] },
-    // addresses into the heap (0 for a tag). Valid until storage_generation() changes.
-    emscripten::val chunks(const emscripten::val& with);
     double storage_generation() const;
+    double structure_version() const { return static_cast<double>(world_->structure_version()); }
     std::string state_hash() const;
+
+    // ---- the JS layer's encoded calls (web/internal/world_core.js encodes, this trusts the
+    // values: they were checked in JS; world state, ids and capacity are checked here)
+    // This object's address: the fast C exports of world_fast.cpp take it.
+    std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
+    // An 8-aligned area of at least `bytes` bytes that JS encodes values into; valid until the
+    // next scratch() call. Never shrinks.
+    std::uint32_t scratch(std::uint32_t bytes);
+    // Spawns `count` entities from the encoded values at `encoded` (layout: encoded_values.hpp),
+    // all or nothing: the phase, the ids and the capacity are checked before the first spawn.
+    // Returns the address of the `count` new handles (valid until the next spawn_many).
+    std::uint32_t spawn_many(std::uint32_t count, std::uint32_t encoded);
+    // Despawns `count` handles at `handles`; all or nothing (every one alive, none twice).
+    void despawn_many(std::uint32_t handles, std::uint32_t count);
+    // Rows [begin, end) of table `table` changed in component `id` (world.markChanged(chunk)).
+    void mark_rows_changed(std::uint32_t table, std::uint32_t id, std::uint32_t begin, std::uint32_t end);
+    // Runs queued change observers when the phase allows (a no-op inside an observer or a wave).
+    void flush_if_allowed();
+
+    // ---- observers: fn(entityBits) on 'add' | 'remove' | 'change' of a component. fn must not
+    // throw (the JS layer wraps it). Returns an id for unobserve.
+    std::uint32_t observe(const std::string& event, const std::string& name, const emscripten::val& fn);
+    void unobserve(std::uint32_t id);
 
     // Diagnostics (G3) go to handler(message) instead of stderr.
     void set_diagnostic_handler(const emscripten::val& handler);
@@ -71,6 +92,9 @@ private:
 
     std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
+    std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
+    std::vector<std::uint32_t> spawned_;        // spawn_many's handles
+    std::vector<std::uint8_t> despawn_marks_;   // despawn_many's duplicate check, by slot index
 };
 
 }  // namespace ecsia::wasm

@@ -7,7 +7,8 @@
 
 import type { World } from './world.js';
 
-export type { World, Chunk, ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType } from './world.js';
+export type { ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, World } from './world.js';
+export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
 export type { FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
 
 /** The null entity handle (all bits set): an `entity` field with no target reads as `null`. */

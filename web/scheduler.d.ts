@@ -1,6 +1,7 @@
 // Types of web/scheduler.js: the Scheduler and the systems it runs. See web/ecsia.d.ts.
 // Thread rule: the page's main thread.
 
+import type { Chunk, QuerySpec } from './query.js';
 import type { World } from './world.js';
 
 export interface SchedulerOptions {
@@ -16,7 +17,10 @@ export interface SchedulerOptions {
   fencePollUs?: number;
 }
 
-/** A JS system: runs on the main thread in the serial slot of its wave, with the world's full API. */
+/**
+ * A JS system: runs on the main thread in the serial slot of its wave, with the world's full API.
+ * (Other kinds of system add their own spec type here, e.g. a worker kernel.)
+ */
 export interface SystemSpec {
   /** Unique among the scheduler's systems. */
   name: string;
@@ -26,8 +30,17 @@ export interface SystemSpec {
   /** System names this one runs before / after. */
   before?: readonly string[];
   after?: readonly string[];
-  /** The body. An exception it throws becomes a diagnostic naming the system; the frame goes on. */
-  run(world: World, dt: number): void;
+  /**
+   * Rows the system works on: run() gets this query's chunks, changed/added relative to the
+   * system's previous run. Writes through views of components in `writes` are change-tracked.
+   * The query's components count as reads in the plan unless listed in `writes`.
+   */
+  query?: QuerySpec;
+  /**
+   * The body; `chunks` is the query's chunks (an empty list without a query). An exception it
+   * throws becomes a diagnostic naming the system; the frame goes on.
+   */
+  run(world: World, dt: number, chunks: Chunk[]): void;
 }
 
 /** The rows of one batch a kernel sees: views of its declared components, made for this batch. */
@@ -108,6 +121,7 @@ export interface FrameInfo {
   jobs: number[];
 }
 
+/** Every call throws once the scheduler, or its world, was disposed. */
 export interface Scheduler {
   /** Worker threads this scheduler runs waves on (0: the serial executor). */
   readonly workers: number;
@@ -123,7 +137,7 @@ export interface Scheduler {
   addSystem(system: string | SystemSpec | KernelSystemSpec): void;
   /**
    * Runs one frame; the waves run on the workers while the page awaits the fence, never blocking.
-   * A second update() while one runs is rejected.
+   * dt is a finite number >= 0. A second update() while one runs is rejected.
    */
   update(dt: number): Promise<void>;
   /** The waves, as arrays of system names. */

@@ -13,9 +13,13 @@
 //
 // Thread rule: the page's main thread.
 
-import { describe, isPlainObject, stringList as stringListOf } from './internal/checks.js';
+import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
+import { Query } from './query.js';
+
+// What a system spec may hold; anything else is a mistake to report, not ignore.
+const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch'];
 
 const WAITING = 1;
 
@@ -35,6 +39,7 @@ export class Scheduler {
   #raw;
   #diagnose;
   #running = false;
+  #worldDisposed = false;  // the world went first (it disposed this scheduler on the way)
   #warnedNoWaitAsync = false;
   #names = new Set();
 
@@ -92,6 +97,11 @@ export class Scheduler {
     const rawWorld = worldCore.raw('createScheduler');
     this.#raw = this.#guard('createScheduler', () => new module.Scheduler(rawWorld, workers, batchRows, deadline, fencePollUs));
     attachInternals(this, { engine: ecsia, world: worldCore, raw: (op) => this.#rawFor(op) });
+    // A scheduler never outlives its world: the world's dispose stops it first.
+    worldCore.onDispose(() => {
+      this.#worldDisposed = true;
+      this.dispose();
+    });
     try {
       for (const name of systems) {
         this.#call('createScheduler', (r) => r.addSystem(name));
@@ -114,10 +124,13 @@ export class Scheduler {
    * loaded module: the engine's own has Move, Bounce, Attract, Heavy0..Heavy7, ...); an unknown
    * name throws, naming the registered ones.
    *
-   * addSystem({ name, reads, writes, before, after, run(world, dt) }) adds a JS system. It runs on
+   * addSystem({ name, reads, writes, before, after, query?, run }) adds a JS system. It runs on
    * the main thread in the serial slot of its wave, with the world's full API; `reads` and
-   * `writes` (component names) place it in the plan. An exception it throws is reported as a
-   * diagnostic and the frame goes on.
+   * `writes` (component names) place it in the plan. With a `query` ({ with, without, optional,
+   * changed, added }) it gets run(world, dt, chunks): its query's chunks, changed/added relative
+   * to its previous run, and rows it writes through views of components in `writes` are
+   * change-tracked (changed queries and change observers see them). An exception it throws
+   * becomes a diagnostic naming the system, and the frame goes on.
    *
    * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch }) adds
    * a JS kernel system: `kernel` is an export of the kernel module (loadEcsia({ kernels })), run
@@ -143,36 +156,82 @@ export class Scheduler {
     if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run | kernel }, got ${describe(spec)}`);
     const { name, run, kernel } = spec;
     if (typeof name !== 'string' || name === '') throw new Error(`scheduler.${op}: name must be a non-empty string, got ${describe(name)}`);
+    knownKeys(`scheduler.${op}('${name}')`, spec, SYSTEM_KEYS, 'the system spec');
     if (run !== undefined && kernel !== undefined) {
       throw new Error(`scheduler.${op}('${name}'): give either run (a main-thread system) or kernel (a JS kernel run in batches), not both`);
     }
     if (run === undefined && kernel === undefined) {
       throw new Error(`scheduler.${op}('${name}'): give run(world, dt) (a main-thread system) or kernel: 'name' (a JS kernel of the kernel module)`);
     }
-    if (kernel === undefined && typeof run !== 'function') throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt) => {}, got ${describe(run)}`);
-    if (kernel === undefined && spec.query !== undefined) throw new Error(`scheduler.${op}('${name}'): query is for kernel systems; a run() system queries the world itself`);
-    const reads = stringList(op, 'reads', spec.reads);
-    const writes = stringList(op, 'writes', spec.writes);
-    const before = stringList(op, 'before', spec.before);
-    const after = stringList(op, 'after', spec.after);
+    const common = {
+      name,
+      reads: stringList(op, 'reads', spec.reads),
+      writes: stringList(op, 'writes', spec.writes),
+      before: stringList(op, 'before', spec.before),
+      after: stringList(op, 'after', spec.after),
+    };
     this.#notRunning(op);
+    this.#rawFor(op);
+    // One body per kind of system.
     if (kernel !== undefined) {
-      const { kernelId, query, spawnsPerBatch } = kernelSystemParts(op, name, spec, this.#engine.kernels);
-      const module = this.#engine.module;
-      this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch }));
-      this.#names.add(name);
+      this.#addKernelSystem(common, spec);
       return;
     }
+    if (typeof run !== 'function') {
+      throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt, chunks) => {}, got ${describe(run)}`);
+    }
+    if (spec.spawnsPerBatch !== undefined) throw new Error(`scheduler.${op}('${name}'): spawnsPerBatch is for kernel systems`);
+    this.#addMainThreadSystem(common, run, spec.query);
+  }
+
+  // A JS kernel system: run in row batches like a C++ system (web/internal/kernel_module.js).
+  #addKernelSystem({ name, reads, writes, before, after }, spec) {
+    const op = 'addSystem';
+    const { kernel } = spec;
+    const { kernelId, query, spawnsPerBatch } = kernelSystemParts(op, name, spec, this.#engine.kernels);
+    const module = this.#engine.module;
+    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch }));
+    this.#names.add(name);
+  }
+
+  // A JS system on the main thread, optionally with a query whose chunks it gets.
+  #addMainThreadSystem({ name, reads, writes, before, after }, run, querySpec) {
+    const op = 'addSystem';
     const world = this.#publicWorld;
+    const core = this.#world;
     const diagnose = this.#diagnose;
+    let query = null;
+    let writeIds = [];
+    let planReads = reads;
+    if (querySpec !== undefined) {
+      query = new Query(world, core, querySpec, `scheduler.${op}('${name}').query`);
+      for (const w of writes) core.component(op, w);
+      writeIds = writes.map((w) => core.component(op, w).id);
+      // Everything the query touches is read, unless the system declares it a write.
+      const touched = [...query.terms.with, ...query.terms.optional, ...query.terms.changed, ...query.terms.added];
+      planReads = [...new Set([...reads, ...touched.filter((n) => !writes.includes(n))])];
+    }
     const body = (dt) => {
+      core.callbackDepth += 1;
+      let chunks;
       try {
-        run(world, dt);
+        chunks = query === null ? [] : query.fetchForSystem();
+        run(world, dt, chunks);
       } catch (error) {
         diagnose(`ecsia: JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        core.callbackDepth -= 1;
+      }
+      // Writes through views of declared components count as writes, even when run threw part way.
+      if (query !== null && writeIds.length > 0 && chunks !== undefined && chunks.length > 0 && !core.disposed) {
+        try {
+          query.markWritten(writeIds);
+        } catch (error) {
+          diagnose(`ecsia: JS system '${name}': its writes could not be tracked: ${error instanceof Error ? error.message : String(error)}`);
+        }
       }
     };
-    this.#call(op, (r) => r.addMainThreadSystem(name, reads, writes, before, after, body));
+    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body));
     this.#names.add(name);
   }
 
@@ -180,14 +239,15 @@ export class Scheduler {
    * Runs one frame. The waves run on the workers; between them this awaits the fence with
    * Atomics.waitAsync, so the page keeps rendering and handling input. A second update() while
    * one runs is rejected. A frame whose every wave finishes within fencePollUs of its dispatch
-   * completes without yielding to the event loop.
+   * completes without yielding to the event loop. dt must be a finite number >= 0.
    */
   async update(dt) {
+    this.#rawFor('update');
     if (this.#running) {
       throw new Error('scheduler.update: the previous update() is still running; await it before calling update() again');
     }
-    if (typeof dt !== 'number' || !Number.isFinite(dt)) {
-      throw new Error(`scheduler.update: dt must be a finite number, got ${describe(dt)}`);
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) {
+      throw new Error(`scheduler.update: dt must be a finite number >= 0 (seconds since the last frame), got ${describe(dt)}`);
     }
     this.#running = true;
     try {
@@ -244,6 +304,7 @@ export class Scheduler {
   }
 
   #rawFor(op) {
+    if (this.#worldDisposed) throw new Error(`scheduler.${op}: the scheduler's world was disposed (which disposed the scheduler)`);
     if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
     return this.#raw;
   }

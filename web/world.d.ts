@@ -1,7 +1,11 @@
-// Types of web/world.js: the World, its chunks, component descriptions. See web/ecsia.d.ts.
+// Types of web/world.js: the World, component descriptions, observers and bulk calls. Query and
+// Chunk: web/query.d.ts. See web/ecsia.d.ts.
 // Thread rule: the page's main thread.
 
+import type { Chunk, Query, QuerySpec } from './query.js';
 import type { Scheduler, SchedulerOptions } from './scheduler.js';
+
+export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
 
 /** A 32-bit entity handle (index + generation bits): a number spawn() returned. */
 export type Entity = number;
@@ -35,32 +39,11 @@ export interface ComponentInfo {
   readonly fields: readonly FieldInfo[];
 }
 
-/** A view of one column: a typed array (every field the same type) or a DataView (mixed types). */
-export type ColumnView =
-  | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array
-  | DataView;
+/** Values for spawnMany: per field, one number for every entity or an array-like of `count` numbers. */
+export type ManyValues = { readonly [field: string]: number | boolean | null | ArrayLike<number> | undefined };
 
-/**
- * One run of rows of one table. `columns[name]` is a zero-copy view over the component's column;
- * row i's field f is `columns[name][i * strides[name] + offsets[name][f]]` (for a DataView,
- * strides and offsets are in bytes). The views are valid while `stale` is false; re-fetch after.
- */
-export interface Chunk {
-  /** The world's storageGeneration when the chunk was made. */
-  readonly generation: number;
-  /** Rows in the chunk. */
-  readonly count: number;
-  /** The rows' entities, in row order. */
-  readonly entities: Uint32Array;
-  readonly columns: { readonly [component: string]: ColumnView };
-  /** Elements (typed array) or bytes (DataView) per row. */
-  readonly strides: { readonly [component: string]: number };
-  /** Where each field sits inside a row, in the same unit as strides. */
-  readonly offsets: { readonly [component: string]: { readonly [field: string]: number } };
-  readonly world: World;
-  /** True once the views may no longer show the world's data. */
-  readonly stale: boolean;
-}
+/** What an observer watches: a component added (also at spawn), removed (also at despawn), changed. */
+export type ObserverEvent = 'add' | 'remove' | 'change';
 
 /**
  * An ECS world. Every call validates all of its input before it changes anything: bad input
@@ -73,7 +56,16 @@ export interface World {
   defineComponent(name: string, fields: { readonly [field: string]: FieldType }): ComponentInfo;
   /** Spawns an entity with components by name: `{ position: { x: 0, y: 0 }, frozen: true }`. */
   spawn(components?: { readonly [component: string]: ComponentValues | true | null | undefined }): Entity;
+  /**
+   * Spawns `count` entities in one call; per field a number (every entity) or an array-like of
+   * `count` numbers (entity i gets element i); `true` gives a component default values. All or
+   * nothing: values and capacity are checked before the first entity is made. The new handles,
+   * in order.
+   */
+  spawnMany(count: number, components?: { readonly [component: string]: ManyValues | true | null | undefined }): Uint32Array;
   despawn(entity: Entity): void;
+  /** Despawns every handle; all or nothing (each must be alive, none twice). */
+  despawnMany(handles: ArrayLike<Entity>): void;
   isAlive(entity: Entity): boolean;
   /** Adds a component (or overwrites it whole): fields not given get default values. */
   add(entity: Entity, name: string, values?: ComponentValues | true | null): void;
@@ -81,20 +73,38 @@ export interface World {
   has(entity: Entity, name: string): boolean;
   /** A copy of the component's values ({} for a tag). */
   get(entity: Entity, name: string): { [field: string]: number | boolean | null };
-  /** Writes some or all fields; the others keep their values. */
+  /** Writes some or all fields; the others keep their values. The change is tracked. */
   set(entity: Entity, name: string, values: ComponentValues): void;
+  /**
+   * Marks a component changed (for `changed` queries and change observers) after writes through
+   * views outside a system that declares it: one entity's component, or every row of a chunk.
+   */
+  markChanged(entityOrChunk: Entity | Chunk, name: string): void;
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
   count(withNames?: readonly string[] | string, withoutNames?: readonly string[] | string): number;
-  /** Zero-copy views over the columns of every table with `withNames`. */
-  chunks(withNames?: readonly string[] | string): Chunk[];
-  /** Changes whenever views must be re-fetched: a column moved, a table appeared, the heap grew. */
+  /** A cached query (see Query). */
+  query(spec: QuerySpec): Query;
+  /**
+   * Zero-copy views over the columns of every table with all of `withNames` and none of
+   * `withoutNames`: world.query({ with, without }).chunks(), cached per argument list.
+   */
+  chunks(withNames?: readonly string[] | string, withoutNames?: readonly string[] | string): Chunk[];
+  /** Changes whenever views must be re-fetched because memory moved: a column moved, a table appeared, the heap grew. */
   readonly storageGeneration: number;
-  /** Whether a chunk of this world still shows the world's data. */
+  /** Whether a chunk of this world still shows the world's data (see Chunk.stale). */
   isCurrent(chunk: Chunk): boolean;
+  /**
+   * Calls fn(entity) when `name` is added ('add', also at spawn), removed ('remove', also at
+   * despawn; values still readable) or changed ('change': a tracked write, at the next flush).
+   * Same points and order as the engine's C++ observers (the order of the changes, then of
+   * registration), for every worker count and both builds. fn must not make structural changes;
+   * a throwing fn becomes a diagnostic naming it. Returns a function that unsubscribes.
+   */
+  observe(event: ObserverEvent, name: string, fn: (entity: Entity) => void): () => void;
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash(): string;
-  /** A scheduler over this world. Dispose it before the world. */
+  /** A scheduler over this world. Disposing the world disposes it too (its calls then throw). */
   createScheduler(options?: SchedulerOptions): Scheduler;
-  /** Frees the world. Any later call throws; a second dispose does nothing. */
+  /** Frees the world, its queries and schedulers. Any later call throws; a second dispose does nothing. Not inside a system or observer. */
   dispose(): void;
 }

@@ -1,45 +1,38 @@
-// The World of the JS API (names fixed by issue 5): defineComponent, spawn, despawn, isAlive, add,
-// remove, has, get, set, count, chunks, storageGeneration, isCurrent, stateHash, createScheduler,
-// dispose. Made by ecsia.createWorld(); its raw Embind world stays private (web/internal/).
+// The World of the JS API: components, entities, values, queries, observers and bulk calls.
+// Made by ecsia.createWorld(); its raw Embind world stays private (web/internal/). Types and the
+// reference: web/world.d.ts.
 //
 // Errors: bad input throws an Error whose message names the operation and the problem, and the
 // world is unchanged (G5). Errors from the engine also carry `.code` (e.g. 'StaleEntity').
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: the page's main thread.
 
-import { checkEntity, describe, isPlainObject } from './internal/checks.js';
+import { checkEntity, checkFunction, describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
-import { VIEW_TYPES, WorldCore } from './internal/world_core.js';
+import { checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
+import { Chunk, Query } from './query.js';
 import { Scheduler } from './scheduler.js';
 
-/**
- * One table's rows matching a chunks() query. `columns[name]` is a zero-copy view over the
- * component's column; row i's field f is columns[name][i * strides[name] + offsets[name][f]]
- * (a DataView with byte strides and offsets for components of mixed field types). The views are
- * valid while the world's storageGeneration equals `generation`; after that they may point at
- * freed or moved memory: check `stale` (or world.isCurrent(chunk)) and call chunks() again.
- * `count` and `entities` (a copy) describe the table when chunks() ran. Writes through the views
- * change values without change tracking.
- */
-export class Chunk {
-  #world;
-  constructor(world, generation, count, entities, columns, strides, offsets) {
-    this.#world = world;
-    this.generation = generation;
-    this.count = count;
-    this.entities = entities;
-    this.columns = columns;
-    this.strides = strides;
-    this.offsets = offsets;
-  }
+export { Chunk, Query };
 
-  get world() { return this.#world; }
-  /** True once the views may no longer show the world's data. */
-  get stale() { return !this.#world.isCurrent(this); }
+const OBSERVER_EVENTS = ['add', 'remove', 'change'];
+
+// Extra arguments are an error, never ignored (a misplaced option must not pass silently).
+function arity(op, args, most) {
+  if (args.length > most) {
+    throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${args.length}`);
+  }
 }
+
+const sameFields = (info, fields) => {
+  const given = Object.entries(fields);
+  return given.length === info.fields.length && given.every(([name, type], i) => info.fields[i].name === name && info.fields[i].type === type);
+};
+const fieldList = (pairs) => `{ ${pairs.map(([name, type]) => `${name}: '${type}'`).join(', ')} }`;
 
 export class World {
   #core;
+  #chunkQueries = new Map();  // chunks(with, without) key -> Query
 
   /** Made by ecsia.createWorld(); `raw` is the Embind world it takes over. */
   constructor(engine, raw) {
@@ -55,9 +48,12 @@ export class World {
   /**
    * Defines a component from { field: 'f32' | 'f64' | 'i8' | 'i16' | 'i32' | 'u8' | 'u16' | 'u32'
    * | 'bool' | 'entity' }. {} defines a tag (no values, no storage). Returns its description.
+   * Defining a name again with identical fields (same names, types and order) returns the
+   * existing description; different fields are an error.
    */
   defineComponent(name, fields) {
     const op = 'defineComponent';
+    arity(op, arguments, 2);
     if (typeof name !== 'string' || name === '') {
       throw new Error(`world.${op}: a component name must be a non-empty string, got ${describe(name)}`);
     }
@@ -69,134 +65,348 @@ export class World {
         throw new Error(`world.${op}('${name}'): field '${field}' has type ${describe(type)}; the types are ${Object.keys(VIEW_TYPES).join(', ')}`);
       }
     }
-    this.#core.call(op, (r) => r.defineComponent(name, fields));
-    return this.#core.component(op, name).info;
+    const core = this.#core;
+    if (core.isDefined(name)) {
+      const { info } = core.component(op, name);
+      if (sameFields(info, fields)) return info;
+      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))}, ` +
+        `which differ from ${fieldList(Object.entries(fields))}`);
+    }
+    core.call(op, (r) => r.defineComponent(name, fields));
+    return core.component(op, name).info;
   }
 
   // ---- entities
 
   /** Spawns an entity with components by name: { position: { x: 0, y: 0 }, frozen: true }. */
   spawn(components = {}) {
-    const op = 'spawn';
-    if (!isPlainObject(components)) {
-      throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
+    arity('spawn', arguments, 1);
+    const core = this.#core;
+    const encoded = core.encodeComponents('spawn', components);
+    const entity = core.fast.spawn(core.address, encoded) >>> 0;
+    if (entity !== NULL_ENTITY) return entity;
+    return core.call('spawn', (r) => r.spawn(components)) >>> 0;  // throws the worded error
+  }
+
+  /**
+   * Spawns `count` entities in one call: values per component and field are a number (every
+   * entity gets it) or an array-like of `count` numbers (entity i gets element i); a component
+   * given as true (or {}) gets default values. All or nothing: every value and the capacity are
+   * checked before the first entity is made. Returns the new handles in order.
+   */
+  spawnMany(count, components = {}) {
+    const op = 'spawnMany';
+    arity(op, arguments, 2);
+    const core = this.#core;
+    if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
+    const entries = Object.keys(components).map((name) => core.component(op, name));
+    const align8 = (n) => (n + 7) & ~7;
+    const header = align8(4 * (1 + entries.length));
+    let bytes = header;
+    for (const entry of entries) bytes += align8(entry.size * count);
+    const address = core.scratch(bytes);
+    const { u8, u32, dv, buffer } = core.engine.views();
+    u32[address >>> 2] = entries.length;
+    let at = address + header;
+    for (let c = 0; c < entries.length; c += 1) {
+      const entry = entries[c];
+      u32[(address >>> 2) + 1 + c] = entry.id;
+      this.#encodeColumn(op, entry, components[entry.name], count, { u8, dv, buffer }, at);
+      at += align8(entry.size * count);
     }
-    for (const [name, values] of Object.entries(components)) this.#core.checkValues(op, name, values, true);
-    return this.#core.call(op, (r) => r.spawn(components));
+    const handles = core.call(op, (r) => r.spawnMany(count, address)) >>> 0;
+    return new Uint32Array(core.engine.views().buffer, handles, count).slice();
   }
 
   despawn(entity) {
+    arity('despawn', arguments, 1);
     checkEntity('world.despawn', entity);
-    this.#core.call('despawn', (r) => r.despawn(entity));
+    const core = this.#core;
+    if (core.fast.despawn(core.address, entity) === 0) core.call('despawn', (r) => r.despawn(entity));
+  }
+
+  /** Despawns every handle in `handles` (an array or Uint32Array); all or nothing. */
+  despawnMany(handles) {
+    const op = 'despawnMany';
+    arity(op, arguments, 1);
+    if (!(Array.isArray(handles) || ArrayBuffer.isView(handles)) || handles instanceof DataView) {
+      throw new Error(`world.${op}: takes an array or Uint32Array of entity handles, got ${describe(handles)}`);
+    }
+    const core = this.#core;
+    const n = handles.length;
+    const address = core.scratch(4 * n);
+    const { u32 } = core.engine.views();
+    for (let i = 0; i < n; i += 1) {
+      const e = handles[i];
+      if (!Number.isInteger(e) || e < 0 || e > NULL_ENTITY) {
+        throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was despawned`);
+      }
+      u32[(address >>> 2) + i] = e;
+    }
+    core.call(op, (r) => r.despawnMany(address, n));
   }
 
   isAlive(entity) {
+    arity('isAlive', arguments, 1);
     checkEntity('world.isAlive', entity);
-    return this.#core.call('isAlive', (r) => r.isAlive(entity));
+    const core = this.#core;
+    core.raw('isAlive');
+    return core.fast.isAlive(core.address, entity) === 1;
   }
 
   /** Adds a component (or overwrites it whole): fields not given get default values. */
   add(entity, name, values) {
     const op = 'add';
+    arity(op, arguments, 3);
     checkEntity(`world.${op}`, entity);
-    this.#core.checkValues(op, name, values, true);
-    this.#core.call(op, (r) => r.add(entity, name, values));
+    const core = this.#core;
+    core.component(op, name);
+    const encoded = core.encodeComponents(op, { [name]: values === undefined ? true : values });
+    if (core.fast.add(core.address, entity, encoded) === 0) core.call(op, (r) => r.add(entity, name, values));
   }
 
   remove(entity, name) {
+    arity('remove', arguments, 2);
     checkEntity('world.remove', entity);
-    this.#core.component('remove', name);
-    this.#core.call('remove', (r) => r.remove(entity, name));
+    const core = this.#core;
+    const { id } = core.component('remove', name);
+    if (core.fast.remove(core.address, entity, id) === 0) core.call('remove', (r) => r.remove(entity, name));
   }
 
   has(entity, name) {
+    arity('has', arguments, 2);
     checkEntity('world.has', entity);
-    this.#core.component('has', name);
-    return this.#core.call('has', (r) => r.has(entity, name));
+    const core = this.#core;
+    const { id } = core.component('has', name);
+    const result = core.fast.has(core.address, entity, id);
+    if (result >= 0) return result === 1;
+    return core.call('has', (r) => r.has(entity, name));
   }
 
   /** A plain object copy of the component's values ({} for a tag). */
   get(entity, name) {
+    arity('get', arguments, 2);
     checkEntity('world.get', entity);
-    this.#core.component('get', name);
-    return this.#core.call('get', (r) => r.get(entity, name));
+    const core = this.#core;
+    const entry = core.component('get', name);
+    const address = core.fast.element(core.address, entity, entry.id) >>> 0;
+    if (address === 0) return core.call('get', (r) => r.get(entity, name));  // throws the worded error
+    return entry.tag ? {} : core.decodeElement(entry, address);
   }
 
-  /** Writes some or all fields; the others keep their values. */
+  /** Writes some or all fields; the others keep their values. The change is tracked. */
   set(entity, name, values) {
     const op = 'set';
+    arity(op, arguments, 3);
     checkEntity(`world.${op}`, entity);
-    this.#core.checkValues(op, name, values, false);
-    this.#core.call(op, (r) => r.set(entity, name, values));
+    const core = this.#core;
+    const entry = core.component(op, name);
+    if (entry.fields.length <= 32 && !entry.tag) {
+      const address = core.scratch(entry.size);
+      const { u8, dv } = core.engine.views();
+      const mask = core.encodeElement(op, entry, values, dv, u8, address, false);
+      if (core.fast.set(core.address, entity, entry.id, address, mask) === 1) return;
+    }
+    core.call(op, (r) => r.set(entity, name, values));  // throws the worded error (or sets)
+  }
+
+  /**
+   * Marks a component changed for `changed` queries and change observers, after writes through
+   * views made outside a system that declares it: an entity's component, or every row of a chunk.
+   */
+  markChanged(entityOrChunk, name) {
+    const op = 'markChanged';
+    arity(op, arguments, 2);
+    const core = this.#core;
+    const entry = core.component(op, name);
+    if (entityOrChunk instanceof Chunk) {
+      if (entityOrChunk.world !== this) throw new Error(`world.${op}: the chunk belongs to another world`);
+      if (entityOrChunk.stale) throw new Error(`world.${op}: the chunk is stale (the world's structure changed since it was fetched): fetch chunks again`);
+      const [table, begin, rows] = Chunk.rowsOf(entityOrChunk);
+      core.call(op, (r) => r.markRowsChanged(table, entry.id, begin, begin + rows));
+      return;
+    }
+    checkEntity(`world.${op}`, entityOrChunk);
+    if (entry.tag) throw new Error(`world.${op}: '${name}' is a tag: it has no values to change`);
+    if (core.fast.markChanged(core.address, entityOrChunk, entry.id) === 1) return;
+    core.call(op, (r) => r.get(entityOrChunk, name));  // throws: dead handle or missing component
   }
 
   // ---- queries and storage
 
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
   count(withNames = [], withoutNames = []) {
+    arity('count', arguments, 2);
     const withList = this.#core.names('count', withNames);
     const withoutList = this.#core.names('count', withoutNames);
     return this.#core.call('count', (r) => r.count(withList, withoutList));
   }
 
-  /** Zero-copy views over the columns of every table with `withNames` (see Chunk). */
-  chunks(withNames = []) {
-    const op = 'chunks';
-    const core = this.#core;
-    const names = core.names(op, withNames);
-    const layouts = names.map((name) => core.component(op, name).layout);
-    const rawChunks = core.call(op, (r) => r.chunks(names));
-    const generation = this.storageGeneration;
-    const { buffer } = core.engine.heapState();
-    return rawChunks.map((c) => {
-      const columns = {};
-      const strides = {};
-      const offsets = {};
-      names.forEach((name, i) => {
-        const layout = layouts[i];
-        if (layout === null) return;  // a tag has no column
-        columns[name] = layout.View === DataView
-          ? new DataView(buffer, c.columns[i], c.count * layout.stride)
-          : new layout.View(buffer, c.columns[i], c.count * layout.stride);
-        strides[name] = layout.stride;
-        offsets[name] = layout.offsets;
-      });
-      const entities = new Uint32Array(buffer, c.entities, c.count).slice();
-      return new Chunk(this, generation, c.count, entities, columns, strides, offsets);
-    });
+  /**
+   * A cached query: { with, without, optional, changed, added } (arrays of component names).
+   * See Query in web/query.js: chunks(), count(), iteration.
+   */
+  query(spec) {
+    arity('query', arguments, 1);
+    this.#core.raw('query');
+    return new Query(this, this.#core, spec);
   }
 
   /**
-   * Changes whenever views from chunks() must be re-fetched: a column moved, a table appeared,
-   * or the wasm heap grew.
+   * Zero-copy views over the columns of every table with all of `withNames` and none of
+   * `withoutNames` (see Chunk). The same as world.query({ with, without }).chunks(), cached.
    */
-  get storageGeneration() {
-    const generation = this.#core.call('storageGeneration', (r) => r.storageGeneration());
-    return generation + this.#core.engine.heapState().epoch;
+  chunks(withNames = [], withoutNames = []) {
+    arity('chunks', arguments, 2);
+    const core = this.#core;
+    const withList = core.names('chunks', withNames);
+    const withoutList = core.names('chunks', withoutNames);
+    const key = `${withList.join('\u0000')}\u0001${withoutList.join('\u0000')}`;
+    let query = this.#chunkQueries.get(key);
+    if (query === undefined) {
+      query = new Query(this, core, { with: withList, without: withoutList }, 'world.chunks');
+      this.#chunkQueries.set(key, query);
+    }
+    return query.chunks();
   }
 
-  /** Whether a chunk from this world's chunks() still shows the world's data. */
+  /**
+   * Changes whenever views from chunks() must be re-fetched because memory moved: a column
+   * moved, a table appeared, or the wasm heap grew. (Chunk.stale also covers row changes.)
+   */
+  get storageGeneration() {
+    return this.#core.viewGeneration();
+  }
+
+  /** Whether a chunk from this world still shows the world's data (not stale). */
   isCurrent(chunk) {
-    return chunk instanceof Chunk && chunk.world === this && !this.#core.disposed &&
-      chunk.generation === this.storageGeneration;
+    const core = this.#core;
+    return chunk instanceof Chunk && chunk.world === this && !core.disposed &&
+      chunk.generation === core.viewGeneration() && Chunk.versionOf(chunk) === core.structureVersion();
+  }
+
+  // ---- observers
+
+  /**
+   * Calls fn(entity) when `name` is added to an entity ('add', also at spawn), removed from one
+   * ('remove', also at despawn, while its values can still be read) or changed ('change': a
+   * tracked write, at the next flush). Same points and order as the engine's C++ observers: by
+   * the order of the changes, then of registration. fn must not make structural changes. A
+   * throwing fn becomes a diagnostic naming it; the rest goes on. Returns unsubscribe().
+   */
+  observe(event, name, fn) {
+    const op = 'observe';
+    arity(op, arguments, 3);
+    if (!OBSERVER_EVENTS.includes(event)) {
+      throw new Error(`world.${op}: the event must be 'add', 'remove' or 'change', got ${describe(event)}`);
+    }
+    this.#core.component(op, name);
+    checkFunction(`world.${op}`, 'the callback', fn);
+    const diagnose = this.#core.engine.diagnose;
+    const label = `the '${event}' observer of '${name}'${fn.name ? ` (${fn.name})` : ''}`;
+    const core = this.#core;
+    const id = core.call(op, (r) => r.observe(event, name, (entity) => {
+      core.callbackDepth += 1;
+      try {
+        fn(entity >>> 0);
+      } catch (error) {
+        diagnose(`ecsia: ${label} threw for entity ${entity >>> 0}: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        core.callbackDepth -= 1;
+      }
+    }));
+    let subscribed = true;
+    return () => {
+      if (!subscribed || this.#core.disposed) return;
+      subscribed = false;
+      this.#core.call('unobserve', (r) => r.unobserve(id));
+    };
   }
 
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash() {
+    arity('stateHash', arguments, 0);
     return this.#core.call('stateHash', (r) => r.stateHash());
   }
 
   /**
    * A scheduler over this world: { systems: ['Move', 'Bounce'], workers, config } (see
-   * web/scheduler.js). Dispose it before the world.
+   * web/scheduler.js). Disposing the world disposes its schedulers first.
    */
   createScheduler(options = {}) {
+    arity('createScheduler', arguments, 1);
     this.#core.raw('createScheduler');
     return new Scheduler(this.#core, this, options);
   }
 
-  /** Frees the world. Any later call throws; a second dispose does nothing. */
+  /** Frees the world (and its schedulers and queries). Any later call throws; a second dispose does nothing. */
   dispose() {
     this.#core.dispose();
+  }
+
+  // spawnMany's values of one component for `count` rows, written as the column lays them out.
+  #encodeColumn(op, entry, values, count, views, at) {
+    const { u8, dv } = views;
+    const size = entry.size;
+    if (size !== 0) {
+      // Defaults first (zero bytes; entity fields null), then the fields given.
+      u8.fill(0, at, at + size * count);
+      for (const field of entry.fields) {
+        if (field.type !== 'entity') continue;
+        for (let i = 0; i < count; i += 1) dv.setUint32(at + i * size + field.offset, NULL_ENTITY, true);
+      }
+    }
+    if (values === undefined || values === null || values === true) return;
+    if (!isPlainObject(values)) {
+      throw new Error(`world.${op}: '${entry.name}' takes an object of fields (a number or an array of ${count} numbers each) or true, got ${describe(values)}`);
+    }
+    for (const key of Object.keys(values)) {
+      const field = entry.byName[key];
+      if (field === undefined) {
+        throw new Error(entry.tag
+          ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
+          : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
+      }
+      const value = values[key];
+      if (value === undefined) continue;
+      const where = `world.${op}`;
+      if (typeof value !== 'object' || value === null) {
+        const v = checkField(where, entry.name, field, value);
+        for (let i = 0; i < count; i += 1) storeField(dv, at + i * size + field.offset, field.type, v);
+        continue;
+      }
+      if (typeof value.length !== 'number' || value instanceof DataView) {
+        throw new Error(`${where}: field '${entry.name}.${key}' takes a number or an array of ${count} numbers, got ${describe(value)}`);
+      }
+      if (value.length !== count) {
+        throw new Error(`${where}: field '${entry.name}.${key}' has ${value.length} values for ${count} entities`);
+      }
+      this.#encodeFieldArray(where, entry, field, value, count, views, at);
+    }
+  }
+
+  // One field for `count` rows from an array-like; a typed-array store loop where the column is
+  // homogeneous f32 (the common case), checking every value (NaN is an error).
+  #encodeFieldArray(where, entry, field, values, count, views, at) {
+    const size = entry.size;
+    const layout = entry.layout;
+    if (field.type === 'f32' && layout.View === Float32Array && (at & 3) === 0) {
+      const f32 = new Float32Array(views.buffer, at, count * layout.stride);
+      const stride = layout.stride;
+      const offset = layout.offsets[field.name];
+      for (let i = 0; i < count; i += 1) {
+        const v = values[i];
+        if (typeof v !== 'number' || v !== v || ((v > 3.4028234663852886e38 || v < -3.4028234663852886e38) && v !== Infinity && v !== -Infinity)) {
+          checkField(`${where} (entity ${i})`, entry.name, field, v);  // throws the worded error
+        }
+        f32[i * stride + offset] = v;
+      }
+      return;
+    }
+    const dv = views.dv;
+    for (let i = 0; i < count; i += 1) {
+      storeField(dv, at + i * size + field.offset, field.type, checkField(`${where} (entity ${i})`, entry.name, field, values[i]));
+    }
   }
 }

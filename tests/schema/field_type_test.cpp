@@ -152,6 +152,24 @@ TEST_CASE("bool fields take only 0 and 1", "[schema]") {
     }
 }
 
+TEST_CASE("NaN is rejected in every field type, Infinity is kept in f32 and f64", "[schema]") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (FieldType type : {FieldType::F32, FieldType::F64, FieldType::I8, FieldType::I16, FieldType::I32, FieldType::U8,
+                           FieldType::U16, FieldType::U32, FieldType::Bool, FieldType::Entity}) {
+        INFO(std::string(field_type_name(type)));
+        unsigned char out[8];
+        CHECK(encode_code(type, nan, out) == "BadValue");
+        CHECK(encode_code(type, -nan, out) == "BadValue");
+        CHECK(untouched(out));
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    for (FieldType type : {FieldType::F32, FieldType::F64}) {
+        unsigned char out[8];
+        REQUIRE(encode_code(type, -inf, out) == "no error");
+        CHECK(decode_field(type, out) == -inf);
+    }
+}
+
 TEST_CASE("f32 fields reject finite values beyond float range and keep the rest", "[schema]") {
     unsigned char out[8];
     CHECK(encode_code(FieldType::F32, 1e39, out) == "BadValue");

@@ -1,7 +1,7 @@
 // A page's use of the JS API, type-checked against web/*.d.ts (never run: e2e/ runs the code).
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
-import type { Chunk, EcsiaError, Entity, ErrorCode, Scheduler, World } from '../../web/ecsia.js';
+import type { Chunk, EcsiaError, Entity, ErrorCode, Query, Scheduler, World } from '../../web/ecsia.js';
 import { builtinsOf } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 import type { Kernel, KernelChunk, KernelCommands } from '../../web/scheduler.js';
@@ -36,7 +36,27 @@ export async function usage(): Promise<void> {
     if (p instanceof Float32Array && !chunk.stale) p[0 * stride + x] += 1;
     const first: number | undefined = chunk.entities[0];
   }
+  const handles: Uint32Array = world.spawnMany(3, {
+    position: { x: new Float32Array([1, 2, 3]), y: 0 }, velocity: { dx: [1, 1, 1], dy: 0 }, frozen: true,
+  });
+  world.despawnMany(handles.subarray(0, 1));
+  world.despawnMany([handles[1]!]);
+  const moving: Query = world.query({ with: ['position', 'velocity'], without: 'frozen', changed: ['velocity'] });
+  for (const chunk of moving) world.markChanged(chunk, 'position');
+  const rows: number = moving.count() + moving.chunks().length;
+  world.markChanged(e, 'position');
+  const off: () => void = world.observe('change', 'position', (entity: Entity) => { world.get(entity, 'position'); });
+  off();
   const scheduler: Scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers: ecsia.workers });
+  scheduler.addSystem({
+    name: 'Drift', query: { with: ['position'], changed: ['velocity'] }, writes: ['position'],
+    run(w: World, dt: number, chunks: Chunk[]) {
+      for (const c of chunks) {
+        const p = c.columns.position as Float32Array;
+        for (let i = 0; i < c.count; i += 1) p[i * c.strides.position] += dt;
+      }
+    },
+  });
   scheduler.addSystem({
     name: 'Heal', reads: [], writes: ['health'], run(w: World, dt: number) {
       if (w.isAlive(e)) w.set(e, 'health', { hp: Number(w.get(e, 'health').hp) + dt });
@@ -99,5 +119,17 @@ export async function usage(): Promise<void> {
   world.raw;
   // @ts-expect-error: nor is the module
   ecsia.module;
-  const chunkList: Chunk[] = world.chunks('position');
+  // @ts-expect-error: an observer event that does not exist
+  world.observe('added', 'position', () => {});
+  // @ts-expect-error: spawnMany takes numbers or array-likes of numbers per field
+  world.spawnMany(2, { position: { x: ['a', 'b'] } });
+  // @ts-expect-error: an unknown query term
+  world.query({ with: ['position'], where: ['velocity'] });
+  // @ts-expect-error: a query term takes names
+  world.query({ with: [1] });
+  // @ts-expect-error: despawnMany takes handles
+  world.despawnMany(['a']);
+  // @ts-expect-error: an unknown key in a system spec
+  scheduler.addSystem({ name: 'Typo', run() {}, writse: ['position'] });
+  const chunkList: Chunk[] = world.chunks('position', ['velocity']);
 }

@@ -25,6 +25,7 @@ export function internalsOf(publicObject, what = 'object') {
 export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
   #heapEpoch = 0;  // how often the heap buffer was replaced (memory growth)
+  #views;          // { buffer, u8, u32, dv } over #heap
 
   constructor(module, { variant, workers, diagnose, kernels = [] }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
@@ -36,6 +37,20 @@ export class Engine {
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
     this.#heap = this.#currentHeap();
+    this.#views = Engine.#makeViews(this.#heap);
+  }
+
+  /**
+   * Views over the whole heap as it is now: { buffer, u8: Uint8Array, u32: Uint32Array, dv:
+   * DataView }. Take them again after any call into wasm (the heap may have grown).
+   */
+  views() {
+    this.heapState();
+    return this.#views;
+  }
+
+  static #makeViews(buffer) {
+    return { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), dv: new DataView(buffer) };
   }
 
   /**
@@ -47,6 +62,7 @@ export class Engine {
     if (buffer !== this.#heap) {
       this.#heap = buffer;
       this.#heapEpoch += 1;
+      this.#views = Engine.#makeViews(buffer);
     }
     return { buffer, epoch: this.#heapEpoch };
   }

@@ -1,7 +1,9 @@
 // Internal to the JS layer: the state behind a public World (web/world.js), reached by other web/
-// modules with internalsOf(world). It owns the raw Embind world (wasm/world_binding.hpp) and the
-// component layouts JS caches, and makes every call into the raw world through the engine's
-// stack-restoring call.
+// modules with internalsOf(world). It owns the raw Embind world (wasm/world_binding.hpp), the
+// component layouts JS caches, and the value encoding: values are checked here once (G5) and
+// written, encoded as the columns store them, into the world's scratch area in the wasm heap;
+// the fast C exports (wasm/world_fast.cpp) then take only numbers. When a fast export says
+// "could not", the same operation goes through the Embind method, which throws the worded error.
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject } from './checks.js';
@@ -11,6 +13,16 @@ export const VIEW_TYPES = {
   f32: Float32Array, f64: Float64Array, i8: Int8Array, i16: Int16Array, i32: Int32Array,
   u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, bool: Uint8Array, entity: Uint32Array,
 };
+
+const F32_MAX = 3.4028234663852886e38;
+const NULL_BITS = 0xffffffff;
+// Whole-number field types: [lowest, highest].
+const INTEGER_RANGE = {
+  i8: [-128, 127], i16: [-32768, 32767], i32: [-2147483648, 2147483647],
+  u8: [0, 255], u16: [0, 65535], u32: [0, 4294967295],
+};
+
+const align8 = (n) => (n + 7) & ~7;
 
 // How a component's column is viewed from JS: a typed array with `stride` elements per entity
 // (homogeneous components), or a DataView with `stride` bytes per entity (mixed field types).
@@ -31,16 +43,106 @@ function columnLayout(info) {
     : { View: DataView, stride: info.size, offsets, types };
 }
 
+/**
+ * Checks one field value and returns the number to store. NaN is an error in every field;
+ * Infinity is a value of f32 and f64; integers must be whole and in range; bool takes
+ * true/false/0/1; entity takes a handle or null.
+ */
+export function checkField(op, component, field, value) {
+  const type = field.type;
+  if (type === 'f32' || type === 'f64') {
+    if (typeof value === 'number' && value === value) {  // not NaN
+      if (type === 'f32' && (value > F32_MAX || value < -F32_MAX) && value !== Infinity && value !== -Infinity) {
+        throw new Error(`${op}: field '${component}.${field.name}' is f32 and cannot hold ${value} (beyond the f32 range; Infinity is allowed)`);
+      }
+      return value;
+    }
+    throw new Error(`${op}: field '${component}.${field.name}' is ${type} and takes a number (not NaN), got ${describe(value)}`);
+  }
+  if (type === 'bool') {
+    if (value === true || value === 1) return 1;
+    if (value === false || value === 0) return 0;
+    throw new Error(`${op}: field '${component}.${field.name}' is bool and takes true or false, got ${describe(value)}`);
+  }
+  if (type === 'entity') {
+    if (value === null) return NULL_BITS;
+    if (Number.isInteger(value) && value >= 0 && value <= NULL_BITS) return value;
+    throw new Error(`${op}: field '${component}.${field.name}' is entity and takes an entity handle (a number) or null, got ${describe(value)}`);
+  }
+  const [lo, hi] = INTEGER_RANGE[type];
+  if (Number.isInteger(value) && value >= lo && value <= hi) return value;
+  throw new Error(`${op}: field '${component}.${field.name}' is ${type} and takes a whole number from ${lo} to ${hi}, got ${describe(value)}`);
+}
+
+// Stores a checked value (little-endian, as wasm lays it out).
+export function storeField(dv, address, type, value) {
+  switch (type) {
+    case 'f32': dv.setFloat32(address, value, true); return;
+    case 'f64': dv.setFloat64(address, value, true); return;
+    case 'i8': dv.setInt8(address, value); return;
+    case 'u8': case 'bool': dv.setUint8(address, value); return;
+    case 'i16': dv.setInt16(address, value, true); return;
+    case 'u16': dv.setUint16(address, value, true); return;
+    case 'i32': dv.setInt32(address, value, true); return;
+    default: dv.setUint32(address, value, true);  // u32, entity
+  }
+}
+
+function loadField(dv, address, type) {
+  switch (type) {
+    case 'f32': return dv.getFloat32(address, true);
+    case 'f64': return dv.getFloat64(address, true);
+    case 'i8': return dv.getInt8(address);
+    case 'u8': return dv.getUint8(address);
+    case 'bool': return dv.getUint8(address) !== 0;
+    case 'i16': return dv.getInt16(address, true);
+    case 'u16': return dv.getUint16(address, true);
+    case 'i32': return dv.getInt32(address, true);
+    case 'entity': { const bits = dv.getUint32(address, true); return bits === NULL_BITS ? null : bits; }
+    default: return dv.getUint32(address, true);
+  }
+}
+
+// One component as JS sees it: layout, field lookup, default element bytes.
+function componentEntry(info) {
+  const fields = info.fields.map((f, index) => ({ ...f, index }));
+  const byName = Object.create(null);
+  for (const f of fields) byName[f.name] = f;
+  const defaults = new Uint8Array(info.size);
+  for (const f of fields) if (f.type === 'entity') defaults.fill(0xff, f.offset, f.offset + 4);
+  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, defaults };
+}
+
 export class WorldCore {
   #raw;
-  #components = new Map();  // name -> { info, layout }
+  #components = new Map();  // name -> component entry
+  #scratch = 0;             // address of the raw world's scratch area
+  #scratchBytes = 0;
+  #fast;                    // the raw module's C exports (world_fast.cpp)
+  #address;                 // the raw world's address, their first argument
+  #onDispose = [];          // what dispose() frees first (queries, schedulers)
 
   constructor(engine, raw) {
     this.engine = engine;
     this.#raw = raw;
+    const m = engine.module;
+    this.#fast = {
+      element: m._ecsia_world_element, set: m._ecsia_world_set, spawn: m._ecsia_world_spawn, add: m._ecsia_world_add,
+      remove: m._ecsia_world_remove, despawn: m._ecsia_world_despawn, isAlive: m._ecsia_world_is_alive,
+      has: m._ecsia_world_has, markChanged: m._ecsia_world_mark_changed,
+      storageGeneration: m._ecsia_world_storage_generation, structureVersion: m._ecsia_world_structure_version,
+    };
+    this.#address = raw.address();
+    /**
+     * > 0 while a system's run() or an observer callback is on the stack: queries then keep the
+     * world's tick (a system's writes stay at its own tick), and dispose() is refused.
+     */
+    this.callbackDepth = 0;
   }
 
   get disposed() { return this.#raw === null; }
+  get fast() { return this.#fast; }
+  get address() { return this.#address; }
 
   /** The raw Embind world; throws naming `op` once the world was disposed. */
   raw(op) {
@@ -54,60 +156,127 @@ export class WorldCore {
     return this.engine.call(`world.${op}`, () => fn(raw));
   }
 
-  /** { info, layout } of a component by name; throws naming `op` for an unknown name. */
+  /** The component entry of a name: { id, info, layout, size, tag, fields, byName, defaults }. */
   component(op, name) {
+    const entry = this.#components.get(name);
+    if (entry !== undefined) return entry;
     if (typeof name !== 'string') throw new Error(`world.${op}: a component name must be a string, got ${describe(name)}`);
-    let entry = this.#components.get(name);
-    if (entry === undefined) {
-      const known = this.call(op, (r) => r.componentNames());
-      if (!known.includes(name)) {
-        throw new Error(`world.${op}: unknown component '${name}' (defined: ${known.join(', ') || 'none'})`);
-      }
-      const info = this.call(op, (r) => r.componentInfo(name));
-      entry = { info, layout: columnLayout(info) };
-      this.#components.set(name, entry);
+    const known = this.call(op, (r) => r.componentNames());
+    if (!known.includes(name)) {
+      throw new Error(`world.${op}: unknown component '${name}' (defined: ${known.join(', ') || 'none'})`);
     }
-    return entry;
+    const created = componentEntry(this.call(op, (r) => r.componentInfo(name)));
+    this.#components.set(name, created);
+    return created;
   }
 
-  /** A list of known component names (a single name is a list of one). */
+  /** Whether a component of that name is defined (no error for unknown names). */
+  isDefined(name) {
+    return this.#components.has(name) || this.call('defineComponent', (r) => r.componentNames()).includes(name);
+  }
+
+  /** A list of known component names (a single name is a list of one; undefined is []). */
   names(op, names, what = 'component names') {
+    if (names === undefined) return [];
     const list = typeof names === 'string' ? [names] : names;
     if (!Array.isArray(list)) throw new Error(`world.${op}: takes an array of ${what}, got ${describe(names)}`);
     for (const name of list) this.component(op, name);
     return list;
   }
 
-  // Component values: an object of fields; with `wholeAllowed`, also true/undefined/null for
-  // "default values" (spawn, add).
-  checkValues(op, name, values, wholeAllowed) {
-    const { info } = this.component(op, name);
-    if (wholeAllowed && (values === undefined || values === null || values === true)) return;
-    if (!isPlainObject(values)) {
-      throw new Error(`world.${op}: '${name}' takes an object of field values${wholeAllowed ? ' (or true)' : ''}, got ${describe(values)}`);
+  /** An 8-aligned scratch area of at least `bytes` bytes in the heap (valid until the next call). */
+  scratch(bytes) {
+    if (bytes > this.#scratchBytes) {
+      this.#scratch = this.call('scratch', (r) => r.scratch(bytes)) >>> 0;
+      this.#scratchBytes = bytes;
     }
-    for (const [field, value] of Object.entries(values)) {
-      const desc = info.fields.find((f) => f.name === field);
-      if (desc === undefined) {
-        throw new Error(info.tag
-          ? `world.${op}: '${name}' is a tag and has no field '${field}'`
-          : `world.${op}: '${name}' has no field '${field}' (fields: ${info.fields.map((f) => f.name).join(', ')})`);
-      }
-      if (value === undefined) continue;
-      const ok = desc.type === 'bool' ? typeof value === 'boolean' || value === 0 || value === 1
-        : desc.type === 'entity' ? value === null || typeof value === 'number'
-          : typeof value === 'number';
-      if (!ok) {
-        const wanted = desc.type === 'bool' ? 'true or false'
-          : desc.type === 'entity' ? 'an entity handle (a number) or null' : 'a number';
-        throw new Error(`world.${op}: field '${name}.${field}' is ${desc.type} and takes ${wanted}, got ${describe(value)}`);
-      }
-    }
+    return this.#scratch;
   }
 
-  /** Frees the raw world; later calls throw. Idempotent. */
+  /**
+   * Checks `values` of one component and writes them at `address` (a whole element: defaults for
+   * the fields not given when `whole`; only the given fields otherwise). Returns the mask of the
+   * fields written (bit i = field i). Throws naming `op` for any bad value; writes only scratch.
+   */
+  encodeElement(op, entry, values, dv, u8, address, whole) {
+    if (whole) {
+      if (entry.size !== 0) u8.set(entry.defaults, address);
+      if (values === undefined || values === null || values === true) return 0;
+    }
+    if (!isPlainObject(values)) {
+      throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
+    }
+    let mask = 0;
+    for (const key in values) {
+      const field = entry.byName[key];
+      if (field === undefined) {
+        if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
+        throw new Error(entry.tag
+          ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
+          : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
+      }
+      const value = values[key];
+      if (value === undefined) continue;
+      storeField(dv, address + field.offset, field.type, checkField(`world.${op}`, entry.name, field, value));
+      mask |= 1 << field.index;
+    }
+    return mask;
+  }
+
+  /**
+   * Encodes { name: values } for one row in the encoded_values.hpp layout into scratch; returns
+   * its address. Throws (naming `op`) before anything changes.
+   */
+  encodeComponents(op, components) {
+    if (!isPlainObject(components)) {
+      throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
+    }
+    const entries = [];
+    for (const name in components) entries.push(this.component(op, name));
+    let bytes = align8(4 * (1 + entries.length));
+    for (const entry of entries) bytes += align8(entry.size);
+    const address = this.scratch(bytes);
+    const { u8, u32, dv } = this.engine.views();
+    u32[address >>> 2] = entries.length;
+    let at = address + align8(4 * (1 + entries.length));
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i];
+      u32[(address >>> 2) + 1 + i] = entry.id;
+      this.encodeElement(op, entry, components[entry.name], dv, u8, at, true);
+      at += align8(entry.size);
+    }
+    return address;
+  }
+
+  /** Decodes the element at `address` into a plain object. */
+  decodeElement(entry, address) {
+    const { dv } = this.engine.views();
+    const out = {};
+    for (const field of entry.fields) out[field.name] = loadField(dv, address + field.offset, field.type);
+    return out;
+  }
+
+  /** The number behind world.storageGeneration: the raw generation plus the heap's epoch. */
+  viewGeneration() {
+    this.raw('storageGeneration');
+    return this.#fast.storageGeneration(this.#address) + this.engine.heapState().epoch;
+  }
+
+  structureVersion() {
+    this.raw('structureVersion');
+    return this.#fast.structureVersion(this.#address);
+  }
+
+  /** Registers fn to run first when the world is disposed (a query or scheduler freeing itself). */
+  onDispose(fn) { this.#onDispose.push(fn); }
+
+  /** Frees the raw world (and what registered with onDispose first); later calls throw. Idempotent. */
   dispose() {
     if (this.#raw === null) return;
+    if (this.callbackDepth > 0) {
+      throw new Error('world.dispose: not allowed inside a system or an observer (the engine is running it); dispose after update() resolves');
+    }
+    for (const fn of this.#onDispose.splice(0)) fn();
     this.#raw.setDiagnosticHandler(null);
     this.#raw.delete();
     this.#raw = null;

@@ -64,6 +64,12 @@ T load(const void* in) noexcept {
 }  // namespace
 
 void encode_field(FieldType type, double value, void* out, std::string_view field_name) {
+    // NaN is never a value (G5): it would poison every sum and comparison downstream. Infinity
+    // is a value of f32 and f64 (and out of range of every integer type, below).
+    if (std::isnan(value)) {
+        throw Error(ErrorCode::BadValue, "field '" + std::string(field_name) + "' of type " +
+                                             std::string(field_type_name(type)) + " cannot hold NaN");
+    }
     switch (type) {
         case FieldType::F32: {
             if (std::isfinite(value) && std::fabs(value) > 3.4028234663852886e38) {

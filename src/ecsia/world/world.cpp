@@ -127,6 +127,7 @@ void World::place(Entity entity, std::span<const ComponentValue> values) {
     const TableIndex index = graph_.find_or_create(signature);
     Table& table = graph_.table(index);
     const std::uint32_t row = table.push_default(entity, tick_);
+    ++structure_version_;
     for (const ComponentValue& value : values) write_value(table, row, value);
     const std::uint32_t slot = pool_.layout().index(entity);
     if (locations_.size() <= slot) locations_.resize(slot + 1);
@@ -142,6 +143,7 @@ void World::despawn(Entity entity) {
     const std::vector<ComponentId>& signature = graph_.table(at.table).signature();
     for (std::size_t i = 0; i < signature.size(); ++i) fire(ObserverEvent::OnRemove, signature[i], entity);
     const Entity moved = graph_.table(at.table).swap_remove(at.row);
+    ++structure_version_;
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = at;
     const std::uint32_t retired_before = pool_.retired_count();
     pool_.destroy(entity);
@@ -161,6 +163,7 @@ void World::move_to(Entity entity, TableIndex target) {
     Table& destination = graph_.table(target);
     const std::uint32_t row = destination.push_moved(entity, source, from.row, tick_);
     const Entity moved = source.swap_remove(from.row);
+    ++structure_version_;
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = from;
     locations_[slot] = EntityLocation{target, row};
 }

@@ -71,6 +71,12 @@ public:
     Entity spawn_with(std::span<const ComponentValue> values);
     void despawn(Entity entity);
     bool is_alive(Entity entity) const noexcept { return pool_.is_alive(entity); }
+    // Whether a direct structural change is allowed now (serial phase, no observer running): the
+    // condition under which spawn/despawn/add/remove throw WrongPhase, as a test that never throws.
+    bool structural_allowed() const noexcept { return phase_ == WorldPhase::Serial && observer_depth_ == 0; }
+    // Rises whenever a row is added, removed or moved in any table (spawn, despawn, add, remove,
+    // applied commands): row contents seen through views may have shifted since.
+    std::uint64_t structure_version() const noexcept { return structure_version_; }
     std::uint32_t alive_count() const noexcept { return pool_.alive_count(); }
     const EntityPool& entities() const noexcept { return pool_; }
 
@@ -130,6 +136,9 @@ public:
     double get_field(Entity entity, ComponentId id, std::string_view field) const;
     // The component's bytes; throws StaleEntity / MissingComponent / UnknownComponent.
     const std::byte* get_bytes(Entity entity, ComponentId id) const { return element(entity, id); }
+    // Marks the component changed at the current tick (for writes made through a pointer or a
+    // view); the change observers run at the next flush. Precondition: alive and has(entity, id).
+    void mark_changed(Entity entity, ComponentId id);
 
     // ---- queries
     Query query(QueryDesc desc);
@@ -193,7 +202,6 @@ private:
     }
     [[noreturn]] static void throw_unregistered();
     std::byte* element(Entity entity, ComponentId id) const;
-    void mark_changed(Entity entity, ComponentId id);
     void require_structural(const char* operation) const;
     void check_values(std::span<const ComponentValue> values) const;
     // Places an allocated handle into the table for `values` and fires add observers.
@@ -220,6 +228,7 @@ private:
     std::vector<Tick> pending_stamp_ticks_;
     CommandBuffer observer_commands_;             // what observers recorded; applied by flush()
     int observer_depth_ = 0;                      // > 0 while an observer runs: no direct structure
+    std::uint64_t structure_version_ = 0;         // rows added, removed or moved (see structure_version())
     // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()
     // is done with it before observers run, and observers cannot spawn.
     std::vector<ComponentId> place_signature_;

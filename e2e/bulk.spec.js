@@ -1,0 +1,170 @@
+// world.spawnMany / despawnMany: values per field as one number or an array-like, the handles in
+// order, and all or nothing (a bad value anywhere, or too little capacity, spawns nothing; a dead
+// or repeated handle despawns nothing). Also the values rules every call shares: NaN is an error
+// in any field, Infinity is allowed in f32/f64; and defineComponent is idempotent.
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, variants } from './support.js';
+
+for (const { variant, server } of variants) {
+  test.describe(`${variant} build`, () => {
+    test('spawnMany writes the values it is given and returns the handles in order', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 100_000 });
+        world.defineComponent('mixed', { id: 'u32', weight: 'f64', on: 'bool', target: 'entity', small: 'i8' });
+        world.defineComponent('tagged', {});
+        const n = 5000;
+        const xs = new Float32Array(n).map((_, i) => i * 0.5);
+        const ids = Array.from({ length: n }, (_, i) => i * 3);
+        const handles = world.spawnMany(n, {
+          position: { x: xs, y: -1 }, velocity: { dx: ids, dy: Infinity },
+          mixed: { id: ids, weight: 0.25, on: true, small: new Int8Array(n).fill(-5) }, tagged: true,
+        });
+        const out = { type: handles.constructor.name, length: handles.length, alive: world.count(['position', 'mixed', 'tagged']) };
+        let wrong = 0;
+        for (let i = 0; i < n; i += 1) {
+          const p = world.get(handles[i], 'position'); const v = world.get(handles[i], 'velocity'); const m = world.get(handles[i], 'mixed');
+          if (p.x !== i * 0.5 || p.y !== -1 || v.dx !== i * 3 || v.dy !== Infinity || m.id !== i * 3 || m.weight !== 0.25 ||
+              m.on !== true || m.target !== null || m.small !== -5 || !world.has(handles[i], 'tagged')) wrong += 1;
+        }
+        out.wrong = wrong;
+        const single = [];
+        for (let i = 0; i < 3; i += 1) single.push(world.spawn({ position: { x: i * 0.5, y: -1 } }));
+        const bulk = world.spawnMany(3, { position: { x: [0, 0.5, 1], y: -1 } });
+        out.sameHandlesAsSpawn = true;  // spawn and spawnMany take handles from the same free list
+        out.orderIncreasing = bulk[0] < bulk[1] && bulk[1] < bulk[2];
+        out.none = world.spawnMany(0, { position: { x: [], y: [] } }).length;
+        world.despawnMany(handles);
+        out.afterDespawnMany = world.count(['mixed']);
+        out.deadAll = [...handles].every((e) => !world.isAlive(e));
+        world.dispose();
+        return out;
+      });
+      expect(r.type).toBe('Uint32Array');
+      expect(r.length).toBe(5000);
+      expect(r.alive).toBe(5000);
+      expect(r.wrong).toBe(0);
+      expect(r.orderIncreasing).toBe(true);
+      expect(r.none).toBe(0);
+      expect(r.afterDespawnMany).toBe(0);
+      expect(r.deadAll).toBe(true);
+      expectNoPageErrors(log);
+    });
+
+    test('spawnMany and despawnMany are all or nothing, and every value error names the problem', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const cases = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 100 });
+        world.defineComponent('small', { n: 'i8', flag: 'bool', who: 'entity', d: 'f64' });
+        const keep = world.spawnMany(10, { position: { x: 1, y: 2 } });
+        const dead = world.spawn({ position: { x: 0, y: 0 } });
+        world.despawn(dead);
+        const nanAt = new Float32Array(5); nanAt[3] = NaN;
+        const attempts = {
+          'capacity': () => world.spawnMany(91, { position: { x: 0, y: 0 } }),
+          'NaN in an array': () => world.spawnMany(5, { position: { x: nanAt, y: 0 } }),
+          'NaN as the one value': () => world.spawnMany(5, { velocity: { dx: NaN } }),
+          'NaN into f64 (spawn)': () => world.spawn({ small: { d: NaN } }),
+          'NaN into f32 (set)': () => world.set(keep[0], 'position', { x: NaN }),
+          'NaN into i8 (add)': () => world.add(keep[0], 'small', { n: NaN }),
+          'out of range in an array': () => world.spawnMany(3, { small: { n: [1, 2, 300] } }),
+          'wrong length': () => world.spawnMany(3, { position: { x: [1, 2] } }),
+          'unknown field': () => world.spawnMany(3, { position: { z: 1 } }),
+          'unknown component': () => world.spawnMany(3, { nope: true }),
+          'negative count': () => world.spawnMany(-1, {}),
+          'f32 beyond range': () => world.spawnMany(2, { position: { x: [1, 1e39] } }),
+          'string in an array': () => world.spawnMany(2, { position: { x: [1, '2'] } }),
+          'bool not 0/1': () => world.spawnMany(2, { small: { flag: [1, 2] } }),
+          'despawnMany dead handle': () => world.despawnMany([keep[0], dead, keep[1]]),
+          'despawnMany twice': () => world.despawnMany([keep[2], keep[3], keep[2]]),
+          'despawnMany not a handle': () => world.despawnMany([keep[4], 'x']),
+          'despawnMany not a list': () => world.despawnMany(keep[4]),
+          'defineComponent different fields': () => world.defineComponent('small', { n: 'i16' }),
+        };
+        const out = {};
+        for (const [name, attempt] of Object.entries(attempts)) {
+          const hash = world.stateHash();
+          const alive = world.count([]);
+          try { attempt(); out[name] = { threw: false }; } catch (e) {
+            out[name] = { threw: true, message: e.message, hashKept: world.stateHash() === hash, aliveKept: world.count([]) === alive };
+          }
+        }
+        const again = world.defineComponent('small', { n: 'i8', flag: 'bool', who: 'entity', d: 'f64' });
+        out.idempotent = again.name === 'small' && again.fields.length === 4;
+        out.idempotentBuiltin = world.defineComponent('position', { x: 'f32', y: 'f32' }).name;
+        world.set(keep[0], 'position', { x: -Infinity });
+        out.infinity = world.get(keep[0], 'position').x;
+        world.dispose();
+        return out;
+      });
+      const expected = {
+        'capacity': /cannot spawn 91 entities: only 90 .* free; nothing was spawned/,
+        'NaN in an array': /position\.x.*f32.*not NaN.*NaN/,
+        'NaN as the one value': /velocity\.dx.*NaN/,
+        'NaN into f64 (spawn)': /small\.d.*f64.*NaN/,
+        'NaN into f32 (set)': /position\.x.*NaN/,
+        'NaN into i8 (add)': /small\.n.*i8.*NaN/,
+        'out of range in an array': /entity 2.*small\.n.*i8.*-128 to 127.*300/,
+        'wrong length': /position\.x' has 2 values for 3 entities/,
+        'unknown field': /'position' has no field 'z'/,
+        'unknown component': /unknown component 'nope'/,
+        'negative count': /count must be a whole number/,
+        'f32 beyond range': /position\.x.*f32.*1e\+39/,
+        'string in an array': /entity 1.*position\.x.*string/,
+        'bool not 0/1': /small\.flag.*bool/,
+        'despawnMany dead handle': /handles\[1\].*not alive; nothing was despawned/,
+        'despawnMany twice': /handles\[2\].*twice; nothing was despawned/,
+        'despawnMany not a handle': /handles\[1\].*not an entity handle/,
+        'despawnMany not a list': /array or Uint32Array/,
+        'defineComponent different fields': /already defined with fields \{ n: 'i8', flag: 'bool', who: 'entity', d: 'f64' \}/,
+      };
+      for (const [name, pattern] of Object.entries(expected)) {
+        expect(cases[name].threw, name).toBe(true);
+        expect(cases[name].message, name).toMatch(pattern);
+        expect(cases[name].hashKept, `${name}: state unchanged`).toBe(true);
+        expect(cases[name].aliveKept, `${name}: nothing spawned or despawned`).toBe(true);
+      }
+      expect(cases.idempotent).toBe(true);
+      expect(cases.idempotentBuiltin).toBe('position');
+      expect(cases.infinity).toBe(-Infinity);
+      expectNoPageErrors(log);
+    });
+
+    test('update rejects a negative dt; a scheduler whose world was disposed throws a clear error on every call', async ({ page }) => {
+      await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        world.spawnMany(100, { position: { x: 0, y: 0 }, velocity: { dx: 1, dy: 1 } });
+        const scheduler = world.createScheduler({ systems: ['Move'] });
+        const out = {};
+        for (const dt of [-1 / 60, NaN, Infinity, '1']) {
+          try { await scheduler.update(dt); out[String(dt)] = 'no error'; } catch (e) { out[String(dt)] = e.message; }
+        }
+        await scheduler.update(0);
+        world.dispose();
+        out.disposed = scheduler.disposed;
+        const calls = {
+          update: () => scheduler.update(1 / 60), plan: () => scheduler.plan(), explainPlan: () => scheduler.explainPlan(),
+          lastFrame: () => scheduler.lastFrame(), workers: () => scheduler.workers, frames: () => scheduler.frames,
+          addBuiltin: () => scheduler.addBuiltin('Bounce'), addSystem: () => scheduler.addSystem({ name: 'X', run() {} }),
+          observerLogHash: () => scheduler.observerLogHash(),
+        };
+        out.calls = {};
+        for (const [name, call] of Object.entries(calls)) {
+          try { await call(); out.calls[name] = 'no error'; } catch (e) { out.calls[name] = e.message; }
+        }
+        scheduler.dispose();  // still a no-op
+        return out;
+      });
+      expect(r['-0.016666666666666666']).toMatch(/dt must be a finite number >= 0/);
+      expect(r.NaN).toMatch(/dt must be a finite number/);
+      expect(r.Infinity).toMatch(/dt must be a finite number/);
+      expect(r['1']).toMatch(/dt must be a finite number/);
+      expect(r.disposed).toBe(true);
+      for (const [name, message] of Object.entries(r.calls)) expect(message, name).toMatch(new RegExp(`scheduler\\.${name}: the scheduler's world was disposed`));
+    });
+  });
+}

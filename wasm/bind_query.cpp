@@ -1,0 +1,132 @@
+// EMSCRIPTEN_BINDINGS(ecsia_query): QueryBinding, the cached query of the JS API.
+#include <emscripten/bind.h>
+
+#include <string>
+#include <utility>
+
+#include "js_error.hpp"
+#include "js_values.hpp"
+#include "query_binding.hpp"
+
+using emscripten::val;
+
+namespace ecsia::wasm {
+
+std::vector<ComponentId> QueryBinding::ids_of(const val& names, const char* what) const {
+    std::vector<ComponentId> ids;
+    if (names.isUndefined() || names.isNull()) return ids;
+    if (!names.isArray()) throw Error(ErrorCode::BadValue, std::string(what) + " takes an array of component names, got " + describe_js(names));
+    const auto length = names["length"].as<unsigned>();
+    for (unsigned i = 0; i < length; ++i) {
+        const val name = names[i];
+        if (!name.isString()) throw Error(ErrorCode::BadValue, std::string(what) + " takes component names, got " + describe_js(name));
+        ids.push_back(world_.world().components().id_of(name.as<std::string>()));
+    }
+    return ids;
+}
+
+namespace {
+
+QueryDesc make_desc(std::vector<ComponentId> with, std::vector<ComponentId> without, std::vector<ComponentId> optional,
+                    std::vector<ComponentId> changed, std::vector<ComponentId> added) {
+    QueryDesc desc;
+    desc.with = std::move(with);
+    desc.without = std::move(without);
+    desc.optional = std::move(optional);
+    desc.changed = std::move(changed);
+    desc.added = std::move(added);
+    return desc;
+}
+
+}  // namespace
+
+QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& without, const val& optional,
+                           const val& changed, const val& added, const val& columns)
+    : world_(world),
+      cache_(make_desc(ids_of(with, "with"), ids_of(without, "without"), ids_of(optional, "optional"),
+                       ids_of(changed, "changed"), ids_of(added, "added"))),
+      columns_(ids_of(columns, "columns")) {}
+
+std::uint32_t QueryBinding::fetch(bool advance) {
+    World& world = world_.world();
+    const Tick now = world.tick();
+    records_.clear();
+    std::uint32_t chunks = 0;
+    cache_.for_each_chunk(world.tables(), since_, now, nullptr, [&](Chunk& chunk) {
+        records_.push_back(chunk.table().index());
+        records_.push_back(chunk.row_begin());
+        records_.push_back(chunk.size());
+        records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.entities())));
+        for (ComponentId id : columns_) {
+            records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.raw(id))));
+        }
+        ++chunks;
+    });
+    if (cache_.desc().has_row_filter()) {
+        since_ = now;
+        if (advance) world.advance_tick();
+    }
+    return chunks;
+}
+
+std::uint32_t QueryBinding::count() { return cache_.count(world_.world().tables(), since_); }
+
+void QueryBinding::mark_written(const val& ids) {
+    World& world = world_.world();
+    std::vector<ComponentId> written;
+    const auto length = ids["length"].as<unsigned>();
+    for (unsigned i = 0; i < length; ++i) written.push_back(ids[i].as<ComponentId>());
+    WriteLog log;
+    const std::size_t words = record_words();
+    for (std::size_t at = 0; at + words <= records_.size(); at += words) {
+        const TableIndex index = records_[at];
+        if (index >= world.tables().table_count()) continue;
+        const Table& table = world.tables().table(index);
+        const std::uint32_t begin = records_[at + 1];
+        const std::uint32_t end = std::min(begin + records_[at + 2], table.size());
+        for (ComponentId id : written) {
+            if (table.has(id) && begin < end) log.record(index, id, begin, end);
+        }
+    }
+    world.merge_write_log(log, world.tick());
+}
+
+namespace {
+
+template <auto Method>
+struct Guarded;
+
+template <typename R, typename... A, R (QueryBinding::*Method)(A...)>
+struct Guarded<Method> {
+    static R call(QueryBinding& self, A... args) {
+        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
+    }
+};
+
+template <typename R, typename... A, R (QueryBinding::*Method)(A...) const>
+struct Guarded<Method> {
+    static R call(const QueryBinding& self, A... args) {
+        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
+    }
+};
+
+QueryBinding* make_query(WorldBinding& world, const val& with, const val& without, const val& optional, const val& changed,
+                         const val& added, const val& columns) {
+    return rethrow_as_js([&] { return new QueryBinding(world, with, without, optional, changed, added, columns); });
+}
+
+}  // namespace
+
+}  // namespace ecsia::wasm
+
+EMSCRIPTEN_BINDINGS(ecsia_query) {
+    using ecsia::wasm::Guarded;
+    using ecsia::wasm::QueryBinding;
+    emscripten::class_<QueryBinding>("Query")
+        .constructor(&ecsia::wasm::make_query, emscripten::allow_raw_pointers())
+        .function("fetch", &Guarded<&QueryBinding::fetch>::call)
+        .function("records", &Guarded<&QueryBinding::records>::call)
+        .function("recordWords", &Guarded<&QueryBinding::record_words>::call)
+        .function("count", &Guarded<&QueryBinding::count>::call)
+        .function("markWritten", &Guarded<&QueryBinding::mark_written>::call);
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The byte layout in which the JS layer hands component values to the wasm side in one call
+// (web/internal/world_core.js writes it into WorldBinding::scratch(); spawn, add and spawnMany
+// read it). Values arrive already checked and encoded as the columns store them, so nothing is
+// validated twice and no JS object crosses the boundary.
+//
+//   u32 components                     n
+//   u32 ids[n]                         component ids
+//   pad to a multiple of 8 bytes
+//   for each component i:              rows * size(ids[i]) bytes: row r's element at r * size,
+//     pad to a multiple of 8 bytes     exactly as a column lays it out (0 bytes for a tag)
+//
+// Thread rule: the page's main thread.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ecsia/base/error.hpp"
+#include "ecsia/world/world.hpp"
+
+namespace ecsia::wasm {
+
+constexpr std::uint32_t align8(std::uint32_t n) noexcept { return (n + 7u) & ~7u; }
+
+// The encoded components, as ComponentValues for row 0 and the byte step to the next row.
+struct EncodedValues {
+    std::vector<ComponentValue> values;  // row 0; bytes is nullptr for a tag
+    std::vector<std::uint32_t> sizes;    // element bytes per component
+
+    // Points `values` at row `row`.
+    void seek(const std::byte* base, const std::vector<std::uint32_t>& offsets, std::uint32_t row) noexcept {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (sizes[i] != 0) values[i].bytes = base + offsets[i] + std::size_t(row) * sizes[i];
+        }
+    }
+};
+
+// Validates the header against the world's registry (throws UnknownComponent for a bad id) and
+// returns the values of row 0; `offsets` gets each component's data offset from `base`.
+inline EncodedValues decode_header(const World& world, const std::byte* base, std::uint32_t rows,
+                                   std::vector<std::uint32_t>& offsets) {
+    const auto* words = reinterpret_cast<const std::uint32_t*>(base);
+    const std::uint32_t n = words[0];
+    EncodedValues out;
+    out.values.reserve(n);
+    out.sizes.reserve(n);
+    offsets.clear();
+    std::uint32_t at = align8(4 * (1 + n));
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const ComponentId id = words[1 + i];
+        if (id >= world.components().size()) {
+            throw Error(ErrorCode::UnknownComponent, "no component with id " + std::to_string(id));
+        }
+        const std::uint32_t size = world.components().desc(id).size;
+        out.values.push_back(ComponentValue{id, size == 0 ? nullptr : base + at, size});
+        out.sizes.push_back(size);
+        offsets.push_back(at);
+        at += align8(size * rows);
+    }
+    return out;
+}
+
+}  // namespace ecsia::wasm

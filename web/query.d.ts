@@ -1,0 +1,68 @@
+// Types of web/query.js: Query and Chunk. See web/ecsia.d.ts.
+// Thread rule: the page's main thread.
+
+import type { World } from './world.js';
+
+/** A view of one column: a typed array (every field the same type) or a DataView (mixed types). */
+export type ColumnView =
+  | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array
+  | DataView;
+
+/** Terms of a query, each a component name or a list of names (all optional). */
+export interface QuerySpec {
+  /** Components every selected entity has (their columns are in each chunk). */
+  with?: readonly string[] | string;
+  /** Components no selected entity has. */
+  without?: readonly string[] | string;
+  /** Components whose columns a chunk carries when its table has them (never required). */
+  optional?: readonly string[] | string;
+  /** Required, and only rows changed since this query's previous chunks() (a system's: its previous run). */
+  changed?: readonly string[] | string;
+  /** Required, and only rows added since this query's previous chunks(). */
+  added?: readonly string[] | string;
+}
+
+/**
+ * One run of rows of one table. `columns[name]` is a zero-copy view over the component's column;
+ * row i's field f is `columns[name][i * strides[name] + offsets[name][f]]` (for a DataView,
+ * strides and offsets are in bytes). Every view, `entities` included, is valid while `stale` is
+ * false: a structural change (spawn, despawn, add, remove, a frame's commands), a column move or
+ * heap growth makes it stale. Writes through views are change-tracked only in a system that
+ * declares the component in `writes`, or with world.markChanged(chunk, name).
+ */
+export interface Chunk {
+  /** The world's storageGeneration when the chunk was made. */
+  readonly generation: number;
+  /** Rows in the chunk. */
+  readonly count: number;
+  /** The rows' entities, in row order (a view). */
+  readonly entities: Uint32Array;
+  /** Views of the query's with, changed, added and (where present) optional components; tags have none. */
+  readonly columns: { readonly [component: string]: ColumnView };
+  /** Elements (typed array) or bytes (DataView) per row. */
+  readonly strides: { readonly [component: string]: number };
+  /** Where each field sits inside a row, in the same unit as strides. */
+  readonly offsets: { readonly [component: string]: { readonly [field: string]: number } };
+  readonly world: World;
+  /** True once the views may no longer show the world's data: fetch chunks again. */
+  readonly stale: boolean;
+}
+
+/**
+ * A cached query: its matched tables are kept, so chunks() on an unchanged world costs O(tables)
+ * and returns the same Chunk objects. Freed with its world.
+ */
+export interface Query extends Iterable<Chunk> {
+  /** The terms as given. */
+  readonly terms: Readonly<Required<{ [K in keyof QuerySpec]: readonly string[] }>>;
+  /**
+   * The chunks of the rows selected now. With changed/added terms: the rows changed or added
+   * since this query's previous chunks() (its own cursor; a new query's first call sees every
+   * matching row).
+   */
+  chunks(): Chunk[];
+  /** Rows chunks() would select now; the cursor does not move. */
+  count(): number;
+  /** Iterates chunks() (so it moves the cursor like chunks()). */
+  [Symbol.iterator](): Iterator<Chunk>;
+}

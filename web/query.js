@@ -1,0 +1,198 @@
+// Query and Chunk of the JS API: world.query({ with, without, optional, changed, added }) returns a
+// cached Query; query.chunks() gives zero-copy views over the matching rows, table by table.
+// The raw QueryBinding (wasm/query_binding.hpp) keeps the matched tables and the query's own
+// change cursor; a re-fetch of an unchanged world reads O(tables) numbers from the heap and
+// returns the same Chunk objects (no per-call copy proportional to the entity count).
+// Thread rule: the page's main thread.
+
+import { describe, isPlainObject, knownKeys } from './internal/checks.js';
+
+const TERMS = ['with', 'without', 'optional', 'changed', 'added'];
+
+/**
+ * One run of rows of one table: `count` rows, their `entities` (a view) and a zero-copy view per
+ * component in `columns` (row i's field f is columns[name][i * strides[name] + offsets[name][f]];
+ * a DataView with byte strides and offsets for components of mixed field types). Every view is
+ * valid while `stale` is false: a structural change (spawn, despawn, add, remove, a frame's
+ * commands), a column move or heap growth makes the chunk stale; fetch chunks again then.
+ * Writes through the views are not change-tracked unless made by a system that declares the
+ * component in `writes`, or marked with world.markChanged(chunk, name).
+ */
+export class Chunk {
+  #world;
+  #version;  // the world's structure version when made
+  /** @internal the table index and first row, for markChanged */
+  #table;
+  #begin;
+  #entitiesAddress;
+
+  constructor(world, generation, version, table, begin, count, entitiesAddress, entities, columns, strides, offsets) {
+    this.#world = world;
+    this.#version = version;
+    this.#table = table;
+    this.#begin = begin;
+    this.#entitiesAddress = entitiesAddress;
+    this.generation = generation;
+    this.count = count;
+    this.entities = entities;
+    this.columns = columns;
+    this.strides = strides;
+    this.offsets = offsets;
+    Object.freeze(this);
+  }
+
+  get world() { return this.#world; }
+  /** True once the views may no longer show the world's data. */
+  get stale() { return !this.#world.isCurrent(this); }
+
+  /** @internal */
+  static versionOf(chunk) { return chunk.#version; }
+  /** @internal [table, first row, rows] */
+  static rowsOf(chunk) { return [chunk.#table, chunk.#begin, chunk.count]; }
+  /** @internal whether this chunk shows exactly that record */
+  static sameRecord(chunk, generation, version, table, begin, count, entitiesAddress) {
+    return chunk.generation === generation && chunk.#version === version && chunk.#table === table &&
+      chunk.#begin === begin && chunk.count === count && chunk.#entitiesAddress === entitiesAddress;
+  }
+}
+
+/** Checks a query spec; returns { with, without, optional, changed, added } as name lists. */
+export function querySpec(core, op, spec) {
+  if (!isPlainObject(spec)) throw new Error(`${op}: takes { with, without, optional, changed, added }, got ${describe(spec)}`);
+  knownKeys(op, spec, TERMS, 'the query');
+  const out = {};
+  for (const term of TERMS) {
+    const value = spec[term] ?? [];
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list)) throw new Error(`${op}: ${term} must be an array of component names, got ${describe(value)}`);
+    for (const name of list) {
+      if (typeof name !== 'string') throw new Error(`${op}: ${term} must hold component names, got ${describe(name)}`);
+      core.component(op.replace(/^world\./, ''), name);
+    }
+    out[term] = [...list];
+  }
+  for (const name of out.without) {
+    for (const term of ['with', 'optional', 'changed', 'added']) {
+      if (out[term].includes(name)) throw new Error(`${op}: '${name}' is in both without and ${term}`);
+    }
+  }
+  return out;
+}
+
+export class Query {
+  #world;
+  #core;
+  #raw;
+  #columns;       // [{ name, layout }] of the components whose views chunks carry
+  #words;         // uint32 words per record
+  #chunks = [];   // the last chunks() result, reused while records repeat
+  #filters;       // whether changed/added terms exist (the cursor moves)
+
+  /** Made by world.query(spec). */
+  constructor(world, core, spec, op = 'world.query') {
+    const terms = querySpec(core, op, spec);
+    this.#world = world;
+    this.#core = core;
+    const names = [];
+    for (const term of ['with', 'changed', 'added', 'optional']) {
+      for (const name of terms[term]) {
+        if (!names.includes(name) && core.component('query', name).layout !== null) names.push(name);
+      }
+    }
+    this.#columns = names.map((name) => ({ name, layout: core.component('query', name).layout }));
+    this.#filters = terms.changed.length > 0 || terms.added.length > 0;
+    const module = core.engine.module;
+    const rawWorld = core.raw('query');
+    this.#raw = core.engine.call(op, () => new module.Query(rawWorld, terms.with, terms.without, terms.optional,
+      terms.changed, terms.added, names));
+    this.#words = this.#raw.recordWords();
+    /** The terms, as given (names). */
+    this.terms = Object.freeze(terms);
+    core.onDispose(() => this.#free());
+  }
+
+  /**
+   * The chunks of the rows the query selects now. With changed/added terms: the rows changed or
+   * added since this query's previous chunks() (the first call sees every matching row).
+   */
+  chunks() {
+    const core = this.#core;
+    const raw = this.#liveRaw('chunks');
+    const advance = core.callbackDepth === 0;
+    const n = core.engine.call('query.chunks', () => raw.fetch(advance));
+    return this.#read(n);
+  }
+
+  /** Rows chunks() would select now (the change cursor does not move). */
+  count() {
+    const raw = this.#liveRaw('count');
+    return this.#core.engine.call('query.count', () => raw.count());
+  }
+
+  [Symbol.iterator]() { return this.chunks()[Symbol.iterator](); }
+
+  /** @internal fetch for a system run (inside it, the cursor is the system's tick) */
+  fetchForSystem() {
+    const raw = this.#liveRaw('chunks');
+    return this.#read(this.#core.engine.call('query.chunks', () => raw.fetch(false)));
+  }
+
+  /** @internal stamps the last fetch's rows as changed in component ids `ids` */
+  markWritten(ids) {
+    const raw = this.#liveRaw('markWritten');
+    this.#core.engine.call('query.markWritten', () => raw.markWritten(ids));
+  }
+
+  get filters() { return this.#filters; }
+
+  #read(n) {
+    const core = this.#core;
+    const generation = core.viewGeneration();
+    const version = core.structureVersion();
+    const { buffer, u32 } = core.engine.views();
+    const base = (this.#raw.records() >>> 0) >>> 2;
+    const words = this.#words;
+    const previous = this.#chunks;
+    const out = new Array(n);
+    for (let i = 0; i < n; i += 1) {
+      const r = base + i * words;
+      const table = u32[r];
+      const begin = u32[r + 1];
+      const count = u32[r + 2];
+      const entitiesAddress = u32[r + 3];
+      const old = previous[i];
+      if (old !== undefined && Chunk.sameRecord(old, generation, version, table, begin, count, entitiesAddress)) {
+        out[i] = old;
+        continue;
+      }
+      const columns = {};
+      const strides = {};
+      const offsets = {};
+      for (let c = 0; c < this.#columns.length; c += 1) {
+        const address = u32[r + 4 + c];
+        if (address === 0) continue;  // an optional component this table lacks
+        const { name, layout } = this.#columns[c];
+        columns[name] = layout.View === DataView
+          ? new DataView(buffer, address, count * layout.stride)
+          : new layout.View(buffer, address, count * layout.stride);
+        strides[name] = layout.stride;
+        offsets[name] = layout.offsets;
+      }
+      out[i] = new Chunk(this.#world, generation, version, table, begin, count, entitiesAddress,
+        new Uint32Array(buffer, entitiesAddress, count), columns, strides, offsets);
+    }
+    this.#chunks = out;
+    return out;
+  }
+
+  #liveRaw(op) {
+    this.#core.raw(op);  // throws once the world was disposed
+    return this.#raw;
+  }
+
+  #free() {
+    if (this.#raw === null) return;
+    this.#raw.delete();
+    this.#raw = null;
+  }
+}
