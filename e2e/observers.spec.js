@@ -126,12 +126,12 @@ test('JS observers fire in the same order for 0, 1, 2 and 4 workers and on the s
     await page.close();
     return result;
   };
-  const reference = await run(servers.isolated, 'auto', 0);
+  const reference = await run(servers.isolated, 4, 0);
   expect(reference.kinds.a).toBeGreaterThan(100);
   expect(reference.kinds.r).toBeGreaterThan(10);
   expect(reference.kinds.c).toBeGreaterThan(100);
   for (const workers of [1, 2, 4]) {
-    const threaded = await run(servers.isolated, 'auto', workers);
+    const threaded = await run(servers.isolated, 4, workers);
     expect(threaded.variant).toBe('threaded');
     expect(threaded.workers).toBe(workers);
     expect({ ...threaded, workers: 0 }).toEqual(reference);

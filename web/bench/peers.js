@@ -67,6 +67,27 @@ function bitecsWorld(count) {
   return { world, Position, Velocity };
 }
 
+/**
+ * What spawnMany is measured against: a fresh bitECS world, then per entity addEntity, two
+ * addComponent and the four typed-array writes of the values.
+ */
+export function bitecsSpawn(count, xs, ys, dxs, dys) {
+  const world = bitecs.createWorld();
+  const Position = { x: new Float32Array(count + 1), y: new Float32Array(count + 1) };
+  const Velocity = { x: new Float32Array(count + 1), y: new Float32Array(count + 1) };
+  for (let i = 0; i < count; i += 1) {
+    const eid = bitecs.addEntity(world);
+    bitecs.addComponent(world, eid, Position);
+    bitecs.addComponent(world, eid, Velocity);
+    Position.x[eid] = xs[i];
+    Position.y[eid] = ys[i];
+    Velocity.x[eid] = dxs[i];
+    Velocity.y[eid] = dys[i];
+  }
+  if (bitecs.query(world, [Position, Velocity]).length !== count) throw new Error('bitECS spawn: entities missing');
+  return world;
+}
+
 /** The idiomatic bitECS 0.4 move system: query(world, [Position, Velocity]) each frame. */
 export function bitecsMove(count, dt) {
   const { world, Position, Velocity } = bitecsWorld(count);

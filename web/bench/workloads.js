@@ -348,3 +348,101 @@ export async function kernels(env, {
   cppBatches.dispose();
   return { move, heavy: { frames: heavyFrames, tierFrames, steps: 512, runs: heavyRuns, cppRuns: cppHeavyRuns }, batchCost };
 }
+
+/**
+ * jsapi: the JS API's own costs at 100,000 entities, next to bitECS and a plain JS loop:
+ *   spawnMany of position+velocity with values (Float32Arrays) against bitECS's addEntity + 2
+ *   addComponent + typed-array writes; world.spawn per entity; a get+set pair; a main-thread JS
+ *   query system moving every entity (one update() a frame) against a plain JS loop.
+ */
+export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntityCalls = 20_000 } = {}) {
+  const { ecsia } = env;
+  const world = ecsia.createWorld({ maxEntities: 2 * entities + perEntityCalls });
+  const xs = new Float32Array(entities);
+  const ys = new Float32Array(entities);
+  const dxs = new Float32Array(entities);
+  const dys = new Float32Array(entities);
+  for (let i = 0; i < entities; i += 1) {
+    [xs[i], ys[i]] = peers.initialPosition(i);
+    [dxs[i], dys[i]] = peers.initialVelocity(i);
+  }
+  const values = { position: { x: xs, y: ys }, velocity: { dx: dxs, dy: dys } };
+
+  // spawnMany against bitECS, fresh state each sample (the ecsia world's slots are reused).
+  const spawnManyMs = [];
+  const bitecsMs = [];
+  for (let rep = 0; rep < repetitions + 2; rep += 1) {
+    let start = performance.now();
+    const handles = world.spawnMany(entities, values);
+    const ecsiaMs = performance.now() - start;
+    world.despawnMany(handles);
+    start = performance.now();
+    peers.bitecsSpawn(entities, xs, ys, dxs, dys);
+    const peerMs = performance.now() - start;
+    if (rep >= 2) { spawnManyMs.push(ecsiaMs); bitecsMs.push(peerMs); }  // 2 warm-up rounds
+  }
+
+  // Per-entity calls: spawn with values, then get+set pairs on those entities.
+  const spawnUs = [];
+  const getSetUs = [];
+  for (let rep = 0; rep < repetitions + 2; rep += 1) {
+    const spawned = new Uint32Array(perEntityCalls);
+    let start = performance.now();
+    for (let i = 0; i < perEntityCalls; i += 1) {
+      spawned[i] = world.spawn({ position: { x: i, y: 0 }, velocity: { dx: 1, dy: 0 } });
+    }
+    const spawnTook = performance.now() - start;
+    start = performance.now();
+    for (let i = 0; i < perEntityCalls; i += 1) {
+      const e = spawned[i];
+      const p = world.get(e, 'position');
+      world.set(e, 'position', { x: p.x + 1 });
+    }
+    const getSetTook = performance.now() - start;
+    world.despawnMany(spawned);
+    if (rep >= 2) {
+      spawnUs.push((spawnTook * 1e3) / perEntityCalls);
+      getSetUs.push((getSetTook * 1e3) / perEntityCalls);
+    }
+  }
+
+  // A JS main-thread query system against a plain loop over the same layout.
+  const movers = world.spawnMany(entities, values);
+  const scheduler = world.createScheduler({ workers: 0 });
+  scheduler.addSystem({
+    name: 'JsMove',
+    query: { with: ['position', 'velocity'] },
+    writes: ['position'],
+    run(w, dt, chunks) {
+      for (const chunk of chunks) {
+        const p = chunk.columns.position;
+        const v = chunk.columns.velocity;
+        const n = 2 * chunk.count;  // both {x, y} pairs of f32: the same stride and offsets
+        for (let i = 0; i < n; i += 1) p[i] += v[i] * dt;
+      }
+    },
+  });
+  const js = peers.jsLoop(entities, DT);
+  const { samples, frames } = await interleave([
+    { name: 'JS loop', run: js.run },
+    { name: 'ecsia JS system', run: (n) => runFrames(scheduler, n) },
+  ], { repetitions: 2 * repetitions + 1 });
+  scheduler.dispose();
+  world.despawnMany(movers);
+  world.dispose();
+
+  const spawnManyNs = (median(spawnManyMs) * 1e6) / entities;
+  const bitecsNs = (median(bitecsMs) * 1e6) / entities;
+  return {
+    entities,
+    perEntityCalls,
+    spawnManyNsPerEntity: spawnManyNs,
+    bitecsSpawnNsPerEntity: bitecsNs,
+    spawnManyOverBitecs: spawnManyNs / bitecsNs,
+    spawnUsPerEntity: median(spawnUs),
+    getSetUsPerPair: median(getSetUs),
+    systemFramesPerSample: frames,
+    systemNsPerEntity: summarise(samples, entities),
+    systemOverJsLoop: ratio(samples, 'ecsia JS system', 'JS loop'),
+  };
+}

@@ -26,6 +26,7 @@ export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
   #heapEpoch = 0;  // how often the heap buffer was replaced (memory growth)
   #views;          // { buffer, u8, u32, dv } over #heap
+  #memory;         // the shared WebAssembly.Memory (threaded build), or undefined
 
   constructor(module, { variant, workers, diagnose, kernels = [] }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
@@ -36,6 +37,8 @@ export class Engine {
     this.diagnose = diagnose;
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
+    this.#memory = module.wasmMemory instanceof WebAssembly.Memory && typeof SharedArrayBuffer === 'function' &&
+      module.wasmMemory.buffer instanceof SharedArrayBuffer ? module.wasmMemory : undefined;
     this.#heap = this.#currentHeap();
     this.#views = Engine.#makeViews(this.#heap);
   }
@@ -84,7 +87,13 @@ export class Engine {
     }
   }
 
+  // Per call of every value access, so no lookup on the (large, slow) module object when it can
+  // be helped: shared memory is read through the cached Memory (a grown one gives a new buffer);
+  // the single build's plain memory detaches the old buffer on growth (byteLength 0), and only
+  // then is the module's current HEAPU8 looked up.
   #currentHeap() {
-    return this.module.wasmMemory ? this.module.wasmMemory.buffer : this.module.HEAPU8.buffer;
+    if (this.#memory !== undefined) return this.#memory.buffer;
+    if (this.#heap !== undefined && this.#heap.byteLength !== 0) return this.#heap;
+    return this.module.HEAPU8.buffer;
   }
 }

@@ -1,0 +1,44 @@
+// The README's JS examples run as printed: each ```js block of README.md is served as a module in
+// web/ (where its `import ... from './ecsia.js'` resolves, as on a page that copied web/) and
+// imported by the test page; it must finish without an error, a page error or a console error.
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers } from './support.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+test('the README has JS examples', () => {
+  expect(blocks.length).toBeGreaterThanOrEqual(2);
+});
+
+blocks.forEach((code, index) => {
+  test(`README JS example ${index + 1} runs as printed`, async ({ page }) => {
+    const log = await openTestPage(page, servers.isolated);
+    await page.route(`${servers.isolated}/web/readme-example-${index}.mjs`, (route) => route.fulfill({
+      status: 200,
+      contentType: 'text/javascript',
+      headers: { 'Cross-Origin-Resource-Policy': 'same-origin' },
+      body: code,
+    }));
+    const outcome = await page.evaluate(async (url) => {
+      try {
+        await import(url);
+        return 'ok';
+      } catch (error) {
+        return `threw: ${error instanceof Error ? `${error.message}\n${error.stack}` : String(error)}`;
+      }
+    }, `/web/readme-example-${index}.mjs`);
+    expect(outcome).toBe('ok');
+    expectNoPageErrors(log);
+    expect(log.console.filter((m) => m.type === 'error')).toEqual([]);
+    const printed = log.console.filter((m) => m.type === 'log').map((m) => m.text);
+    if (index === 0) {
+      expect(printed.some((t) => /^plan \[\["Move".*state hash [0-9a-f]{16}$/.test(t))).toBe(true);
+    }
+    if (index === 1) {
+      expect(printed).toContain('9999 rows moved');
+      expect(printed.filter((t) => t.startsWith('velocity changed'))).toHaveLength(1);
+    }
+  });
+});
