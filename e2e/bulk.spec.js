@@ -149,8 +149,7 @@ for (const { variant, server } of variants) {
         const calls = {
           update: () => scheduler.update(1 / 60), plan: () => scheduler.plan(), explainPlan: () => scheduler.explainPlan(),
           lastFrame: () => scheduler.lastFrame(), workers: () => scheduler.workers, frames: () => scheduler.frames,
-          addBuiltin: () => scheduler.addBuiltin('Bounce'), addSystem: () => scheduler.addSystem({ name: 'X', run() {} }),
-          observerLogHash: () => scheduler.observerLogHash(),
+          addSystem: () => scheduler.addSystem({ name: 'X', run() {} }),
         };
         out.calls = {};
         for (const [name, call] of Object.entries(calls)) {

@@ -104,7 +104,8 @@ test('JS observers fire in the same order for 0, 1, 2 and 4 workers and on the s
     const result = await page.evaluate(async ({ threads, workers }) => {
       const ecsia = await window.ecsiaTest.loadEcsia({ threads, onDiagnostic: () => {} });
       const world = ecsia.createWorld({ maxEntities: 1 << 16 });
-      const scheduler = world.createScheduler({ scenarioSeed: 1, workers });
+      const scheduler = world.createScheduler({ workers });
+      window.ecsiaTest.builtinsOf(ecsia).setupScenario(scheduler, 1);
       const events = [];
       for (const event of ['add', 'remove', 'change']) {
         for (const name of ['position', 'velocity', 'age', 'energy', 'seen', 'marked']) {

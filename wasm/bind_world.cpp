@@ -175,6 +175,7 @@ void WorldBinding::set(std::uint32_t entity, const std::string& name, const val&
     std::vector<std::byte> element(current, current + desc.size);
     write_fields(desc, values, element.data());
     world_->set_bytes(handle(entity), id, 0, element.data(), desc.size);
+    flush_if_allowed();  // as the fast path does: a JS set's change observers run before it returns
 }
 
 std::vector<ComponentId> WorldBinding::ids_of(const val& names, const char* what) const {

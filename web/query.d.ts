@@ -50,7 +50,8 @@ export interface Chunk {
 
 /**
  * A cached query: its matched tables are kept, so chunks() on an unchanged world costs O(tables)
- * and returns the same Chunk objects. Freed with its world.
+ * and returns the same Chunk objects. Its wasm side is freed when the Query is garbage-collected,
+ * or with its world.
  */
 export interface Query extends Iterable<Chunk> {
   /** The terms as given. */

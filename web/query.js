@@ -9,6 +9,10 @@ import { describe, isPlainObject, knownKeys } from './internal/checks.js';
 
 const TERMS = ['with', 'without', 'optional', 'changed', 'added'];
 
+// A Query the page dropped frees its raw binding (its cached tables and records); the world frees
+// the rest when it is disposed. The held value must not reference the Query itself.
+const collected = new FinalizationRegistry(({ core, raw }) => core.freeQuery(raw));
+
 /**
  * One run of rows of one table: `count` rows, their `entities` (a view) and a zero-copy view per
  * component in `columns` (row i's field f is columns[name][i * strides[name] + offsets[name][f]];
@@ -108,7 +112,8 @@ export class Query {
     this.#words = this.#raw.recordWords();
     /** The terms, as given (names). */
     this.terms = Object.freeze(terms);
-    core.onDispose(() => this.#free());
+    core.trackQuery(this.#raw);
+    collected.register(this, { core, raw: this.#raw });
   }
 
   /**
@@ -188,11 +193,5 @@ export class Query {
   #liveRaw(op) {
     this.#core.raw(op);  // throws once the world was disposed
     return this.#raw;
-  }
-
-  #free() {
-    if (this.#raw === null) return;
-    this.#raw.delete();
-    this.#raw = null;
   }
 }

@@ -87,6 +87,22 @@ export function derive(results) {
     checked.kernels_us_per_batch = kernels.batchCost.usPerBatch;
   }
 
+  // The JS API's own costs (issue 13): bulk spawn against bitECS, per-entity calls, a JS system.
+  const jsapi = browser.jsapi;
+  if (jsapi) {
+    const n = sizeLabel(jsapi.entities);
+    target(targets, 'jsapi_spawnmany_over_bitecs', `JS API: spawnMany ${n} / bitECS addEntity + 2 addComponent + writes`,
+      jsapi.spawnManyOverBitecs, 1, true, { unit: 'x' });
+    target(targets, 'jsapi_spawn_us', 'JS API: world.spawn (position + velocity), µs per entity',
+      jsapi.spawnUsPerEntity, 2, true, { unit: ' µs' });
+    target(targets, 'jsapi_get_set_us', 'JS API: world.get + world.set, µs per pair',
+      jsapi.getSetUsPerPair, 1, true, { unit: ' µs' });
+    target(targets, 'jsapi_system_over_js_loop', `JS API: JS query system moving ${n} / plain JS loop`,
+      jsapi.systemOverJsLoop, 1.3, true, { unit: 'x' });
+    checked.jsapi_spawnmany_over_bitecs = jsapi.spawnManyOverBitecs;
+    checked.jsapi_system_over_js_loop = jsapi.systemOverJsLoop;
+  }
+
   // The native targets of the earlier issues, measured in the same run.
   for (const size of native.move?.sizes ?? []) {
     target(targets, `native_move_${size.entities}_chunk_over_plain`,

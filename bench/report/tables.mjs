@@ -142,6 +142,16 @@ export function kernels(results) {
   return table(['JS kernel workload', 'measured', 'context', 'ratio'], rows, ['l', 'r', 'l', 'l']);
 }
 
+function jsapi(results) {
+  const j = results.browserResults.jsapi;
+  if (!j) return '(not run)';
+  const ns = j.systemNsPerEntity;
+  const rows = [[count(j.entities), n2(j.spawnManyNsPerEntity), n2(j.bitecsSpawnNsPerEntity), `**${n2(j.spawnManyOverBitecs)}x**`,
+    n3(j.spawnUsPerEntity), n3(j.getSetUsPerPair), n3(ns['ecsia JS system']), n3(ns['JS loop']), `**${n2(j.systemOverJsLoop)}x**`]];
+  return table(['entities', 'spawnMany ns/entity', 'bitECS spawn ns/entity', 'spawnMany / bitECS', 'world.spawn µs',
+    'get + set µs', 'JS system ns/entity', 'JS loop ns/entity', 'system / loop'], rows, Array(9).fill('r'));
+}
+
 export function renderTables(results) {
   return {
     summary: summary(results),
@@ -152,6 +162,7 @@ export function renderTables(results) {
     fence: fence(results),
     churn: churn(results),
     kernels: kernels(results),
+    jsapi: jsapi(results),
   };
 }
 

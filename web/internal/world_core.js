@@ -120,7 +120,8 @@ export class WorldCore {
   #scratchBytes = 0;
   #fast;                    // the raw module's C exports (world_fast.cpp)
   #address;                 // the raw world's address, their first argument
-  #onDispose = [];          // what dispose() frees first (queries, schedulers)
+  #onDispose = [];          // what dispose() runs first (schedulers stop)
+  #rawQueries = new Set();  // the raw QueryBindings of live queries (freed on dispose or GC)
 
   constructor(engine, raw) {
     this.engine = engine;
@@ -267,8 +268,17 @@ export class WorldCore {
     return this.#fast.structureVersion(this.#address);
   }
 
-  /** Registers fn to run first when the world is disposed (a query or scheduler freeing itself). */
+  /** Registers fn to run first when the world is disposed (a scheduler stopping). */
   onDispose(fn) { this.#onDispose.push(fn); }
+
+  /** A raw QueryBinding this world must free at the latest when it is disposed. */
+  trackQuery(raw) { this.#rawQueries.add(raw); }
+
+  /** Frees a raw QueryBinding now (its Query was collected); nothing once the world is gone. */
+  freeQuery(raw) {
+    if (this.#raw === null || !this.#rawQueries.delete(raw)) return;
+    raw.delete();
+  }
 
   /** Frees the raw world (and what registered with onDispose first); later calls throw. Idempotent. */
   dispose() {
@@ -277,6 +287,8 @@ export class WorldCore {
       throw new Error('world.dispose: not allowed inside a system or an observer (the engine is running it); dispose after update() resolves');
     }
     for (const fn of this.#onDispose.splice(0)) fn();
+    for (const raw of this.#rawQueries) raw.delete();
+    this.#rawQueries.clear();
     this.#raw.setDiagnosticHandler(null);
     this.#raw.delete();
     this.#raw = null;
