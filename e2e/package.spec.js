@@ -37,6 +37,8 @@ const EXPECTED_FILES = [
   'internal/kernel_worker.js',
   'internal/world_core.js',
   'package.json',
+  'query.d.ts',
+  'query.js',
   'scheduler.d.ts',
   'scheduler.js',
   'world.d.ts',
