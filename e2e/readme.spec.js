@@ -7,6 +7,9 @@ import { expectNoPageErrors, openTestPage, servers } from './support.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+// A block that opens with `// name.js: ...` is a module the others import by that name (next to
+// them in web/, as on a page that copied web/), e.g. the kernel module of loadEcsia({ kernels }).
+const modules = Object.fromEntries(blocks.map((code) => [/^\/\/ ([\w.-]+\.js):/.exec(code)?.[1], code]).filter(([name]) => name));
 
 test('the README has JS examples', () => {
   expect(blocks.length).toBeGreaterThanOrEqual(2);
@@ -15,6 +18,11 @@ test('the README has JS examples', () => {
 blocks.forEach((code, index) => {
   test(`README JS example ${index + 1} runs as printed`, async ({ page }) => {
     const log = await openTestPage(page, servers.isolated);
+    for (const [name, body] of Object.entries(modules)) {
+      await page.route(`${servers.isolated}/web/${name}`, (route) => route.fulfill({
+        status: 200, contentType: 'text/javascript', headers: { 'Cross-Origin-Resource-Policy': 'same-origin' }, body,
+      }));
+    }
     await page.route(`${servers.isolated}/web/readme-example-${index}.mjs`, (route) => route.fulfill({
       status: 200,
       contentType: 'text/javascript',
@@ -32,6 +40,7 @@ blocks.forEach((code, index) => {
     expect(outcome).toBe('ok');
     expectNoPageErrors(log);
     expect(log.console.filter((m) => m.type === 'error')).toEqual([]);
+    expect(log.console.filter((m) => m.type === 'warning' && !m.text.includes('Blocking on the main thread'))).toEqual([]);
     const printed = log.console.filter((m) => m.type === 'log').map((m) => m.text);
     if (index === 0) {
       expect(printed.some((t) => /^plan \[\["Move".*state hash [0-9a-f]{16}$/.test(t))).toBe(true);

@@ -19,7 +19,7 @@ export interface SchedulerOptions {
 
 /**
  * A JS system: runs on the main thread in the serial slot of its wave, with the world's full API.
- * (Other kinds of system add their own spec type here, e.g. a worker kernel.)
+ * (A JS kernel run in row batches, on the workers: KernelSystemSpec.)
  */
 export interface SystemSpec {
   /** Unique among the scheduler's systems. */
