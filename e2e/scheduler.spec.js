@@ -171,8 +171,9 @@ for (const { variant, server } of variants) {
       world.spawn({ position: { x: 1, y: 2 } });
       const before = world.stateHash();
       const errors = [];
+      const codes = [];
       const attempt = (fn) => { try { fn(); errors.push('no error'); } catch (e) { errors.push(e.message); } };
-      attempt(() => world.createScheduler({ systems: ['Warp'] }));
+      try { world.createScheduler({ systems: ['Warp'] }); } catch (e) { errors.push(e.message); codes.push(e.code); }
       const scheduler = world.createScheduler({ systems: ['Move'] });
       attempt(() => scheduler.addSystem({ name: 'X', reads: ['mass'], run() {} }));
       attempt(() => scheduler.addSystem({ name: 'Y', run: 5 }));
@@ -190,9 +191,13 @@ for (const { variant, server } of variants) {
       const after = world.stateHash();
       scheduler.dispose();
       world.dispose();
-      return { errors, update, same: before === after };
+      return { errors, codes, update, same: before === after, systems: ecsia.systems };
     });
-    expect(r.errors[0]).toContain("no built-in system named 'Warp'");
+    expect(r.errors[0]).toContain("no system is registered under the name 'Warp' (registered: Attract, Bounce,");
+    expect(r.codes[0]).toBe('UnknownSystem');
+    // The engine's own module registers its built-in systems like any module (ECSIA_REGISTER_SYSTEM).
+    expect(r.systems).toEqual(expect.arrayContaining(['Move', 'Bounce', 'Attract', 'Spawner', 'Heavy0', 'Heavy7', 'SumMoved', 'Idle']));
+    expect([...r.systems].sort()).toEqual(r.systems);
     expect(r.errors[1]).toContain("unknown component 'mass'");
     expect(r.errors[2]).toContain('run must be a function');
     expect(r.errors[3]).toContain("'Move'");
@@ -201,7 +206,7 @@ for (const { variant, server } of variants) {
     expect(r.errors[6]).toContain('group must be a whole number 0..7');
     expect(r.errors[7]).toContain('count must be a whole number');
     expect(r.errors[8]).toContain('config.heavySteps must be a non-negative number');
-    expect(r.errors[9]).toContain("'Warp'");
+    expect(r.errors[9]).toContain("no system is registered under the name 'Warp'");
     expect(r.errors[10]).toContain("takes a registered system's name");
     expect(r.update).toContain('dt must be a finite number');
     expect(r.same).toBe(true);

@@ -8,8 +8,9 @@
 #include <climits>
 #include <cmath>
 
-#include "builtin/builtin_systems.hpp"
 #include "ecsia/base/monotonic_clock.hpp"
+#include "ecsia/schedule/system_registry.hpp"
+#include "ecsia/world/registered_components.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "scheduler_binding.hpp"
@@ -78,7 +79,7 @@ std::vector<ComponentId> SchedulerBinding::ids_of(const val& names, const std::s
 }
 
 void SchedulerBinding::add_system(const std::string& name) {
-    scheduler_->add_system(builtin::make_builtin_system(world_.world(), name));
+    scheduler_->add_system(make_system(world_.world(), name));
 }
 
 void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
@@ -173,6 +174,16 @@ struct Guarded<Method> {
     }
 };
 
+// The module's registered names; throws DuplicateName when a name was registered twice, which
+// loadEcsia() turns into a rejection at start-up.
+val registered_names(const std::vector<std::string>& names) {
+    val out = val::array();
+    for (const std::string& name : names) out.call<void>("push", name);
+    return out;
+}
+val registered_systems_js() { return rethrow_as_js([] { return registered_names(registered_systems()); }); }
+val registered_components_js() { return rethrow_as_js([] { return registered_names(registered_components()); }); }
+
 SchedulerBinding* make_scheduler(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows, double deadline_ms,
                                  double fence_poll_us) {
     return rethrow_as_js([&] { return new SchedulerBinding(world, workers, batch_rows, deadline_ms, fence_poll_us); });
@@ -190,6 +201,8 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
     ecsia::WaveFence::set_wake_hook(&ecsia::wasm::wake_js_waiters);
     ecsia::WorkerPool::set_wake_word_hooks({&ecsia::wasm::futex_wait, &ecsia::wasm::futex_wake});
 #endif
+    emscripten::function("registeredSystems", &ecsia::wasm::registered_systems_js);
+    emscripten::function("registeredComponents", &ecsia::wasm::registered_components_js);
     emscripten::class_<SchedulerBinding>("Scheduler")
         .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())
         .function("addSystem", &Guarded<&SchedulerBinding::add_system>::call)

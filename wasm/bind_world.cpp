@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "builtin_components.hpp"
 #include "encoded_values.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
@@ -66,8 +65,7 @@ ParsedValue parse_value(const ComponentDesc& desc, const val& values) {
 WorldBinding::WorldBinding(std::uint32_t max_entities) {
     WorldOptions options;
     options.max_entities = max_entities;
-    world_ = std::make_unique<World>(options);
-    register_world_components(*world_);
+    world_ = std::make_unique<World>(options);  // with the module's registered components
 }
 
 std::uint32_t WorldBinding::define_component(const std::string& name, const val& fields) {

@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'BadPlan'           // cycles or unknown names in system ordering
   | 'WorkerFailure'     // the worker pool could not start or a wave missed its deadline
   | 'Disposed'          // the object was disposed
+  | 'UnknownSystem'     // no C++ system is registered under that name (ECSIA_REGISTER_SYSTEM)
   | 'OutOfMemory'       // the wasm heap cannot grow any further
   | 'InternalError';    // a bug: please report it
 
@@ -55,6 +56,13 @@ export interface LoadOptions {
    * on the page first, then on every worker; one that fails to load rejects, naming its URL.
    */
   kernels?: string | URL;
+  /**
+   * The URL prefix of a browser module of your own (CMake: ecsia_add_browser_module(<name> ...)):
+   * `<prefix>_threaded.mjs` or `<prefix>_single.mjs` loads instead of the engine's own module. A
+   * string is resolved against the page; a URL (e.g. new URL("./dist/mygame", import.meta.url)) is
+   * taken as it is. Rejects naming every URL tried when the files are missing.
+   */
+  module?: string | URL;
 }
 
 /** Loads the engine: the threaded wasm build where the page can run it, the single build otherwise. */
@@ -75,6 +83,8 @@ export interface Ecsia {
   readonly maxWorkers: number;
   /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
   readonly kernels: readonly string[];
+  /** The C++ systems the loaded module registered (ECSIA_REGISTER_SYSTEM), sorted: names for addSystem. */
+  readonly systems: readonly string[];
   /** A new, empty world with the built-in components defined. */
   createWorld(options?: WorldOptions): World;
 }

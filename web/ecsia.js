@@ -7,6 +7,9 @@
 //             cross-origin isolated page (SharedArrayBuffer).
 //   single    web/dist/ecsia_single.mjs: no threads; same results. Loaded, with exactly one
 //             warning, where threads are off.
+//   your own  loadEcsia({ module: prefix }) loads <prefix>_threaded.mjs or <prefix>_single.mjs,
+//             a module built with ecsia_add_browser_module(<name> SOURCES ...) (wasm/browser_module.cmake):
+//             the engine plus your C++ systems and components, registered by name.
 //
 // Errors: bad input throws an Error whose message names the operation and the problem, and
 // nothing changes (G5). Errors from the engine also carry `.code` (e.g. 'StaleEntity').
@@ -14,6 +17,7 @@
 
 import { describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
 import { attachInternals, Engine } from './internal/engine.js';
+import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
 import { importKernelModule, kernelFactoryOptions, withLoadDeadline } from './internal/kernel_module.js';
@@ -29,6 +33,7 @@ const MODULES = {
 // the engine as an asset for every page, kernels or not.
 const ENGINE_FILES = { threaded: './dist/ecsia_threaded.mjs', single: './dist/ecsia_single.mjs' };
 const HERE = import.meta.url;
+const OPTIONS = ['threads', 'onDiagnostic', 'kernels', 'module'];
 
 const COI_HEADERS = '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"';
 
@@ -83,13 +88,19 @@ function explainLoadFailure(error, variant, url) {
 
 /**
  * Loads the engine.
- * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL}} [options]
+ * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL, module?: string|URL}} [options]
  *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
  *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
  *   (default: console.warn). kernels: the URL of an ES module whose exported functions are JS
  *   kernels (scheduler.addSystem({ kernel })); a string is resolved against the page's address.
  *   It is imported on the page first, then on every worker; a module that fails to load rejects
- *   naming its URL. `ecsia.kernels` lists the kernel names.
+ *   naming its URL. `ecsia.kernels` lists the kernel names. module: the URL prefix of a browser
+ *   module of your own (ecsia_add_browser_module): `<prefix>_threaded.mjs` or `<prefix>_single.mjs`
+ *   is loaded instead of the engine's own module. A string is resolved against the page
+ *   (document.baseURI); a URL, e.g. new URL("./dist/mygame", import.meta.url), is taken as it is.
+ *   When the module's files are missing, the promise rejects naming every URL it tried; when the
+ *   module registered a system or component name twice, it rejects naming it. `ecsia.systems`
+ *   lists the module's registered C++ systems.
  * Rejects outside a browser page or worker (a server-side render pass: importing this module is
  * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
  * (a dev server or bundler that sent its index.html instead: see the README's bundler recipes).
@@ -98,6 +109,9 @@ export async function loadEcsia(options = {}) {
   const notBrowser = notBrowserReason();
   if (notBrowser !== null) throw new Error(notBrowser);
   if (!isPlainObject(options)) throw new Error(`loadEcsia: options must be an object, got ${describe(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new Error(`loadEcsia: unknown option '${key}' (known: ${OPTIONS.join(', ')})`);
+  }
   const threads = options.threads ?? 'auto';
   if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 0)) {
     throw new Error(`loadEcsia: options.threads must be 'auto' or a whole number >= 0, got ${describe(threads)}`);
@@ -107,6 +121,7 @@ export async function loadEcsia(options = {}) {
     throw new Error(`loadEcsia: options.onDiagnostic must be a function, got ${describe(onDiagnostic)}`);
   }
   const diagnose = onDiagnostic ?? ((message) => console.warn(message));
+  const files = options.module === undefined ? null : moduleFiles('loadEcsia', options.module);
   const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
 
   const isolated = globalThis.crossOriginIsolated === true;
@@ -115,18 +130,30 @@ export async function loadEcsia(options = {}) {
   const variant = warning === null ? 'threaded' : 'single';
   if (warning !== null) diagnose(warning);
 
-  const factory = (await MODULES[variant]()).default;
+  // The URL of the variant's .mjs, which every pool worker imports too (the kernel worker
+  // re-exports the factory from it, whatever the prefix).
+  const moduleUrl = files === null ? new URL(ENGINE_FILES[variant], HERE).href : files.urls(variant)[0];
+  const factory = files === null ? (await MODULES[variant]()).default : await files.importFactory(variant);
   const moduleArgs = {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
   };
-  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, new URL(ENGINE_FILES[variant], HERE).href, moduleArgs);
+  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, moduleUrl, moduleArgs);
   let module;
   try {
     module = await withLoadDeadline(factory(moduleArgs), kernelModule);
   } catch (error) {
     // ecsiaWasmUrl: set by the module's post-js (wasm/wasm_url.post.js) before it fetches.
     throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
+  }
+  const where = files === null ? 'the engine module' : `the module ${files.describe(variant)}`;
+  let systems;
+  try {
+    // Throws DuplicateName when a name was registered twice: a start-up error, reported now.
+    systems = module.registeredSystems();
+    module.registeredComponents();
+  } catch (error) {
+    throw new Error(`loadEcsia: ${where} cannot start: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   let workers = 0;
@@ -141,14 +168,14 @@ export async function loadEcsia(options = {}) {
       workers = threads;
     }
   }
-  return new Ecsia(module, variant, workers, diagnose, kernelModule?.names ?? []);
+  return new Ecsia(module, { variant, workers, diagnose, moduleUrl }, kernelModule?.names ?? [], Object.freeze([...systems]));
 }
 
 class Ecsia {
   #engine;
 
-  constructor(module, variant, workers, diagnose, kernels) {
-    this.#engine = new Engine(module, { variant, workers, diagnose, kernels: Object.freeze([...kernels]) });
+  constructor(module, { variant, workers, diagnose, moduleUrl }, kernels, systems) {
+    this.#engine = new Engine(module, { variant, workers, diagnose, moduleUrl, kernels: Object.freeze([...kernels]) });
     attachInternals(this, this.#engine);
     /** 'threaded' | 'single' */
     this.variant = variant;
@@ -158,6 +185,8 @@ class Ecsia {
     this.maxWorkers = module.poolSize;
     /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
     this.kernels = this.#engine.kernels;
+    /** The names of the C++ systems the module registered (ECSIA_REGISTER_SYSTEM), sorted. */
+    this.systems = systems;
   }
 
   /** @param {{maxEntities?: number}} [options] */

@@ -19,15 +19,18 @@ run_web_tests() {
   npx --no-install tsc --strict --noEmit -p tests/types || status=1
 
   echo "==> wasm build: build/wasm (browser modules into web/dist, Catch2 suite for node)"
-  # ECSIA_BUILD_BENCH: the bench page's module (web/dist/bench), smoke-tested by e2e/bench.spec.js.
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DECSIA_BUILD_BENCH=ON -DECSIA_WASM_SIMD=ON >/dev/null
+  # The wasm preset (CMakePresets.json) has ECSIA_BUILD_BENCH: the bench page's module
+  # (web/dist/bench), smoke-tested by e2e/bench.spec.js.
+  emcmake cmake --preset wasm >/dev/null
   # The browser modules first: Playwright needs them even if a test source fails to compile.
-  cmake --build build/wasm -j "$jobs" --target ecsia_threaded ecsia_single ecsia_bench
-  cmake --build build/wasm -j "$jobs" || status=1
+  cmake --build --preset wasm-modules -j "$jobs"
+  cmake --build --preset wasm -j "$jobs" || status=1
+  # examples/boids/dist: e2e/examples.spec.js loads it (scripts/lib/test_examples.sh).
+  build_examples_wasm || status=1
 
   if [ "$status" -eq 0 ]; then
     echo "==> wasm tests: Catch2 under node"
-    (cd build/wasm && ctest --output-on-failure) || status=1
+    ctest --preset wasm || status=1
   else
     echo "==> wasm tests: skipped, the Catch2 suite did not build" >&2
   fi

@@ -20,6 +20,9 @@ export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: Kern
 export async function usage(): Promise<void> {
   const ecsia = await loadEcsia({ threads: 'auto', onDiagnostic: (message: string) => console.warn(message) });
   const variant: 'threaded' | 'single' = ecsia.variant;
+  const registered: readonly string[] = ecsia.systems;
+  const own = await loadEcsia({ module: new URL('./dist/boids', import.meta.url) });
+  const ownByString = await loadEcsia({ module: './dist/boids', threads: 0 });
   const world: World = ecsia.createWorld({ maxEntities: 200_000 });
   const info = world.defineComponent('health', { hp: 'i32', regen: 'f32', alive: 'bool', target: 'entity' });
   const size: number = info.size;
@@ -89,6 +92,10 @@ export async function usage(): Promise<void> {
 
   // @ts-expect-error: an unknown loader option
   await loadEcsia({ thread: 2 });
+  // @ts-expect-error: module is a URL prefix, not a number
+  await loadEcsia({ module: 3 });
+  // @ts-expect-error: the registered systems are read-only
+  ecsia.systems.push('Mine');
   // @ts-expect-error: threads takes 'auto' or a number
   await loadEcsia({ threads: 'many' });
   // @ts-expect-error: a field type that does not exist

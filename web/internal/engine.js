@@ -28,9 +28,11 @@ export class Engine {
   #views;          // { buffer, u8, u32, dv } over #heap
   #memory;         // the shared WebAssembly.Memory (threaded build), or undefined
 
-  constructor(module, { variant, workers, diagnose, kernels = [] }) {
+  constructor(module, { variant, workers, diagnose, kernels = [], moduleUrl }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
     this.module = module;
+    /** The URL of the module's .mjs (the engine's own, or <prefix>_<variant>.mjs of loadEcsia({ module })). */
+    this.moduleUrl = moduleUrl;
     this.variant = variant;
     this.workers = workers;
     /** Every warning of this engine goes here (G3). */

@@ -4,6 +4,7 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/base/monotonic_clock.hpp"
+#include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -32,6 +33,7 @@ constexpr const char* kNonStandardException = "a non-standard exception";
 
 Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(world), options_(options) {
     if (options_.batch_rows == 0) throw Error(ErrorCode::BadValue, "batch_rows must be at least 1");
+    check_system_registry();  // a name registered twice fails at start-up, not at the first lookup
     if (options_.workers == 0) return;
     try {
         pool_ = std::make_unique<WorkerPool>(options_.workers);

@@ -1,4 +1,5 @@
 #include "ecsia/world/world.hpp"
+#include "ecsia/world/registered_components.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -35,7 +36,10 @@ private:
 }  // namespace
 
 World::World(WorldOptions options)
-    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {}
+    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {
+    // Components registered with ECSIA_REGISTER_COMPONENT, in name order (ids independent of link order).
+    for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);
+}
 
 void World::throw_unregistered() {
     throw Error(ErrorCode::UnknownComponent, "that C++ component type was never added to this world");

@@ -1,0 +1,113 @@
+# ecsia_add_browser_module(<name> SOURCES <files...> [OUTPUT_DIRECTORY <dir>])
+#
+# A browser module of your own: the engine, its bindings and your sources, linked twice, each
+# variant compiled with its own flags (objects linked into a -pthread module must be -pthread):
+#
+#   <dir>/<name>_threaded.mjs, .wasm, .worker.js   target <name>_threaded: shared memory + worker pool
+#   <dir>/<name>_single.mjs, .wasm                 target <name>_single: no SharedArrayBuffer needed
+#
+# <dir> defaults to the calling directory's build folder; a relative <dir> is taken from there.
+# Your sources are compiled into each executable, not archived, so the static registrars of
+# ECSIA_REGISTER_SYSTEM / ECSIA_REGISTER_COMPONENT are never dropped by the linker. A page loads
+# the module with loadEcsia({ module: '<url of dir>/<name>' }) (web/ecsia.js).
+#
+# Usable after add_subdirectory(<ecsia>) in an emcmake build (examples/boids/CMakeLists.txt).
+#
+# The variants: ECSIA_BROWSER_VARIANTS lists them; each has ECSIA_BROWSER_<variant>_{CORE,COMPILE,
+# LINK,POOL,EXPORT}. Another variant (a debug build, say) is one more entry set the same way
+# before modules are added. The cache holds them so a function called from another project's
+# directory sees them.
+
+set(ECSIA_WASM_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "wasm/ of the engine: the bindings")
+
+# Every variant: optimised, Embind, an ES module factory, a growable heap.
+set(ECSIA_BROWSER_COMPILE -O3 CACHE INTERNAL "compile flags of every browser module object")
+set(ECSIA_BROWSER_LINK
+    -O3
+    -lembind
+    -sMODULARIZE=1
+    -sEXPORT_ES6=1
+    -sENVIRONMENT=web,worker
+    -sALLOW_MEMORY_GROWTH=1
+    -sMAXIMUM_MEMORY=1GB
+    # the JS layer restores the wasm stack pointer when a binding throws (wasm/js_error.hpp)
+    -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
+    # the URL the .wasm is fetched from, for the loader's "not a wasm file" error (every module
+    # loadEcsia loads needs it, a user's too)
+    --post-js ${ECSIA_WASM_DIR}/wasm_url.post.js
+    CACHE INTERNAL "link flags of every browser module")
+if(ECSIA_WASM_SIMD)
+    set(ECSIA_BROWSER_COMPILE ${ECSIA_BROWSER_COMPILE} -msimd128 CACHE INTERNAL "")
+    set(ECSIA_BROWSER_LINK ${ECSIA_BROWSER_LINK} -msimd128 CACHE INTERNAL "")
+endif()
+
+# Threaded: one Web Worker per pool slot, created before the factory's promise resolves, so a
+# pthread_create never has to wait for the main thread to yield. 8 = the most workers a page
+# asks for (web/ecsia.js clamps to this).
+# Not -sALLOW_BLOCKING_ON_MAIN_THREAD=0: it also aborts on a momentarily contended malloc lock
+# (a worker freeing its start-up state while the page allocates), seen in e2e runs. The page
+# never waits on purpose (it awaits the fence with Atomics.waitAsync); e2e/scheduler.spec.js
+# measures that the main thread keeps running while waves do.
+set(ECSIA_WASM_POOL_SIZE 8 CACHE STRING "Web Workers a threaded browser module starts with")
+set(ECSIA_BROWSER_VARIANTS threaded single CACHE INTERNAL "browser module variants")
+set(ECSIA_BROWSER_threaded_CORE ecsia::core_threaded CACHE INTERNAL "")
+set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")
+set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth CACHE INTERNAL "")
+set(ECSIA_BROWSER_threaded_POOL ${ECSIA_WASM_POOL_SIZE} CACHE INTERNAL "")
+set(ECSIA_BROWSER_threaded_EXPORT createEcsiaThreaded CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_CORE ecsia::core_single CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_COMPILE "" CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_LINK -sINITIAL_MEMORY=16MB CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_POOL 0 CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_EXPORT createEcsiaSingle CACHE INTERNAL "")
+
+# The bindings (one bind_<area>.cpp per area, EMSCRIPTEN_BINDINGS(ecsia_<area>)), once per variant
+# as OBJECT libraries: every module of a build links the same objects, none archived (their
+# EMSCRIPTEN_BINDINGS registrars must not be dropped).
+set(ECSIA_BINDING_SOURCES
+    ${ECSIA_WASM_DIR}/bind_world.cpp
+    ${ECSIA_WASM_DIR}/bind_query.cpp
+    ${ECSIA_WASM_DIR}/bind_scheduler.cpp
+    ${ECSIA_WASM_DIR}/bind_kernels.cpp
+    ${ECSIA_WASM_DIR}/js_kernel.cpp
+    ${ECSIA_WASM_DIR}/world_fast.cpp
+    ${ECSIA_WASM_DIR}/js_error.cpp
+    ${ECSIA_WASM_DIR}/js_values.cpp)
+foreach(variant ${ECSIA_BROWSER_VARIANTS})
+    add_library(ecsia_bindings_${variant} OBJECT ${ECSIA_BINDING_SOURCES})
+    target_include_directories(ecsia_bindings_${variant} PUBLIC ${ECSIA_WASM_DIR})
+    target_link_libraries(ecsia_bindings_${variant} PUBLIC ${ECSIA_BROWSER_${variant}_CORE})
+    target_compile_options(ecsia_bindings_${variant} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
+    target_compile_definitions(ecsia_bindings_${variant} PRIVATE ECSIA_WASM_POOL_SIZE=${ECSIA_BROWSER_${variant}_POOL})
+endforeach()
+
+function(ecsia_add_browser_module name)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_DIRECTORY" "SOURCES")
+    if(arg_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "ecsia_add_browser_module(${name}): unexpected arguments '${arg_UNPARSED_ARGUMENTS}' "
+                            "(it takes SOURCES <files...> [OUTPUT_DIRECTORY <dir>])")
+    endif()
+    if(NOT arg_SOURCES)
+        message(FATAL_ERROR "ecsia_add_browser_module(${name}): SOURCES <files...> is required (your systems' .cpp files)")
+    endif()
+    if(NOT EMSCRIPTEN)
+        message(FATAL_ERROR "ecsia_add_browser_module(${name}): browser modules need an Emscripten build "
+                            "(configure with emcmake cmake ...)")
+    endif()
+    if(NOT arg_OUTPUT_DIRECTORY)
+        set(arg_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    endif()
+    get_filename_component(out "${arg_OUTPUT_DIRECTORY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    foreach(variant ${ECSIA_BROWSER_VARIANTS})
+        set(target ${name}_${variant})
+        add_executable(${target} ${arg_SOURCES})  # the bindings objects come with the OBJECT library
+        target_link_libraries(${target} PRIVATE ecsia_bindings_${variant} ${ECSIA_BROWSER_${variant}_CORE})
+        target_compile_options(${target} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
+        target_compile_definitions(${target} PRIVATE ECSIA_WASM_POOL_SIZE=${ECSIA_BROWSER_${variant}_POOL})
+        target_link_options(${target} PRIVATE ${ECSIA_BROWSER_LINK} ${ECSIA_BROWSER_${variant}_LINK}
+                            -sEXPORT_NAME=${ECSIA_BROWSER_${variant}_EXPORT})
+        # The .mjs, .wasm (and .worker.js) sit side by side: the worker imports ./<name>_threaded.mjs.
+        set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${out}
+                              LINK_DEPENDS ${ECSIA_WASM_DIR}/wasm_url.post.js)
+    endforeach()
+endfunction()
