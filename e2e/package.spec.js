@@ -35,6 +35,7 @@ const EXPECTED_FILES = [
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',
   'internal/kernel_worker.js',
+  'internal/module_files.js',
   'internal/world_core.js',
   'package.json',
   'query.d.ts',

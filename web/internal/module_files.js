@@ -19,7 +19,7 @@ const EXTENSIONS = {
 function resolvePrefix(op, prefix) {
   if (prefix instanceof URL) return new URL(prefix.href);
   if (typeof prefix !== 'string' || prefix === '') {
-    throw new Error(`${op}: options.module must be a URL prefix (a string or a URL, e.g. new URL('./dist/mygame', import.meta.url)), got ${describe(prefix)}`);
+    throw new Error(`${op}: options.module must be a URL prefix (a string or a URL, e.g. new URL("./dist/mygame", import.meta.url)), got ${describe(prefix)}`);
   }
   const base = globalThis.document?.baseURI ?? globalThis.location?.href;
   try {
