@@ -19,6 +19,7 @@
 #include "ecsia/schedule/system.hpp"
 #include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/schema/component_traits.hpp"
+#include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "ecsia/world/registered_components.hpp"
 #include "ecsia/world/world.hpp"

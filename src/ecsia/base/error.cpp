@@ -17,6 +17,8 @@ const char* to_string(ErrorCode code) noexcept {
         case ErrorCode::WorkerFailure: return "WorkerFailure";
         case ErrorCode::Disposed: return "Disposed";
         case ErrorCode::UnknownSystem: return "UnknownSystem";
+        case ErrorCode::BadSnapshot: return "BadSnapshot";
+        case ErrorCode::SnapshotMismatch: return "SnapshotMismatch";
     }
     return "Error";
 }

@@ -21,6 +21,8 @@ enum class ErrorCode {
     WorkerFailure,      // a worker pool could not start or missed a deadline
     Disposed,           // the object was disposed
     UnknownSystem,      // no system is registered under that name (ECSIA_REGISTER_SYSTEM)
+    BadSnapshot,        // the bytes are not a valid snapshot: truncated, corrupt, another version, inconsistent
+    SnapshotMismatch,   // a valid snapshot this world cannot take: a component missing or defined differently
 };
 
 const char* to_string(ErrorCode code) noexcept;

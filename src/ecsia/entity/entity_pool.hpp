@@ -48,6 +48,7 @@ public:
     Entity alive_at(std::uint32_t index) const noexcept;
 
 private:
+    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     enum class SlotState : std::uint8_t { Free, Reserved, Alive, Retired };
     struct Slot {
         std::uint32_t generation = 0;

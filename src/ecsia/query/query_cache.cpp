@@ -17,6 +17,11 @@ bool QueryCache::matches(const Table& table) const noexcept {
 }
 
 const std::vector<TableIndex>& QueryCache::matched(const TableGraph& graph) {
+    if (layout_epoch_ != graph.layout_epoch()) {  // the table list was replaced: match afresh
+        matched_.clear();
+        tables_seen_ = 0;
+        layout_epoch_ = graph.layout_epoch();
+    }
     for (; tables_seen_ < graph.table_count(); ++tables_seen_) {
         if (matches(graph.table(tables_seen_))) matched_.push_back(tables_seen_);
     }

@@ -43,6 +43,7 @@ private:
     std::vector<ComponentId> required_;
     std::vector<TableIndex> matched_;
     std::uint32_t tables_seen_ = 0;
+    std::uint64_t layout_epoch_ = 0;  // the graph's layout_epoch() that matched_ describes
     std::vector<TickTerm> terms_;  // scratch for bind_terms, kept to avoid a per-table allocation
 };
 

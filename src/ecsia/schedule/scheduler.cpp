@@ -67,8 +67,8 @@ void Scheduler::add_system(SystemDesc system) {
     world_.query(system.query);  // validates the query's component ids
     queries_.push_back(std::make_unique<QueryCache>(system.query));
     runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
+    cursor_slots_.push_back(world_.cursors().slot(system.name));
     systems_.push_back(std::move(system));
-    last_run_.push_back(0);
     run_tick_.push_back(0);
     plan_valid_ = false;
 }
@@ -83,6 +83,11 @@ const Plan& Scheduler::plan() {
 
 const std::int32_t* Scheduler::fence_word() const noexcept {
     return pool_ ? pool_->fence().done_epoch_address() : nullptr;
+}
+
+void Scheduler::set_in_frame(bool in_frame) noexcept {
+    in_frame_ = in_frame;
+    world_.cursors().set_in_frame(in_frame);
 }
 
 double Scheduler::now_us() const {
@@ -103,7 +108,7 @@ void Scheduler::begin_frame(float dt) {
     if (stalled_) recover_from_stall();
     if (world_.phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
     plan();
-    in_frame_ = true;
+    set_in_frame(true);
     dt_ = dt;
     wave_ = 0;
     dispatched_ = false;
@@ -119,7 +124,7 @@ FrameStatus Scheduler::step() {
                 if (std::chrono::steady_clock::now() < deadline_) return FrameStatus::Waiting;
                 stalled_ = true;
                 dispatched_ = false;
-                in_frame_ = false;
+                set_in_frame(false);
                 throw Error(ErrorCode::WorkerFailure,
                             "wave " + std::to_string(wave_) + " did not finish within " +
                                 std::to_string(options_.wave_deadline.count()) +
@@ -150,8 +155,9 @@ FrameStatus Scheduler::step() {
         finish_wave(true);
         ++wave_;
     }
-    in_frame_ = false;
+    set_in_frame(false);
     ++frames_;
+    world_.cursors().count_frame();
     last_waves_.swap(waves_);
     return FrameStatus::Done;
 }
@@ -162,7 +168,7 @@ void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) 
         run_tick_[s] = world_.advance_tick();
         systems_[s].main_thread(world_, dt_);
         world_.flush();
-        last_run_[s] = run_tick_[s];
+        world_.cursors().set_last_run(cursor_slots_[s], run_tick_[s]);
     }
 }
 
@@ -193,7 +199,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
         } else {
             runs_.clear();
             std::uint64_t rows = 0;
-            query.for_each_chunk(world_.tables(), last_run_[s], run_tick_[s], nullptr, [&](Chunk& chunk) {
+            query.for_each_chunk(world_.tables(), world_.cursors().last_run(cursor_slots_[s]), run_tick_[s], nullptr, [&](Chunk& chunk) {
                 runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
                 rows += chunk.size();
             });
@@ -261,7 +267,8 @@ bool Scheduler::run_batch(Batch& batch) noexcept {
 
 void Scheduler::run_kernel(Batch& batch) {
     Chunk chunk(world_.tables().table(batch.table), batch.row_begin, batch.row_end, run_tick_[batch.system], &batch.log);
-    KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id, frames_};
+    KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id,
+                          world_.cursors().frames()};
     systems_[batch.system].kernel(context);
 }
 
@@ -321,7 +328,7 @@ void Scheduler::finish_wave(bool merge_results) {
     world_.apply(buffers, reservations);
     world_.flush();
     if (merge_results) {
-        for (Batch* batch : batches_) last_run_[batch->system] = run_tick_[batch->system];
+        for (Batch* batch : batches_) world_.cursors().set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
     }
     batches_.clear();
 }
@@ -337,7 +344,7 @@ void Scheduler::recover_from_stall() {
 void Scheduler::abandon_frame(const std::string& why) {
     if (!in_frame_ && !stalled_) return;
     world_.diagnostics().report("frame abandoned: " + why);
-    in_frame_ = false;
+    set_in_frame(false);
     stalled_ = false;
     dispatched_ = false;
     finish_wave(false);
@@ -355,7 +362,8 @@ void Scheduler::dispose() {
                                     std::to_string(batches_.size()) +
                                     " batch(es) were running; their results and reserved handles are dropped");
         world_.set_phase(WorldPhase::Serial);
-        in_frame_ = stalled_ = dispatched_ = false;
+        set_in_frame(false);
+        stalled_ = dispatched_ = false;
         batches_.clear();
         for (auto& batch : batch_pool_) (void)batch.release();
     } else {

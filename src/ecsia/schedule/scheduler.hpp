@@ -72,6 +72,7 @@ public:
     std::uint32_t waiting_epoch() const noexcept { return epoch_; }
 
     std::uint32_t workers() const noexcept { return pool_ ? pool_->size() : 0; }
+    // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
     std::uint64_t frames() const noexcept { return frames_; }
     const std::vector<WaveTiming>& last_frame_waves() const noexcept { return last_waves_; }
     WorkerStats worker_stats(std::uint32_t worker) const noexcept { return pool_->stats(worker); }
@@ -93,6 +94,7 @@ private:
     Batch& next_batch();
     void finish_wave(bool merge_results);
     void abandon_frame(const std::string& why);
+    void set_in_frame(bool in_frame) noexcept;  // also tells the world (snapshots are refused mid-frame)
     void recover_from_stall();
     double now_us() const;
 
@@ -101,7 +103,9 @@ private:
     std::vector<SystemDesc> systems_;
     std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
     std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
-    std::vector<Tick> last_run_;                        // by system: tick of its previous run
+    // by system: its slot in world_.cursors(), which holds the tick of its previous run (in the
+    // world, so that a snapshot carries it and a fresh scheduler resumes from it)
+    std::vector<std::uint32_t> cursor_slots_;
     std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
     Plan plan_;
     bool plan_valid_ = false;

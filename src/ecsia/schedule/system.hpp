@@ -29,7 +29,7 @@ struct KernelContext {
     EntityReservation& reservation;
     const HandleLayout& layout;
     std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
-    std::uint64_t frame;        // frames completed before this one
+    std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
     std::uint32_t overflow_spawns = 0;
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is

@@ -82,6 +82,7 @@ public:
     }
 
 private:
+    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     // Folds the bulk stamp of rows [from, bulk_changed_rows_) into their per-row ticks and shrinks
     // the stamp to [0, from): needed before a row from outside the stamp moves under it. Const
     // because it never changes any row's changed tick, only where it is stored.

@@ -52,6 +52,7 @@ public:
     void set_remove_edge(ComponentId id, TableIndex target) { remove_edges_[id] = target; }
 
 private:
+    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     int column_slot(ComponentId id) const noexcept {
         return id < column_slot_by_component_.size() ? column_slot_by_component_[id] : -1;
     }

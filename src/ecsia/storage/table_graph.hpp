@@ -28,12 +28,17 @@ public:
     TableIndex without(TableIndex from, ComponentId id);
 
     std::uint64_t storage_generation() const noexcept { return storage_generation_; }
+    // Rises whenever the table list is replaced rather than appended to (a snapshot restore), so
+    // that caches of matched tables start over instead of only scanning new tables.
+    std::uint64_t layout_epoch() const noexcept { return layout_epoch_; }
 
 private:
+    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     const ComponentRegistry& registry_;
     std::vector<std::unique_ptr<Table>> tables_;
     std::map<std::vector<ComponentId>, TableIndex> by_signature_;
     std::uint64_t storage_generation_ = 0;
+    std::uint64_t layout_epoch_ = 0;
 };
 
 }  // namespace ecsia

@@ -25,6 +25,7 @@
 #include "ecsia/reactivity/observers.hpp"
 #include "ecsia/schema/component_registry.hpp"
 #include "ecsia/storage/table_graph.hpp"
+#include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world_phase.hpp"
 
 namespace ecsia {
@@ -173,6 +174,10 @@ public:
     // The same for several logs in order, logs[i] at ticks[i] (a wave's batches, in batch-id
     // order). Adjacent ranges of one column at one tick are stamped as one range.
     void merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks);
+    // Frames run and each system's last-run tick (see system_cursors.hpp): schedulers keep them
+    // here so that a snapshot holds them.
+    SystemCursors& cursors() noexcept { return cursors_; }
+    const SystemCursors& cursors() const noexcept { return cursors_; }
 
     // ---- storage (executors, bindings and state_hash read it directly)
     TableGraph& tables() noexcept { return graph_; }
@@ -184,6 +189,7 @@ public:
 
 private:
     friend class CommandApplier;
+    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     template <typename T>
     ComponentValue value_of(const T& value) {
         // A tag struct is empty but still has sizeof 1, while its descriptor says 0 bytes: pass no
@@ -218,6 +224,7 @@ private:
     std::vector<EntityLocation> locations_;  // by entity index; valid for alive handles only
     WorldPhase phase_ = WorldPhase::Serial;
     Tick tick_ = 1;
+    SystemCursors cursors_;
     ObserverRegistry observers_;
     struct PendingChange {
         Entity entity;

@@ -1,0 +1,42 @@
+#pragma once
+// Checksum: the snapshot format's guard against accidental damage (a truncated download, a flipped
+// bit), computed over the payload in one streaming pass.
+//
+// The bytes are read as little-endian 32-bit words (a short tail is zero-padded), dealt round-robin
+// to 8 lanes; each lane keeps two 64-bit sums, a += word and b += a (Fletcher's scheme, modulo
+// 2^64). `a` catches any change to one word; `b` weighs each word by its distance from the end,
+// so swapped, moved or pairwise-cancelling changes show too. The lanes are independent, so the
+// loop vectorises (SSE2 natively, wasm SIMD in the browser) and runs near memory speed, which is
+// why it is not a CRC or a multiply hash (docs/SNAPSHOT.md, docs/PERFORMANCE.md). The result mixes
+// every lane and the byte count. Not a defence against crafted bytes: restore() bounds-checks and
+// validates everything whatever the checksum says.
+// Any thread; an instance is single-writer.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ecsia {
+
+class Checksum {
+public:
+    // Feeds `size` more bytes. The result depends only on the concatenation of all bytes fed,
+    // never on how they were split into calls.
+    void update(const void* data, std::size_t size) noexcept;
+    std::uint64_t value() const noexcept;
+
+private:
+    static constexpr std::size_t kLanes = 8;
+    static constexpr std::size_t kBlock = kLanes * 4;  // bytes that feed every lane once
+    void blocks(const unsigned char* p, std::size_t count) noexcept;
+
+    std::uint64_t a_[kLanes] = {};
+    std::uint64_t b_[kLanes] = {};
+    unsigned char pending_[kBlock] = {};  // a partial block waiting for more bytes
+    std::size_t pending_size_ = 0;
+    std::uint64_t total_ = 0;  // bytes fed
+};
+
+// The checksum of one contiguous range.
+std::uint64_t checksum(const void* data, std::size_t size) noexcept;
+
+}  // namespace ecsia

@@ -1,0 +1,105 @@
+#pragma once
+// Internal to the snapshot layer (only snapshot/*.cpp include it): the one friend of World,
+// EntityPool, TableGraph, Table, Column and SystemCursors, through which the writer reads their
+// private state and the restorer replaces it. Keeping every such access here means those classes
+// grow no public setters that could break their invariants.
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+class SnapshotAccess {
+public:
+    using Slot = EntityPool::Slot;
+    using SlotState = EntityPool::SlotState;
+    using PendingChange = World::PendingChange;
+
+    // ---- world
+    static EntityPool& pool(World& w) noexcept { return w.pool_; }
+    static const EntityPool& pool(const World& w) noexcept { return w.pool_; }
+    static TableGraph& graph(World& w) noexcept { return w.graph_; }
+    static const TableGraph& graph(const World& w) noexcept { return w.graph_; }
+    static std::vector<EntityLocation>& locations(World& w) noexcept { return w.locations_; }
+    static Tick& tick(World& w) noexcept { return w.tick_; }
+    static std::vector<PendingChange>& pending_changes(World& w) noexcept { return w.pending_changes_; }
+    static const std::vector<PendingChange>& pending_changes(const World& w) noexcept { return w.pending_changes_; }
+    static bool observer_commands_pending(const World& w) noexcept { return !w.observer_commands_.empty(); }
+    static bool inside_observer(const World& w) noexcept { return w.observer_depth_ > 0; }
+
+    // ---- cursors
+    static std::vector<std::string>& cursor_names(SystemCursors& c) noexcept { return c.names_; }
+    static std::vector<Tick>& cursor_ticks(SystemCursors& c) noexcept { return c.last_run_; }
+    static std::uint64_t& frames(SystemCursors& c) noexcept { return c.frames_; }
+
+    // ---- entity pool
+    static std::vector<Slot>& slots(EntityPool& p) noexcept { return p.slots_; }
+    static const std::vector<Slot>& slots(const EntityPool& p) noexcept { return p.slots_; }
+    static std::vector<std::uint32_t>& free_indices(EntityPool& p) noexcept { return p.free_indices_; }
+    static const std::vector<std::uint32_t>& free_indices(const EntityPool& p) noexcept { return p.free_indices_; }
+    // Sets the counters from the slots (after the slots and free list were replaced).
+    static void recount(EntityPool& p) noexcept {
+        std::uint32_t alive = 0, reserved = 0, retired = 0;
+        for (const Slot& slot : p.slots_) {
+            alive += slot.state == SlotState::Alive;
+            reserved += slot.state == SlotState::Reserved;
+            retired += slot.state == SlotState::Retired;
+        }
+        p.alive_count_ = alive;
+        p.allocated_count_ = alive + reserved;
+        p.retired_count_ = retired;
+    }
+
+    // ---- tables
+    static std::vector<std::unique_ptr<Table>>& tables(TableGraph& g) noexcept { return g.tables_; }
+    static std::map<std::vector<ComponentId>, TableIndex>& by_signature(TableGraph& g) noexcept { return g.by_signature_; }
+    static std::uint64_t* storage_generation(TableGraph& g) noexcept { return &g.storage_generation_; }
+    static void replace_layout(TableGraph& g) noexcept { ++g.layout_epoch_; }
+    static const ComponentRegistry& registry(const TableGraph& g) noexcept { return g.registry_; }
+    static std::vector<Entity>& entities(Table& t) noexcept { return t.entities_; }
+    static void forget_edges(Table& t) noexcept {
+        t.add_edges_.clear();
+        t.remove_edges_.clear();
+    }
+
+    // ---- columns
+    static const std::vector<Tick>& added_ticks(const Column& c) noexcept { return c.added_ticks_; }
+    static const std::vector<Tick>& own_changed_ticks(const Column& c) noexcept { return c.changed_ticks_; }
+    static std::vector<Tick>& added_ticks(Column& c) noexcept { return c.added_ticks_; }
+    static std::vector<Tick>& own_changed_ticks(Column& c) noexcept { return c.changed_ticks_; }
+    struct TickSummary {
+        Tick max_added;
+        Tick max_changed;
+        std::uint32_t bulk_rows;
+        Tick bulk_tick;
+    };
+    static TickSummary summary(const Column& c) noexcept {
+        return {c.max_added_tick_, c.max_changed_tick_, c.bulk_changed_rows_, c.bulk_changed_tick_};
+    }
+    static void set_summary(Column& c, const TickSummary& s) noexcept {
+        c.max_added_tick_ = s.max_added;
+        c.max_changed_tick_ = s.max_changed;
+        c.bulk_changed_rows_ = s.bulk_rows;
+        c.bulk_changed_tick_ = s.bulk_tick;
+    }
+};
+
+}  // namespace ecsia
+
+namespace ecsia::detail {
+
+// snapshot() and restore() run only between whole frames. Throws WrongPhase naming `operation`.
+inline void require_between_frames(const World& world, const char* operation) {
+    const char* why = nullptr;
+    if (world.phase() == WorldPhase::Wave) why = " during a wave";
+    else if (SnapshotAccess::inside_observer(world)) why = " inside an observer";
+    else if (world.cursors().in_frame()) why = " inside a frame (between a scheduler's begin_frame and the frame's end)";
+    if (why != nullptr) {
+        throw Error(ErrorCode::WrongPhase, std::string(operation) + why + ": only a whole frame can be replayed, so call it between frames");
+    }
+}
+
+}  // namespace ecsia::detail

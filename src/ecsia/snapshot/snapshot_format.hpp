@@ -1,0 +1,65 @@
+#pragma once
+// The snapshot byte format, version 1 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// little-endian; there is no padding anywhere; strings are u32 length + UTF-8 bytes.
+//
+//   header (32 bytes)
+//     0  u8[8]  magic "ECSIASNP"
+//     8  u32    format version (kFormatVersion)
+//    12  u32    flags, 0
+//    16  u64    payload bytes (all bytes after the header)
+//    24  u64    Checksum (checksum.hpp) of the payload
+//   payload: five sections in this order, each  u32 tag | u64 body bytes | body
+//     "WRLD"  u32 index_bits | u32 max_entities | u32 tick | u64 frames
+//             u32 cursors | per cursor: str system name, u32 last-run tick
+//     "COMP"  u32 components | per component: str name, u32 size, u32 alignment, u32 fields,
+//             per field: str name, u8 FieldType, u32 offset
+//             (the components the tables and pending changes use; later sections index this list)
+//     "ENTS"  u32 slots | u32 free | free x (u32 index, u32 generation), the free list in order
+//             (the last is reused first) | u32 retired | retired x u32 index
+//             (every other slot is alive: its handle is in exactly one table row)
+//     "TABL"  u32 tables | per table, in table-index order (table 0 has no components):
+//             u32 columns | columns x u32 component | u32 rows | rows x u32 entity handle
+//             per column, in the order listed: u32 max added tick | u32 max changed tick |
+//             u32 bulk changed rows | u32 bulk changed tick | ticks added | ticks changed |
+//             rows x size bytes of values (none for a tag)
+//             ticks = u32 kTicksPerRow, then rows x u32 | or u32 kTicksUniform, then one u32
+//     "PEND"  u32 changes | per change: u32 entity handle, u32 component (queued change events)
+//
+// Both targets (x86-64 and wasm32) are little-endian, so column bytes and tick arrays are copied
+// as they are in memory; a big-endian port would need to swap them.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+namespace ecsia::snapshot_format {
+
+static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
+
+inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::size_t kHeaderSize = 32;
+inline constexpr std::size_t kVersionOffset = 8;
+inline constexpr std::size_t kFlagsOffset = 12;
+inline constexpr std::size_t kPayloadSizeOffset = 16;
+inline constexpr std::size_t kChecksumOffset = 24;
+
+inline constexpr std::size_t kSectionHeaderSize = 12;  // u32 tag + u64 body bytes
+
+constexpr std::uint32_t tag(const char (&name)[5]) noexcept {
+    return std::uint32_t(static_cast<unsigned char>(name[0])) | std::uint32_t(static_cast<unsigned char>(name[1])) << 8 |
+           std::uint32_t(static_cast<unsigned char>(name[2])) << 16 | std::uint32_t(static_cast<unsigned char>(name[3])) << 24;
+}
+inline constexpr std::uint32_t kWorldSection = tag("WRLD");
+inline constexpr std::uint32_t kComponentSection = tag("COMP");
+inline constexpr std::uint32_t kEntitySection = tag("ENTS");
+inline constexpr std::uint32_t kTableSection = tag("TABL");
+inline constexpr std::uint32_t kPendingSection = tag("PEND");
+
+inline constexpr std::uint32_t kTicksPerRow = 0;
+inline constexpr std::uint32_t kTicksUniform = 1;
+
+// Longest name accepted (a component, field or system name); longer is a corrupt snapshot.
+inline constexpr std::uint32_t kMaxNameBytes = 4096;
+
+}  // namespace ecsia::snapshot_format

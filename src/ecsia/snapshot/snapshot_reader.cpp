@@ -1,0 +1,363 @@
+// read_snapshot(): the validating half of restore(). Nothing here changes the world; everything a
+// commit relies on is checked: header, checksum, every count and length against the bytes left,
+// the schema against the world's, and the entity bookkeeping for consistency (each slot alive in
+// exactly one row, free or retired; handles within the layout; ticks within the world tick).
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "ecsia/snapshot/checksum.hpp"
+#include "ecsia/snapshot/snapshot_format.hpp"
+#include "ecsia/snapshot/snapshot_image.hpp"
+
+namespace ecsia {
+
+namespace fmt = snapshot_format;
+
+namespace {
+
+using Access = SnapshotAccess;
+
+[[noreturn]] void bad(const std::string& message) { throw Error(ErrorCode::BadSnapshot, message); }
+[[noreturn]] void mismatch(const std::string& message) { throw Error(ErrorCode::SnapshotMismatch, message); }
+
+std::string str(std::uint64_t value) { return std::to_string(value); }
+
+std::uint32_t load_u32(const std::byte* p) noexcept {
+    std::uint32_t value;
+    std::memcpy(&value, p, 4);  // little-endian host (snapshot_format.hpp)
+    return value;
+}
+
+// Bounds-checked little-endian reads of one section's body. Every read names what it reads, so a
+// short or hostile section says where it went wrong.
+class SectionReader {
+public:
+    SectionReader(const std::byte* data, std::size_t size, const char* section) : p_(data), end_(data + size), section_(section) {}
+
+    std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+    const std::byte* take(std::uint64_t size, const char* what) {
+        if (size > left()) fail(std::string(what) + " needs " + str(size) + " bytes, only " + str(left()) + " are left");
+        const std::byte* at = p_;
+        p_ += size;
+        return at;
+    }
+    std::uint8_t u8(const char* what) { return static_cast<std::uint8_t>(*take(1, what)); }
+    std::uint32_t u32(const char* what) { return load_u32(take(4, what)); }
+    std::uint64_t u64(const char* what) {
+        std::uint64_t value;
+        std::memcpy(&value, take(8, what), 8);
+        return value;
+    }
+    std::string_view name(const char* what) {
+        const std::uint32_t size = u32(what);
+        if (size == 0 || size > fmt::kMaxNameBytes) fail(std::string(what) + " has length " + str(size) + " (1.." + str(fmt::kMaxNameBytes) + " allowed)");
+        return {reinterpret_cast<const char*>(take(size, what)), size};
+    }
+    // A count of records of at least `min_bytes` each: more than the bytes left could hold is
+    // refused before anything is allocated for them.
+    std::uint32_t count(const char* what, std::size_t min_bytes) {
+        const std::uint32_t n = u32(what);
+        if (std::uint64_t(n) * min_bytes > left()) {
+            fail(std::string(what) + " is " + str(n) + ", more than the " + str(left()) + " bytes left can hold");
+        }
+        return n;
+    }
+    void expect_end() {
+        if (left() != 0) fail(str(left()) + " unexpected bytes at the end of the section");
+    }
+    [[noreturn]] void fail(const std::string& message) const { bad(std::string("snapshot section ") + section_ + ": " + message); }
+
+private:
+    const std::byte* p_;
+    const std::byte* end_;
+    const char* section_;
+};
+
+// Splits the payload into its sections, in the one order the format allows.
+class Sections {
+public:
+    Sections(const std::byte* data, std::size_t size) : p_(data), end_(data + size) {}
+    SectionReader next(std::uint32_t tag, const char* name) {
+        const std::size_t left = static_cast<std::size_t>(end_ - p_);
+        if (left < fmt::kSectionHeaderSize) bad(std::string("snapshot ends before section ") + name);
+        const std::uint32_t found = load_u32(p_);
+        if (found != tag) bad(std::string("snapshot has no section ") + name + " where it should start");
+        std::uint64_t size;
+        std::memcpy(&size, p_ + 4, 8);
+        if (size > left - fmt::kSectionHeaderSize) {
+            bad(std::string("snapshot section ") + name + " claims " + str(size) + " bytes, only " +
+                str(left - fmt::kSectionHeaderSize) + " are left");
+        }
+        const std::byte* body = p_ + fmt::kSectionHeaderSize;
+        p_ = body + size;
+        return SectionReader(body, static_cast<std::size_t>(size), name);
+    }
+    void expect_end() const {
+        if (p_ != end_) bad("snapshot has " + str(static_cast<std::size_t>(end_ - p_)) + " bytes after its last section");
+    }
+
+private:
+    const std::byte* p_;
+    const std::byte* end_;
+};
+
+void check_header(std::span<const std::byte> bytes) {
+    if (bytes.size() < fmt::kHeaderSize) bad("snapshot is truncated: " + str(bytes.size()) + " bytes, shorter than its 32-byte header");
+    if (std::memcmp(bytes.data(), fmt::kMagic, sizeof fmt::kMagic) != 0) bad("these bytes are not an ecsia snapshot (no ECSIASNP magic)");
+    const std::uint32_t version = load_u32(bytes.data() + fmt::kVersionOffset);
+    if (version != fmt::kFormatVersion) {
+        bad("snapshot format version " + str(version) + " is not supported (this build reads version " + str(fmt::kFormatVersion) + ")");
+    }
+    if (load_u32(bytes.data() + fmt::kFlagsOffset) != 0) bad("snapshot header has unknown flags set");
+    std::uint64_t payload;
+    std::memcpy(&payload, bytes.data() + fmt::kPayloadSizeOffset, 8);
+    const std::size_t present = bytes.size() - fmt::kHeaderSize;
+    if (payload > present) bad("snapshot is truncated: its header says " + str(payload) + " payload bytes, " + str(present) + " are present");
+    if (payload < present) bad("snapshot has " + str(present - payload) + " bytes beyond the " + str(payload) + " its header says");
+    std::uint64_t expected;
+    std::memcpy(&expected, bytes.data() + fmt::kChecksumOffset, 8);
+    if (checksum(bytes.data() + fmt::kHeaderSize, present) != expected) {
+        bad("snapshot checksum does not match: the bytes were damaged or changed");
+    }
+}
+
+void read_world(SectionReader r, const World& world, SnapshotImage& image) {
+    const EntityPool& pool = world.entities();
+    const std::uint32_t index_bits = r.u32("index_bits");
+    const std::uint32_t max_entities = r.u32("max_entities");
+    image.tick = r.u32("tick");
+    image.frames = r.u64("frames");
+    if (index_bits < 1 || index_bits > 31) r.fail("index_bits " + str(index_bits) + " is not 1..31");
+    if (max_entities == 0 || max_entities >= (1u << index_bits)) r.fail("max_entities " + str(max_entities) + " does not fit " + str(index_bits) + " index bits");
+    if (image.tick == 0) r.fail("the world tick is 0 (ticks start at 1)");
+    if (index_bits != pool.layout().index_bits()) {
+        mismatch("snapshot handles have " + str(index_bits) + " index bits, this world's have " + str(pool.layout().index_bits()));
+    }
+    if (max_entities != pool.max_entities()) {
+        mismatch("snapshot was taken from a world with max_entities " + str(max_entities) + ", this world has " + str(pool.max_entities()));
+    }
+    const std::uint32_t cursors = r.count("the number of system cursors", 9);
+    image.cursors.reserve(cursors);
+    for (std::uint32_t c = 0; c < cursors; ++c) {
+        const std::string_view name = r.name("a system name");
+        const Tick last_run = r.u32("a system's last-run tick");
+        if (last_run > image.tick) r.fail("system '" + std::string(name) + "' last ran at tick " + str(last_run) + ", after the world tick " + str(image.tick));
+        for (const SnapshotImage::Cursor& seen : image.cursors) {
+            if (seen.name == name) r.fail("system '" + std::string(name) + "' is listed twice");
+        }
+        image.cursors.push_back({name, last_run});
+    }
+    r.expect_end();
+}
+
+std::string describe_fields(const std::vector<FieldDesc>& fields, std::uint32_t size) {
+    std::string out = "{";
+    for (const FieldDesc& f : fields) {
+        out += (out.size() > 1 ? ", " : " ") + f.name + ": " + std::string(field_type_name(f.type)) + " at " + str(f.offset);
+    }
+    return out + (fields.empty() ? "} (a tag)" : " }") + ", " + str(size) + " bytes";
+}
+
+// The snapshot's components, each matched to this world's component of the same name and layout.
+std::vector<const ComponentDesc*> read_components(SectionReader r, const World& world) {
+    const ComponentRegistry& registry = world.components();
+    const std::uint32_t count = r.count("the number of components", 17);
+    std::vector<const ComponentDesc*> out;
+    out.reserve(count);
+    for (std::uint32_t c = 0; c < count; ++c) {
+        const std::string name(r.name("a component name"));
+        const std::uint32_t size = r.u32("a component size");
+        const std::uint32_t alignment = r.u32("a component alignment");
+        const std::uint32_t field_count = r.count("a component's field count", 9);
+        std::vector<FieldDesc> fields;
+        fields.reserve(field_count);
+        for (std::uint32_t f = 0; f < field_count; ++f) {
+            std::string field(r.name("a field name"));
+            const std::uint8_t type = r.u8("a field type");
+            const std::uint32_t offset = r.u32("a field offset");
+            if (type > static_cast<std::uint8_t>(FieldType::Entity)) r.fail("field '" + name + "." + field + "' has unknown type code " + str(type));
+            fields.push_back({std::move(field), static_cast<FieldType>(type), offset});
+        }
+        const ComponentId id = registry.find(name);
+        if (id == kNoComponent) {
+            mismatch("snapshot needs component '" + name + "', which this world does not define (define it, with the same fields, before restoring)");
+        }
+        const ComponentDesc& desc = registry.desc(id);
+        bool same = desc.size == size && desc.alignment == alignment && desc.fields.size() == fields.size();
+        for (std::size_t f = 0; same && f < fields.size(); ++f) {
+            same = desc.fields[f].name == fields[f].name && desc.fields[f].type == fields[f].type && desc.fields[f].offset == fields[f].offset;
+        }
+        if (!same) {
+            mismatch("component '" + name + "' is defined differently here: the snapshot's is " + describe_fields(fields, size) +
+                     ", this world's is " + describe_fields(desc.fields, desc.size));
+        }
+        for (const ComponentDesc* seen : out) {
+            if (seen == &desc) r.fail("component '" + name + "' is listed twice");
+        }
+        out.push_back(&desc);
+    }
+    r.expect_end();
+    return out;
+}
+
+// Slot coverage while reading: each slot must end up alive, free or retired exactly once.
+enum Covered : std::uint8_t { kUncovered = 0, kCovered = 1 };
+
+void read_entities(SectionReader r, const World& world, SnapshotImage& image, std::vector<std::uint8_t>& covered) {
+    const EntityPool& pool = world.entities();
+    const std::uint32_t slots = r.u32("the slot count");
+    if (slots > pool.max_entities()) r.fail(str(slots) + " slots exceed max_entities " + str(pool.max_entities()));
+    const std::uint32_t free_count = r.count("the free-list length", 8);
+    if (free_count > slots) r.fail("a free list of " + str(free_count) + " is longer than the " + str(slots) + " slots");
+    image.slots.assign(slots, Access::Slot{});
+    covered.assign(slots, kUncovered);
+    const std::uint32_t max_live = pool.layout().max_live_generation();
+    image.free_indices.reserve(free_count);
+    for (std::uint32_t i = 0; i < free_count; ++i) {
+        const std::uint32_t index = r.u32("a free slot");
+        const std::uint32_t generation = r.u32("a free slot's generation");
+        if (index >= slots) r.fail("free slot " + str(index) + " is not below the slot count " + str(slots));
+        if (generation > max_live) r.fail("free slot " + str(index) + " has generation " + str(generation) + ", above the layout's last " + str(max_live));
+        if (covered[index] != kUncovered) r.fail("slot " + str(index) + " is listed twice");
+        covered[index] = kCovered;
+        image.slots[index] = Access::Slot{generation, Access::SlotState::Free};
+        image.free_indices.push_back(index);
+    }
+    const std::uint32_t retired = r.count("the retired-slot count", 4);
+    for (std::uint32_t i = 0; i < retired; ++i) {
+        const std::uint32_t index = r.u32("a retired slot");
+        if (index >= slots) r.fail("retired slot " + str(index) + " is not below the slot count " + str(slots));
+        if (covered[index] != kUncovered) r.fail("slot " + str(index) + " is listed twice");
+        covered[index] = kCovered;
+        image.slots[index] = Access::Slot{max_live, Access::SlotState::Retired};
+    }
+    r.expect_end();
+}
+
+SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, const std::string& where) {
+    const std::uint32_t kind = r.u32(what);
+    SnapshotImage::Ticks ticks;
+    if (kind == fmt::kTicksUniform) {
+        ticks.uniform = r.u32(what);
+        if (rows > 0 && ticks.uniform > max) r.fail(where + ": " + what + " " + str(ticks.uniform) + " exceed the column's maximum " + str(max));
+        return ticks;
+    }
+    if (kind != fmt::kTicksPerRow) r.fail(where + ": " + what + " have unknown encoding " + str(kind));
+    ticks.per_row = r.take(std::uint64_t(rows) * 4, what);
+    Tick highest = 0;
+    for (std::uint32_t row = 0; row < rows; ++row) highest = std::max(highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
+    if (highest > max) r.fail(where + ": " + what + " reach tick " + str(highest) + ", above the column's maximum " + str(max));
+    return ticks;
+}
+
+void read_tables(SectionReader r, const World& world, const std::vector<const ComponentDesc*>& components, SnapshotImage& image,
+                 std::vector<std::uint8_t>& covered) {
+    const HandleLayout& layout = world.entities().layout();
+    const std::uint32_t slots = static_cast<std::uint32_t>(image.slots.size());
+    const std::uint32_t tables = r.count("the table count", 8);
+    if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
+    image.tables.resize(tables);
+    image.locations.assign(slots, EntityLocation{});
+    std::map<std::vector<ComponentId>, TableIndex> signatures;
+    for (TableIndex t = 0; t < tables; ++t) {
+        const std::string where = "table " + str(t);
+        SnapshotImage::TableImage& table = image.tables[t];
+        const std::uint32_t columns = r.count("a table's column count", 4);
+        if (columns > components.size()) r.fail(where + " has " + str(columns) + " columns, more than the " + str(components.size()) + " components");
+        std::vector<std::uint32_t> listed(columns);
+        for (std::uint32_t c = 0; c < columns; ++c) {
+            listed[c] = r.u32("a table's component");
+            if (listed[c] >= components.size()) r.fail(where + " names component " + str(listed[c]) + " of " + str(components.size()));
+            table.signature.push_back(components[listed[c]]->id);
+        }
+        // Columns are listed in the snapshot world's id order; this world's ids may order them
+        // differently, and a Table keeps them in ascending id order.
+        std::vector<std::uint32_t> order(columns);
+        for (std::uint32_t c = 0; c < columns; ++c) order[c] = c;
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return table.signature[a] < table.signature[b]; });
+        std::sort(table.signature.begin(), table.signature.end());
+        if (std::adjacent_find(table.signature.begin(), table.signature.end()) != table.signature.end()) r.fail(where + " lists a component twice");
+        if (t == 0 && columns != 0) r.fail("table 0 must be the empty table");
+        if (!signatures.emplace(table.signature, t).second) r.fail(where + " has the same components as table " + str(signatures[table.signature]));
+
+        table.rows = r.count("a table's row count", 4);
+        table.entities = r.take(std::uint64_t(table.rows) * 4, "a table's entities");
+        for (std::uint32_t row = 0; row < table.rows; ++row) {
+            const Entity entity{load_u32(table.entities + 4 * std::size_t(row))};
+            const std::uint32_t index = layout.index(entity);
+            const std::uint32_t generation = layout.generation(entity);
+            if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
+                r.fail(where + " row " + str(row) + " holds handle " + str(entity.bits) + ", which no live entity can have");
+            }
+            if (covered[index] != kUncovered) r.fail(where + " row " + str(row) + ": slot " + str(index) + " is already used");
+            covered[index] = kCovered;
+            image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
+            image.locations[index] = EntityLocation{t, row};
+        }
+
+        table.columns.resize(columns);
+        for (std::uint32_t c = 0; c < columns; ++c) {
+            const ComponentDesc& desc = *components[listed[c]];
+            const std::string column_where = where + " column '" + desc.name + "'";
+            std::uint32_t slot = 0;
+            while (order[slot] != c) ++slot;
+            SnapshotImage::ColumnImage& column = table.columns[slot];
+            column.summary.max_added = r.u32("a column's max added tick");
+            column.summary.max_changed = r.u32("a column's max changed tick");
+            column.summary.bulk_rows = r.u32("a column's bulk changed rows");
+            column.summary.bulk_tick = r.u32("a column's bulk changed tick");
+            const Access::TickSummary& s = column.summary;
+            if (s.max_added > image.tick || s.max_changed > image.tick) r.fail(column_where + " has ticks after the world tick " + str(image.tick));
+            if (s.bulk_rows > table.rows) r.fail(column_where + " stamps " + str(s.bulk_rows) + " rows of " + str(table.rows));
+            if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where + " has a bulk stamp above its maximum changed tick");
+            column.added = read_ticks(r, table.rows, s.max_added, "added ticks", column_where);
+            column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", column_where);
+            column.values = r.take(std::uint64_t(table.rows) * desc.size, "a column's values");
+            for (const FieldDesc& field : desc.fields) {
+                if (field.type != FieldType::Bool) continue;
+                // A bool byte other than 0 or 1 is undefined behaviour for C++ code that reads it.
+                for (std::uint32_t row = 0; row < table.rows; ++row) {
+                    const auto byte = static_cast<std::uint8_t>(column.values[std::size_t(row) * desc.size + field.offset]);
+                    if (byte > 1) r.fail(column_where + " row " + str(row) + ": bool field '" + field.name + "' holds " + str(byte));
+                }
+            }
+        }
+    }
+    for (std::uint32_t index = 0; index < slots; ++index) {
+        if (covered[index] == kUncovered) r.fail("slot " + str(index) + " is neither alive in a table, free nor retired");
+    }
+    r.expect_end();
+}
+
+void read_pending(SectionReader r, const std::vector<const ComponentDesc*>& components, SnapshotImage& image) {
+    const std::uint32_t count = r.count("the number of queued changes", 8);
+    image.pending.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Entity entity{r.u32("a queued change's entity")};
+        const std::uint32_t component = r.u32("a queued change's component");
+        if (component >= components.size()) r.fail("a queued change names component " + str(component) + " of " + str(components.size()));
+        image.pending.push_back({entity, components[component]->id});
+    }
+    r.expect_end();
+}
+
+}  // namespace
+
+SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
+    check_header(bytes);
+    SnapshotImage image;
+    Sections sections(bytes.data() + fmt::kHeaderSize, bytes.size() - fmt::kHeaderSize);
+    read_world(sections.next(fmt::kWorldSection, "WRLD"), world, image);
+    const std::vector<const ComponentDesc*> components = read_components(sections.next(fmt::kComponentSection, "COMP"), world);
+    std::vector<std::uint8_t> covered;
+    read_entities(sections.next(fmt::kEntitySection, "ENTS"), world, image, covered);
+    read_tables(sections.next(fmt::kTableSection, "TABL"), world, components, image, covered);
+    read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
+    sections.expect_end();
+    return image;
+}
+
+}  // namespace ecsia

@@ -1,0 +1,113 @@
+// restore(): validates (snapshot_reader.cpp), then allocates everything the new state needs, then
+// commits it with moves and copies only, so that a failure at any point before the commit (bad
+// bytes, a mismatched schema, even running out of memory) leaves the world exactly as it was.
+//
+// Tables whose index and components match the world's are reused in place (the rollback case:
+// restoring a recent frame of the same world allocates nothing); the others are built afresh, and
+// tables the snapshot does not have are dropped, so the world ends up with exactly the
+// snapshot's tables in the snapshot's order, which is what makes iteration, batch ids and merges
+// replay identically.
+
+#include <algorithm>
+#include <cstring>
+
+#include "ecsia/snapshot/snapshot.hpp"
+#include "ecsia/snapshot/snapshot_image.hpp"
+
+namespace ecsia {
+
+namespace {
+
+using Access = SnapshotAccess;
+
+void copy_ticks(std::vector<Tick>& to, const SnapshotImage::Ticks& from, std::uint32_t rows) noexcept {
+    if (from.per_row != nullptr) {
+        std::memcpy(to.data(), from.per_row, std::size_t(rows) * sizeof(Tick));
+    } else {
+        std::fill(to.begin(), to.begin() + rows, from.uniform);
+    }
+}
+
+void fill_table(Table& table, const SnapshotImage::TableImage& image) noexcept {
+    std::vector<Entity>& entities = Access::entities(table);
+    entities.resize(image.rows);  // within the capacity reserved before the commit: no allocation
+    if (image.rows > 0) std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
+    std::vector<Column>& columns = table.columns();
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        Column& column = columns[c];
+        const SnapshotImage::ColumnImage& from = image.columns[c];
+        if (column.element_size() > 0 && image.rows > 0) {
+            std::memcpy(column.data(), from.values, std::size_t(image.rows) * column.element_size());
+        }
+        copy_ticks(Access::added_ticks(column), from.added, image.rows);
+        copy_ticks(Access::own_changed_ticks(column), from.changed, image.rows);
+        Access::set_summary(column, from.summary);
+    }
+    Access::forget_edges(table);  // edges may name tables that no longer exist; they are a cache
+}
+
+}  // namespace
+
+void restore(World& world, std::span<const std::byte> bytes) {
+    detail::require_between_frames(world, "restore");
+    SnapshotImage image = read_snapshot(world, bytes);
+
+    // ---- prepare: every allocation happens here, before the world changes
+    TableGraph& graph = Access::graph(world);
+    std::vector<std::unique_ptr<Table>>& current = Access::tables(graph);
+    const std::size_t table_count = image.tables.size();
+    std::vector<std::unique_ptr<Table>> next(table_count);
+    std::vector<bool> reused(table_count, false);
+    std::map<std::vector<ComponentId>, TableIndex> by_signature;
+    for (std::size_t t = 0; t < table_count; ++t) {
+        const SnapshotImage::TableImage& table = image.tables[t];
+        if (t < current.size() && current[t]->signature() == table.signature) {
+            reused[t] = true;
+            current[t]->reserve(table.rows);  // may move columns, never changes what they hold
+        } else {
+            next[t] = std::make_unique<Table>(static_cast<TableIndex>(t), table.signature, Access::registry(graph),
+                                              Access::storage_generation(graph));
+            next[t]->reserve(table.rows);
+        }
+        by_signature.emplace(table.signature, static_cast<TableIndex>(t));
+    }
+    // Cursors keep their slots (schedulers hold them): known names take the snapshot's tick or
+    // "never ran", new names are appended.
+    SystemCursors& cursors = world.cursors();
+    std::vector<std::string> cursor_names = Access::cursor_names(cursors);
+    std::vector<Tick> cursor_ticks(cursor_names.size(), 0);
+    cursor_names.reserve(cursor_names.size() + image.cursors.size());
+    cursor_ticks.reserve(cursor_names.size() + image.cursors.size());
+    for (const SnapshotImage::Cursor& cursor : image.cursors) {
+        const auto it = std::find(cursor_names.begin(), cursor_names.end(), cursor.name);
+        if (it != cursor_names.end()) {
+            cursor_ticks[static_cast<std::size_t>(it - cursor_names.begin())] = cursor.last_run;
+        } else {
+            cursor_names.emplace_back(cursor.name);
+            cursor_ticks.push_back(cursor.last_run);
+        }
+    }
+
+    // ---- commit: moves, swaps and copies into reserved memory only
+    for (std::size_t t = 0; t < table_count; ++t) {
+        if (reused[t]) next[t] = std::move(current[t]);
+        fill_table(*next[t], image.tables[t]);
+    }
+    current.swap(next);  // `next` now holds the dropped tables, freed on return
+    Access::by_signature(graph).swap(by_signature);
+    Access::replace_layout(graph);
+    ++*Access::storage_generation(graph);
+
+    EntityPool& pool = Access::pool(world);
+    Access::slots(pool).swap(image.slots);
+    Access::free_indices(pool).swap(image.free_indices);
+    Access::recount(pool);
+    Access::locations(world).swap(image.locations);
+    Access::tick(world) = image.tick;
+    Access::pending_changes(world).swap(image.pending);
+    Access::cursor_names(cursors).swap(cursor_names);
+    Access::cursor_ticks(cursors).swap(cursor_ticks);
+    Access::frames(cursors) = image.frames;
+}
+
+}  // namespace ecsia

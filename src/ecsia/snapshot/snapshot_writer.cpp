@@ -1,0 +1,242 @@
+// snapshot(): writes the format of snapshot_format.hpp. Small fields go into an owned buffer;
+// rows, tick arrays and column values are referenced where they lie, so the bytes are copied
+// once, by whoever assembles them (SnapshotSegments::copy_to, or the JS API's Uint8Array).
+
+#include <cstring>
+#include <string>
+
+#include "ecsia/snapshot/checksum.hpp"
+#include "ecsia/snapshot/snapshot.hpp"
+#include "ecsia/snapshot/snapshot_access.hpp"
+#include "ecsia/snapshot/snapshot_format.hpp"
+
+namespace ecsia {
+
+namespace fmt = snapshot_format;
+
+class SnapshotWriter {
+public:
+    explicit SnapshotWriter(SnapshotSegments& out) : out_(out) {
+        out_.owned_.clear();
+        out_.pieces_.clear();
+        out_.ranges_.clear();
+        out_.size_ = 0;
+    }
+
+    void u8(std::uint8_t value) { owned(&value, 1); }
+    void u32(std::uint32_t value) { owned(&value, 4); }  // little-endian host (snapshot_format.hpp)
+    void u64(std::uint64_t value) { owned(&value, 8); }
+    void str(const std::string& text) {
+        u32(static_cast<std::uint32_t>(text.size()));
+        owned(text.data(), text.size());
+    }
+    // Bytes that stay where they are until the snapshot is assembled.
+    void external(const void* data, std::size_t size) {
+        if (size == 0) return;
+        out_.pieces_.push_back({static_cast<const std::byte*>(data), 0, size});
+        out_.size_ += size;
+    }
+    // Writes a section header; returns where its body-size field is, for end_section.
+    std::size_t begin_section(std::uint32_t tag) {
+        u32(tag);
+        const std::size_t field = out_.owned_.size();
+        u64(0);
+        body_start_ = out_.size_;
+        return field;
+    }
+    void end_section(std::size_t field) {
+        const std::uint64_t body = out_.size_ - body_start_;
+        std::memcpy(out_.owned_.data() + field, &body, 8);
+    }
+    // Fills in the header (payload size, checksum) and the ranges.
+    void finish() {
+        for (const SnapshotSegments::Piece& piece : out_.pieces_) {
+            const std::byte* data = piece.external != nullptr ? piece.external : out_.owned_.data() + piece.offset;
+            out_.ranges_.push_back({data, piece.size});
+        }
+        // The header is the first 32 owned bytes, so the payload starts 32 bytes into range 0.
+        Checksum sum;
+        std::size_t skip = fmt::kHeaderSize;
+        for (const SnapshotSegments::Range& range : out_.ranges_) {
+            const std::size_t from = skip < range.size ? skip : range.size;
+            skip -= from;
+            sum.update(range.data + from, range.size - from);
+        }
+        const std::uint64_t payload = out_.size_ - fmt::kHeaderSize;
+        const std::uint64_t value = sum.value();
+        std::memcpy(out_.owned_.data() + fmt::kPayloadSizeOffset, &payload, 8);
+        std::memcpy(out_.owned_.data() + fmt::kChecksumOffset, &value, 8);
+    }
+
+private:
+    void owned(const void* data, std::size_t size) {
+        if (out_.pieces_.empty() || out_.pieces_.back().external != nullptr) {
+            out_.pieces_.push_back({nullptr, out_.owned_.size(), 0});
+        }
+        const auto* bytes = static_cast<const std::byte*>(data);
+        out_.owned_.insert(out_.owned_.end(), bytes, bytes + size);
+        out_.pieces_.back().size += size;
+        out_.size_ += size;
+    }
+
+    SnapshotSegments& out_;
+    std::size_t body_start_ = 0;
+};
+
+namespace {
+
+using Access = SnapshotAccess;
+
+void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows) {
+    // Most columns have one tick for every row (spawned together, written whole): one word then.
+    bool uniform = rows > 0;
+    for (std::uint32_t row = 1; row < rows && uniform; ++row) uniform = ticks[row] == ticks[0];
+    if (uniform) {
+        w.u32(fmt::kTicksUniform);
+        w.u32(ticks[0]);
+        return;
+    }
+    w.u32(fmt::kTicksPerRow);
+    w.external(ticks, std::size_t(rows) * sizeof(Tick));
+}
+
+}  // namespace
+
+void SnapshotSegments::take(const World& world) {
+    detail::require_between_frames(world, "snapshot");
+    const EntityPool& pool = Access::pool(world);
+    if (pool.allocated_count() != pool.alive_count()) {
+        throw Error(ErrorCode::WrongPhase, "snapshot while " + std::to_string(pool.allocated_count() - pool.alive_count()) +
+                                               " handle(s) are reserved and not spawned: release or spawn them first");
+    }
+    if (Access::observer_commands_pending(world)) {
+        throw Error(ErrorCode::WrongPhase, "snapshot while commands recorded by observers wait to be applied: call flush() first");
+    }
+    const TableGraph& graph = Access::graph(world);
+    const ComponentRegistry& registry = world.components();
+    const auto& pending = Access::pending_changes(world);
+
+    // The components the tables and queued changes use, in id order; later sections index them.
+    constexpr std::uint32_t kUnused = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> index_of(registry.size(), kUnused);
+    for (TableIndex t = 0; t < graph.table_count(); ++t) {
+        for (ComponentId id : graph.table(t).signature()) index_of[id] = 0;
+    }
+    for (const auto& change : pending) index_of[change.component] = 0;
+    std::vector<ComponentId> used;
+    for (ComponentId id = 0; id < registry.size(); ++id) {
+        if (index_of[id] == kUnused) continue;
+        index_of[id] = static_cast<std::uint32_t>(used.size());
+        used.push_back(id);
+    }
+
+    SnapshotWriter w(*this);
+    for (unsigned char c : fmt::kMagic) w.u8(c);
+    w.u32(fmt::kFormatVersion);
+    w.u32(0);  // flags
+    w.u64(0);  // payload size, filled in by finish()
+    w.u64(0);  // checksum, filled in by finish()
+
+    std::size_t section = w.begin_section(fmt::kWorldSection);
+    w.u32(pool.layout().index_bits());
+    w.u32(pool.max_entities());
+    w.u32(world.tick());
+    const SystemCursors& cursors = world.cursors();
+    w.u64(cursors.frames());
+    w.u32(cursors.size());
+    for (std::uint32_t c = 0; c < cursors.size(); ++c) {
+        w.str(cursors.name(c));
+        w.u32(cursors.last_run(c));
+    }
+    w.end_section(section);
+
+    section = w.begin_section(fmt::kComponentSection);
+    w.u32(static_cast<std::uint32_t>(used.size()));
+    for (ComponentId id : used) {
+        const ComponentDesc& desc = registry.desc(id);
+        w.str(desc.name);
+        w.u32(desc.size);
+        w.u32(desc.alignment);
+        w.u32(static_cast<std::uint32_t>(desc.fields.size()));
+        for (const FieldDesc& field : desc.fields) {
+            w.str(field.name);
+            w.u8(static_cast<std::uint8_t>(field.type));
+            w.u32(field.offset);
+        }
+    }
+    w.end_section(section);
+
+    section = w.begin_section(fmt::kEntitySection);
+    const auto& slots = Access::slots(pool);
+    const auto& free_list = Access::free_indices(pool);
+    w.u32(pool.slot_count());
+    w.u32(static_cast<std::uint32_t>(free_list.size()));
+    for (std::uint32_t index : free_list) {
+        w.u32(index);
+        w.u32(slots[index].generation);
+    }
+    w.u32(pool.retired_count());
+    for (std::uint32_t index = 0; index < slots.size(); ++index) {
+        if (slots[index].state == Access::SlotState::Retired) w.u32(index);
+    }
+    w.end_section(section);
+
+    section = w.begin_section(fmt::kTableSection);
+    w.u32(graph.table_count());
+    for (TableIndex t = 0; t < graph.table_count(); ++t) {
+        const Table& table = graph.table(t);
+        const std::uint32_t rows = table.size();
+        w.u32(static_cast<std::uint32_t>(table.signature().size()));
+        for (ComponentId id : table.signature()) w.u32(index_of[id]);
+        w.u32(rows);
+        w.external(table.entities(), std::size_t(rows) * sizeof(Entity));
+        for (const Column& column : table.columns()) {
+            const Access::TickSummary summary = Access::summary(column);
+            w.u32(summary.max_added);
+            w.u32(summary.max_changed);
+            w.u32(summary.bulk_rows);
+            w.u32(summary.bulk_tick);
+            write_ticks(w, Access::added_ticks(column).data(), rows);
+            write_ticks(w, Access::own_changed_ticks(column).data(), rows);
+            w.external(column.data(), std::size_t(rows) * column.element_size());
+        }
+    }
+    w.end_section(section);
+
+    section = w.begin_section(fmt::kPendingSection);
+    w.u32(static_cast<std::uint32_t>(pending.size()));
+    for (const auto& change : pending) {
+        w.u32(change.entity.bits);
+        w.u32(index_of[change.component]);
+    }
+    w.end_section(section);
+    w.finish();
+}
+
+void SnapshotSegments::copy_to(std::byte* out) const noexcept {
+    for (const Range& range : ranges_) {
+        std::memcpy(out, range.data, range.size);
+        out += range.size;
+    }
+}
+
+std::vector<std::byte> SnapshotSegments::bytes() const {
+    std::vector<std::byte> out(size_);
+    copy_to(out.data());
+    return out;
+}
+
+void snapshot(const World& world, std::vector<std::byte>& out) {
+    SnapshotSegments segments;
+    segments.take(world);
+    out.resize(segments.size());
+    segments.copy_to(out.data());
+}
+
+std::vector<std::byte> snapshot(const World& world) {
+    SnapshotSegments segments;
+    segments.take(world);
+    return segments.bytes();
+}
+
+}  // namespace ecsia

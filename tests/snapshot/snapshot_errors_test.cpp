@@ -1,0 +1,272 @@
+// G5 for restore(): truncated, damaged, other-version, other-schema and hostile bytes get a clear
+// error, and the world is exactly as it was (every byte of its own snapshot the same).
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ecsia/ecsia.hpp"
+#include "support/snapshot_checks.hpp"
+#include "support/snapshot_layout.hpp"
+#include "support/world_dump.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+struct Refusal {
+    bool threw = false;
+    ErrorCode code = ErrorCode::BadValue;
+    std::string message;
+    bool unchanged = false;
+};
+
+// Tries the restore; reports what it threw and whether the world stayed byte-for-byte the same.
+Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
+    const std::vector<std::byte> before = snapshot(world);
+    const test::WorldFingerprint fingerprint = test::fingerprint(world);
+    Refusal r;
+    try {
+        restore(world, bytes);
+    } catch (const Error& error) {
+        r.threw = true;
+        r.code = error.code();
+        r.message = error.what();
+    }
+    r.unchanged = test::fingerprint(world) == fingerprint && snapshot(world) == before;
+    return r;
+}
+
+#define CHECK_REFUSED(world, bytes, expected_code, words)        \
+    do {                                                         \
+        const Refusal refusal_ = try_restore(world, bytes);      \
+        INFO("message: " << refusal_.message);                   \
+        CHECK(refusal_.threw);                                   \
+        CHECK(refusal_.code == (expected_code));                 \
+        CHECK(refusal_.message.find(words) != std::string::npos); \
+        CHECK(refusal_.unchanged);                               \
+    } while (false)
+
+// The snapshot every test damages, and a different world to restore it into.
+std::vector<std::byte> source_snapshot() {
+    World source;
+    test::fill_rich_world(source);
+    for (int i = 0; i < 5; ++i) source.spawn();  // two slots stay on the free list
+    return snapshot(source);
+}
+
+void fill_target(World& target) {
+    test::fill_rich_world(target);
+    target.flush();
+    for (std::uint32_t i = 0; i < 12; ++i) {
+        const Entity e = target.entities().alive_at(i * 3);
+        if (!e.is_null()) target.despawn(e);
+    }
+    for (int i = 0; i < 4; ++i) target.spawn();
+}
+
+}  // namespace
+
+TEST_CASE("a valid snapshot of the rich world restores into a differently filled world", "[snapshot]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    World target;
+    fill_target(target);
+    REQUIRE(snapshot(target) != bytes);
+    restore(target, bytes);
+    CHECK(snapshot(target) == bytes);
+}
+
+TEST_CASE("every truncation of a snapshot is refused and changes nothing", "[snapshot][g5]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    World target;
+    fill_target(target);
+    std::size_t accepted = 0, changed = 0;
+    for (std::size_t size = 0; size < bytes.size(); ++size) {
+        for (bool resealed : {false, true}) {
+            if (resealed && size < 32) continue;
+            std::vector<std::byte> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
+            if (resealed) test::reseal(cut);  // the header agrees: the sections must notice
+            const Refusal r = try_restore(target, cut);
+            accepted += !r.threw || r.code != ErrorCode::BadSnapshot;
+            changed += !r.unchanged;
+        }
+    }
+    CHECK(accepted == 0);
+    CHECK(changed == 0);
+    std::vector<std::byte> cut(bytes.begin(), bytes.end() - 5);
+    CHECK_REFUSED(target, cut, ErrorCode::BadSnapshot, "truncated");
+}
+
+TEST_CASE("every single flipped bit of a snapshot is refused and changes nothing", "[snapshot][g5]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    World target;
+    fill_target(target);
+    std::size_t accepted = 0, changed = 0;
+    for (std::size_t bit = 0; bit < bytes.size() * 8; ++bit) {
+        std::vector<std::byte> damaged = bytes;
+        damaged[bit / 8] ^= std::byte(1u << (bit % 8));
+        const Refusal r = try_restore(target, damaged);
+        accepted += !r.threw || r.code != ErrorCode::BadSnapshot;
+        changed += !r.unchanged;
+    }
+    CHECK(accepted == 0);
+    CHECK(changed == 0);
+    std::vector<std::byte> damaged = bytes;
+    damaged[bytes.size() / 2] ^= std::byte{0x10};
+    CHECK_REFUSED(target, damaged, ErrorCode::BadSnapshot, "checksum does not match");
+}
+
+TEST_CASE("a snapshot of another format version or not a snapshot at all is refused", "[snapshot][g5]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    World target;
+    fill_target(target);
+    std::vector<std::byte> other = bytes;
+    test::write_u32(other, 8, 2);
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 2 is not supported");
+    std::vector<std::byte> junk(bytes.size(), std::byte{0x41});
+    CHECK_REFUSED(target, junk, ErrorCode::BadSnapshot, "not an ecsia snapshot");
+    CHECK_REFUSED(target, std::vector<std::byte>{}, ErrorCode::BadSnapshot, "truncated");
+    std::vector<std::byte> longer = bytes;
+    longer.push_back(std::byte{0});
+    CHECK_REFUSED(target, longer, ErrorCode::BadSnapshot, "beyond");
+}
+
+TEST_CASE("a world that lacks a component the snapshot needs, or defines it differently, is refused", "[snapshot][g5]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    SECTION("missing") {
+        World target;
+        target.define_component("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
+        target.define_component("mixed", {{"flag", FieldType::Bool}, {"big", FieldType::F64}, {"small", FieldType::I16}});
+        target.define_component("frozen", {});
+        target.spawn();
+        CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "needs component 'link', which this world does not define");
+    }
+    SECTION("other field types") {
+        World target;
+        target.define_component("pos", {{"x", FieldType::F64}, {"y", FieldType::F64}});
+        CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "component 'pos' is defined differently here");
+    }
+    SECTION("other field names") {
+        World target;
+        target.define_component("pos", {{"u", FieldType::F32}, {"v", FieldType::F32}});
+        CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "'pos' is defined differently");
+    }
+    SECTION("a tag where the snapshot has fields") {
+        World target;
+        target.define_component("pos", {});
+        CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "'pos' is defined differently");
+    }
+    SECTION("another max_entities or handle layout") {
+        World bigger(WorldOptions{1u << 21, 22});
+        test::define_rich_components(bigger);
+        CHECK_REFUSED(bigger, bytes, ErrorCode::SnapshotMismatch, "max_entities");
+        World narrower(WorldOptions{1u << 20, 21});
+        test::define_rich_components(narrower);
+        CHECK_REFUSED(narrower, bytes, ErrorCode::SnapshotMismatch, "index bits");
+    }
+    SECTION("registered in another order: accepted, same state") {
+        World target;
+        target.define_component("frozen", {});
+        target.define_component("link", {{"target", FieldType::Entity}});
+        target.define_component("extra", {{"e", FieldType::U8}});
+        target.define_component("mixed", {{"flag", FieldType::Bool}, {"big", FieldType::F64}, {"small", FieldType::I16}});
+        target.define_component("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
+        restore(target, bytes);
+        World reference;
+        test::define_rich_components(reference);
+        restore(reference, bytes);
+        CHECK(state_hash(target) == state_hash(reference));
+        CHECK(test::dump_entities(target).size() > 0);
+    }
+}
+
+TEST_CASE("hostile snapshots with a valid checksum are refused and change nothing", "[snapshot][g5]") {
+    const std::vector<std::byte> bytes = source_snapshot();
+    const test::SnapshotLayout at = test::walk_snapshot(bytes);
+    REQUIRE(at.tables.size() >= 4);
+    // A table with rows and at least two columns, and the mixed {flag: bool, ...} column.
+    const test::SnapshotLayout::Table* two = nullptr;
+    for (const auto& t : at.tables) {
+        if (t.rows >= 2 && t.columns >= 2) two = &t;
+    }
+    REQUIRE(two != nullptr);
+    std::size_t bool_byte = 0;
+    for (const auto& t : at.tables) {
+        for (std::size_t c = 0; c < t.columns; ++c) {
+            if (t.listed[c] == 1 && t.rows > 0) bool_byte = t.values[c];  // components list in id order: mixed is 1
+        }
+    }
+    REQUIRE(bool_byte != 0);
+
+    struct Case {
+        const char* what;
+        std::function<void(std::vector<std::byte>&)> damage;
+        const char* words;
+    };
+    const std::vector<Case> cases = {
+        {"huge cursor count", [&](auto& b) { test::write_u32(b, at.cursor_count, 0xFFFFFFFFu); }, "more than the"},
+        {"huge component count", [&](auto& b) { test::write_u32(b, at.component_count, 0x7FFFFFFFu); }, "more than the"},
+        {"huge name length", [&](auto& b) { test::write_u32(b, at.first_name_length, 0xFFFFFFF0u); }, "has length"},
+        {"world tick 0", [&](auto& b) { test::write_u32(b, at.world_body + 8, 0); }, "tick is 0"},
+        {"slot count above max_entities", [&](auto& b) { test::write_u32(b, at.slot_count, 0x7FFFFFFFu); }, "exceed max_entities"},
+        {"fewer slots than handles", [&](auto& b) { test::write_u32(b, at.slot_count, 3); }, "3"},
+        {"more slots than anything covers", [&](auto& b) { test::write_u32(b, at.slot_count, test::read_u32(b, at.slot_count) + 1); }, "neither alive"},
+        {"huge free-list length", [&](auto& b) { test::write_u32(b, at.free_count, 0xFFFFFFFFu); }, "more than the"},
+        {"free slot past the slots", [&](auto& b) { test::write_u32(b, at.first_free, 0x00FFFFFFu); }, "not below the slot count"},
+        {"free slot with a generation past the layout", [&](auto& b) { test::write_u32(b, at.first_free + 4, 0xFFFFu); }, "above the layout"},
+        {"huge table count", [&](auto& b) { test::write_u32(b, at.table_count, 0xFFFFFFFFu); }, "more than the"},
+        {"no tables", [&](auto& b) { test::write_u32(b, at.table_count, 0); }, "no tables"},
+        {"huge row count", [&](auto& b) { test::write_u32(b, two->row_count, 0x3FFFFFFFu); }, "more than the"},
+        {"row count past the section", [&](auto& b) { test::write_u32(b, two->row_count, two->rows + 50); }, ""},
+        {"a null handle in a row", [&](auto& b) { test::write_u32(b, two->first_entity, 0xFFFFFFFFu); }, "which no live entity can have"},
+        {"one handle in two rows", [&](auto& b) { test::write_u32(b, two->first_entity, test::read_u32(b, two->first_entity + 4)); }, "already used"},
+        {"a component index past the list", [&](auto& b) { test::write_u32(b, two->first_component, 999); }, "names component 999"},
+        {"one component twice in a table", [&](auto& b) { test::write_u32(b, two->first_component + 4, test::read_u32(b, two->first_component)); }, "twice"},
+        {"a bulk stamp past the rows", [&](auto& b) { test::write_u32(b, two->first_summary + 8, two->rows + 1); }, "stamps"},
+        {"a tick after the world tick", [&](auto& b) { test::write_u32(b, two->first_summary + 4, 0x7FFFFFFFu); }, "after the world tick"},
+        {"an unknown tick encoding", [&](auto& b) { test::write_u32(b, two->first_ticks_kind, 7); }, "unknown encoding"},
+        {"a bool holding 2", [&](auto& b) { b[bool_byte] = std::byte{2}; }, "bool field 'flag' holds 2"},
+        {"a section longer than the bytes", [&](auto& b) { test::write_u64(b, at.section_sizes[3], std::uint64_t(1) << 60); }, "claims"},
+        {"a queued change naming no component", [&](auto& b) { test::write_u32(b, at.pending_count + 8, 77); }, "names component 77"},
+        {"bytes after the last section", [&](auto& b) { b.push_back(std::byte{0}); }, "after its last section"},
+    };
+    World target;
+    fill_target(target);
+    for (const Case& c : cases) {
+        INFO(c.what);
+        std::vector<std::byte> damaged = bytes;
+        c.damage(damaged);
+        test::reseal(damaged);
+        CHECK_REFUSED(target, damaged, ErrorCode::BadSnapshot, c.words);
+    }
+}
+
+TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an observer and with reserved handles", "[snapshot][g5]") {
+    World world;
+    test::fill_rich_world(world);
+    const std::vector<std::byte> bytes = snapshot(world);
+    const std::uint64_t hash = state_hash(world);
+    world.cursors().set_in_frame(true);
+    CHECK(test::thrown_code([&] { snapshot(world); }) == "WrongPhase");
+    CHECK(test::thrown_message([&] { restore(world, bytes); }).find("inside a frame") != std::string::npos);
+    CHECK(state_hash(world) == hash);
+    world.cursors().set_in_frame(false);
+    world.set_phase(WorldPhase::Wave);
+    CHECK(test::thrown_code([&] { restore(world, bytes); }) == "WrongPhase");
+    world.set_phase(WorldPhase::Serial);
+
+    std::string inside;
+    world.observe(ObserverEvent::OnAdd, world.component_id("frozen"), [&](ObserverContext& ctx) {
+        inside = test::thrown_code([&] { restore(ctx.world, bytes); });
+    });
+    world.add(world.spawn(), ComponentValue{world.component_id("frozen"), nullptr, 0});
+    CHECK(inside == "WrongPhase");
+
+    EntityReservation reservation = world.reserve(3);
+    CHECK(test::thrown_message([&] { snapshot(world); }).find("reserved") != std::string::npos);
+    world.release_unused(reservation);
+    CHECK_NOTHROW(snapshot(world));
+}
