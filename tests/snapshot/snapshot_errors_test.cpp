@@ -196,7 +196,7 @@ TEST_CASE("hostile snapshots with a valid checksum are refused and change nothin
     std::size_t bool_byte = 0;
     for (const auto& t : at.tables) {
         for (std::size_t c = 0; c < t.columns; ++c) {
-            if (t.listed[c] == 1 && t.rows > 0) bool_byte = t.values[c];  // components list in id order: mixed is 1
+            if (t.listed[c] == 2 && t.rows > 0) bool_byte = t.values[c];  // components list in name order: mixed is 2
         }
     }
     REQUIRE(bool_byte != 0);
@@ -224,7 +224,12 @@ TEST_CASE("hostile snapshots with a valid checksum are refused and change nothin
         {"a null handle in a row", [&](auto& b) { test::write_u32(b, two->first_entity, 0xFFFFFFFFu); }, "which no live entity can have"},
         {"one handle in two rows", [&](auto& b) { test::write_u32(b, two->first_entity, test::read_u32(b, two->first_entity + 4)); }, "already used"},
         {"a component index past the list", [&](auto& b) { test::write_u32(b, two->first_component, 999); }, "names component 999"},
-        {"one component twice in a table", [&](auto& b) { test::write_u32(b, two->first_component + 4, test::read_u32(b, two->first_component)); }, "twice"},
+        {"one component twice in a table", [&](auto& b) { test::write_u32(b, two->first_component + 4, test::read_u32(b, two->first_component)); }, "ascending"},
+        {"components out of order", [&](auto& b) {
+             const std::uint32_t first = test::read_u32(b, two->first_component);
+             test::write_u32(b, two->first_component, test::read_u32(b, two->first_component + 4));
+             test::write_u32(b, two->first_component + 4, first);
+         }, "ascending"},
         {"a bulk stamp past the rows", [&](auto& b) { test::write_u32(b, two->first_summary + 8, two->rows + 1); }, "stamps"},
         {"a tick after the world tick", [&](auto& b) { test::write_u32(b, two->first_summary + 4, 0x7FFFFFFFu); }, "after the world tick"},
         {"an unknown tick encoding", [&](auto& b) { test::write_u32(b, two->first_ticks_kind, 7); }, "unknown encoding"},

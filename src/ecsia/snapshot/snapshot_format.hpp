@@ -13,12 +13,13 @@
 //             u32 cursors | per cursor: str system name, u32 last-run tick
 //     "COMP"  u32 components | per component: str name, u32 size, u32 alignment, u32 fields,
 //             per field: str name, u8 FieldType, u32 offset
-//             (the components the tables and pending changes use; later sections index this list)
+//             (the components the tables and pending changes use, in name order; later
+//             sections index this list)
 //     "ENTS"  u32 slots | u32 free | free x (u32 index, u32 generation), the free list in order
 //             (the last is reused first) | u32 retired | retired x u32 index
 //             (every other slot is alive: its handle is in exactly one table row)
 //     "TABL"  u32 tables | per table, in table-index order (table 0 has no components):
-//             u32 columns | columns x u32 component | u32 rows | rows x u32 entity handle
+//             u32 columns | columns x u32 component, ascending | u32 rows | rows x u32 entity handle
 //             per column, in the order listed: u32 max added tick | u32 max changed tick |
 //             u32 bulk changed rows | u32 bulk changed tick | ticks added | ticks changed |
 //             rows x size bytes of values (none for a tag)

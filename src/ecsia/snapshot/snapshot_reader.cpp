@@ -194,9 +194,7 @@ std::vector<const ComponentDesc*> read_components(SectionReader r, const World& 
             mismatch("component '" + name + "' is defined differently here: the snapshot's is " + describe_fields(fields, size) +
                      ", this world's is " + describe_fields(desc.fields, desc.size));
         }
-        for (const ComponentDesc* seen : out) {
-            if (seen == &desc) r.fail("component '" + name + "' is listed twice");
-        }
+        if (!out.empty() && !(out.back()->name < name)) r.fail("component '" + name + "' is not listed in ascending name order");
         out.push_back(&desc);
     }
     r.expect_end();
@@ -271,6 +269,7 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
         for (std::uint32_t c = 0; c < columns; ++c) {
             listed[c] = r.u32("a table's component");
             if (listed[c] >= components.size()) r.fail(where + " names component " + str(listed[c]) + " of " + str(components.size()));
+            if (c > 0 && listed[c] <= listed[c - 1]) r.fail(where + " does not list its components in ascending order");
             table.signature.push_back(components[listed[c]]->id);
         }
         // Columns are listed in the snapshot world's id order; this world's ids may order them
@@ -279,7 +278,6 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
         for (std::uint32_t c = 0; c < columns; ++c) order[c] = c;
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return table.signature[a] < table.signature[b]; });
         std::sort(table.signature.begin(), table.signature.end());
-        if (std::adjacent_find(table.signature.begin(), table.signature.end()) != table.signature.end()) r.fail(where + " lists a component twice");
         if (t == 0 && columns != 0) r.fail("table 0 must be the empty table");
         if (!signatures.emplace(table.signature, t).second) r.fail(where + " has the same components as table " + str(signatures[table.signature]));
 

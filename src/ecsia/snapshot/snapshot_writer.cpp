@@ -2,6 +2,7 @@
 // rows, tick arrays and column values are referenced where they lie, so the bytes are copied
 // once, by whoever assembles them (SnapshotSegments::copy_to, or the JS API's Uint8Array).
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -116,7 +117,8 @@ void SnapshotSegments::take(const World& world) {
     const ComponentRegistry& registry = world.components();
     const auto& pending = Access::pending_changes(world);
 
-    // The components the tables and queued changes use, in id order; later sections index them.
+    // The components the tables and queued changes use, in name order (so that equal states give
+    // equal bytes whatever order their worlds registered components in); later sections index them.
     constexpr std::uint32_t kUnused = 0xFFFFFFFFu;
     std::vector<std::uint32_t> index_of(registry.size(), kUnused);
     for (TableIndex t = 0; t < graph.table_count(); ++t) {
@@ -125,10 +127,11 @@ void SnapshotSegments::take(const World& world) {
     for (const auto& change : pending) index_of[change.component] = 0;
     std::vector<ComponentId> used;
     for (ComponentId id = 0; id < registry.size(); ++id) {
-        if (index_of[id] == kUnused) continue;
-        index_of[id] = static_cast<std::uint32_t>(used.size());
-        used.push_back(id);
+        if (index_of[id] != kUnused) used.push_back(id);
     }
+    std::sort(used.begin(), used.end(), [&](ComponentId a, ComponentId b) { return registry.desc(a).name < registry.desc(b).name; });
+    for (std::uint32_t i = 0; i < used.size(); ++i) index_of[used[i]] = i;
+    std::vector<std::uint32_t> columns;  // one table's column slots, in snapshot-index order
 
     SnapshotWriter w(*this);
     for (unsigned char c : fmt::kMagic) w.u8(c);
@@ -186,11 +189,16 @@ void SnapshotSegments::take(const World& world) {
     for (TableIndex t = 0; t < graph.table_count(); ++t) {
         const Table& table = graph.table(t);
         const std::uint32_t rows = table.size();
-        w.u32(static_cast<std::uint32_t>(table.signature().size()));
-        for (ComponentId id : table.signature()) w.u32(index_of[id]);
+        const std::vector<ComponentId>& signature = table.signature();
+        columns.resize(signature.size());
+        for (std::uint32_t c = 0; c < columns.size(); ++c) columns[c] = c;
+        std::sort(columns.begin(), columns.end(), [&](std::uint32_t a, std::uint32_t b) { return index_of[signature[a]] < index_of[signature[b]]; });
+        w.u32(static_cast<std::uint32_t>(columns.size()));
+        for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
         w.external(table.entities(), std::size_t(rows) * sizeof(Entity));
-        for (const Column& column : table.columns()) {
+        for (std::uint32_t c : columns) {
+            const Column& column = table.columns()[c];
             const Access::TickSummary summary = Access::summary(column);
             w.u32(summary.max_added);
             w.u32(summary.max_changed);

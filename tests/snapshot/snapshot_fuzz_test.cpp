@@ -1,0 +1,145 @@
+// G5 under fire: restore() of at least 100,000 mutated snapshots (flipped bits, hostile words,
+// cuts, insertions, splices; most re-sealed so that they get past the checksum) never crashes,
+// never trips a sanitizer (scripts/test runs this under ASan+UBSan), never throws anything but a
+// clear BadSnapshot/SnapshotMismatch, and never restores part of a snapshot: a refused restore
+// leaves the world exactly as it was, an accepted one leaves exactly what a fresh world restored
+// from the same bytes holds. Seeded, so a failure replays; bounded by a time budget.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "ecsia/ecsia.hpp"
+#include "support/rng.hpp"
+#include "support/snapshot_checks.hpp"
+#include "support/snapshot_layout.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+constexpr std::uint32_t kHostileWords[] = {0u, 1u, 2u, 3u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x10000u, 0x3FFFFFu, 4096u};
+
+void mutate(test::Rng& rng, std::vector<std::byte>& b, const std::vector<std::byte>& donor) {
+    switch (rng.below(6)) {
+        case 0: {  // damage the checksum has to catch
+            for (std::uint32_t n = 1 + rng.below(8); n > 0; --n) b[rng.below(b.size())] ^= std::byte(1u << rng.below(8));
+            return;
+        }
+        case 1: {  // flipped bits behind a valid checksum
+            for (std::uint32_t n = 1 + rng.below(4); n > 0; --n) {
+                const std::size_t at = 32 + rng.below(b.size() - 32);
+                b[at] ^= std::byte(1u << rng.below(8));
+            }
+            break;
+        }
+        case 2: {  // a hostile count, length, index or tick
+            for (std::uint32_t n = 1 + rng.below(3); n > 0; --n) {
+                const std::size_t at = 32 + rng.below(b.size() - 36);
+                const std::uint32_t old = test::read_u32(b, at);
+                const std::uint32_t choice = rng.below(14);
+                const std::uint32_t value = choice < 11 ? kHostileWords[choice] : choice == 11 ? old + 1 : choice == 12 ? old - 1 : static_cast<std::uint32_t>(rng.next());
+                test::write_u32(b, at, value);
+            }
+            break;
+        }
+        case 3: {  // cut short, with or without a header that agrees
+            b.resize(rng.below(b.size()));
+            if (b.size() >= 32 && rng.chance(70)) break;
+            return;
+        }
+        case 4: {  // bytes inserted or removed inside
+            const std::size_t at = 32 + rng.below(b.size() - 32);
+            const std::size_t n = 1 + rng.below(16);
+            if (rng.chance(50)) {
+                b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), n, std::byte(rng.below(256)));
+            } else {
+                b.erase(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), at + n)));
+            }
+            break;
+        }
+        default: {  // a run of another valid snapshot's bytes at the same place
+            const std::size_t limit = std::min(b.size(), donor.size());
+            const std::size_t at = 32 + rng.below(limit - 32);
+            const std::size_t n = std::min<std::size_t>(1 + rng.below(64), limit - at);
+            std::copy(donor.begin() + static_cast<std::ptrdiff_t>(at), donor.begin() + static_cast<std::ptrdiff_t>(at + n),
+                      b.begin() + static_cast<std::ptrdiff_t>(at));
+            break;
+        }
+    }
+    if (b.size() >= 32) test::reseal(b);
+}
+
+}  // namespace
+
+TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complete restore, never a partial one",
+          "[snapshot][g5][fuzz]") {
+    World source;
+    test::fill_rich_world(source);
+    for (int i = 0; i < 5; ++i) source.spawn();
+    const std::vector<std::byte> valid = snapshot(source);
+    World donor_world;
+    test::fill_rich_world(donor_world);
+    donor_world.flush();
+    for (int i = 0; i < 9; ++i) donor_world.despawn(donor_world.entities().alive_at(static_cast<std::uint32_t>(4 * i + 1)));
+    const std::vector<std::byte> donor = snapshot(donor_world);
+
+    World target;
+    test::fill_rich_world(target);
+    target.flush();
+    const std::vector<std::byte> target_state = snapshot(target);
+    std::vector<std::byte> target_now = target_state;  // also holds cursor names accepted mutations added
+    const std::uint64_t target_hash = state_hash(target);
+
+    constexpr std::uint64_t kMutations = 100'000;
+    const auto budget = std::chrono::seconds(50);  // the suite's bound; a slow sanitizer build still must finish all
+    const auto start = std::chrono::steady_clock::now();
+    test::Rng rng(0x5eed5eedull);
+    std::uint64_t refused_by_checksum = 0, refused_behind_checksum = 0, accepted = 0, mismatched = 0;
+    std::vector<std::byte> bytes;
+    std::uint64_t done = 0;
+    for (; done < kMutations; ++done) {
+        bytes = valid;
+        mutate(rng, bytes, donor);
+        bool threw = false;
+        try {
+            restore(target, bytes);
+        } catch (const Error& error) {
+            threw = true;
+            const bool clear = error.code() == ErrorCode::BadSnapshot || error.code() == ErrorCode::SnapshotMismatch;
+            if (!clear) FAIL("mutation " << done << ": unexpected " << error.what());
+            const std::string message = error.what();
+            if (message.find("checksum") != std::string::npos) ++refused_by_checksum;
+            else ++refused_behind_checksum;
+            mismatched += error.code() == ErrorCode::SnapshotMismatch;
+        }
+        if (threw) {
+            if (state_hash(target) != target_hash) FAIL("mutation " << done << " was refused but changed the world");
+            if (done % 97 == 0 && snapshot(target) != target_now) FAIL("mutation " << done << " was refused but changed the world's snapshot");
+            continue;
+        }
+        ++accepted;
+        // Accepted: the target must hold exactly what a fresh world restored from the same bytes holds.
+        // (With the target's cursor slots: a restore keeps the slots of systems the bytes do not
+        // name, as schedulers hold them, and earlier accepted mutations added names.)
+        World fresh;
+        test::define_rich_components(fresh);
+        for (std::uint32_t c = 0; c < target.cursors().size(); ++c) fresh.cursors().slot(target.cursors().name(c));
+        restore(fresh, bytes);
+        if (snapshot(target) != snapshot(fresh)) FAIL("mutation " << done << " was restored only in part");
+        restore(target, target_state);
+        target_now = snapshot(target);
+        if (std::chrono::steady_clock::now() - start > budget) break;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(done << " mutations in " << seconds << " s: " << refused_by_checksum << " refused by the checksum, "
+              << refused_behind_checksum << " behind it (" << mismatched << " schema), " << accepted << " accepted");
+    CHECK(done == kMutations);
+    CHECK(refused_behind_checksum > kMutations / 4);  // most damage really reaches the validation
+    CHECK(refused_by_checksum > kMutations / 10);
+    CHECK(accepted > 100);  // value-only damage restores, and is checked for completeness
+    WARN(done << " mutations in " << seconds << " s: " << refused_by_checksum << " refused by the checksum, "
+              << refused_behind_checksum << " behind it (" << mismatched << " schema), " << accepted << " accepted");
+}
