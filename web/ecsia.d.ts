@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'WorkerFailure'     // the worker pool could not start or a wave missed its deadline
   | 'Disposed'          // the object was disposed
   | 'UnknownSystem'     // no C++ system is registered under that name (ECSIA_REGISTER_SYSTEM)
+  | 'BadSnapshot'       // restore(): the bytes are not a valid snapshot (truncated, corrupt, another version)
+  | 'SnapshotMismatch'  // restore(): a valid snapshot this world cannot take (a component missing or different)
   | 'OutOfMemory'       // the wasm heap cannot grow any further
   | 'InternalError';    // a bug: please report it
 

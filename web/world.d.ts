@@ -103,6 +103,18 @@ export interface World {
   observe(event: ObserverEvent, name: string, fn: (entity: Entity) => void): () => void;
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash(): string;
+  /**
+   * The world's whole state as bytes (docs/SNAPSHOT.md): entities with their generations and the
+   * free list, component values, change ticks, the schedulers' cursors. Restore it and run the
+   * same systems, and every later frame hashes exactly as the original did. Between frames only.
+   */
+  snapshot(): Uint8Array;
+  /**
+   * Replaces the world's state with a snapshot's (this world's, or one of any world with the same
+   * components and maxEntities). Throws an EcsiaError with code 'BadSnapshot' or
+   * 'SnapshotMismatch' and leaves the world unchanged when it cannot.
+   */
+  restore(bytes: Uint8Array | ArrayBuffer): void;
   /** A scheduler over this world. Disposing the world disposes it too (its calls then throw). */
   createScheduler(options?: SchedulerOptions): Scheduler;
   /** Frees the world, its queries and schedulers. Any later call throws; a second dispose does nothing. Not inside a system or observer. */

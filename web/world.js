@@ -9,6 +9,7 @@
 
 import { checkEntity, checkFunction, describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
 import { attachInternals } from './internal/engine.js';
+import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
 import { checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
 import { Chunk, Query } from './query.js';
 import { Scheduler } from './scheduler.js';
@@ -328,6 +329,27 @@ export class World {
   stateHash() {
     arity('stateHash', arguments, 0);
     return this.#core.call('stateHash', (r) => r.stateHash());
+  }
+
+  /**
+   * The world's whole state as bytes (docs/SNAPSHOT.md): entities with their generations and the
+   * free list, every component value, change ticks and the schedulers' cursors, so that restore()
+   * and the same systems replay every later frame exactly. The same bytes natively and in both
+   * builds. Between frames only (throws WrongPhase inside a frame or a JS system).
+   */
+  snapshot() {
+    return takeSnapshot(this.#core);
+  }
+
+  /**
+   * Replaces the world's state with a snapshot's: one of this world's, or of any world (native or
+   * browser) with the same components (matched by name and field layout) and maxEntities.
+   * Throws BadSnapshot (truncated, corrupt, another version) or SnapshotMismatch (a component
+   * missing or defined differently) and then leaves the world exactly as it was. Chunks taken
+   * before are stale afterwards. Between frames only.
+   */
+  restore(bytes) {
+    restoreSnapshot(this.#core, bytes);
   }
 
   /**

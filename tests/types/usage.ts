@@ -79,6 +79,11 @@ export async function usage(): Promise<void> {
   await scheduler.update(1 / 60);
   const waves: string[][] = scheduler.plan();
   const hash: string = world.stateHash();
+  const saved: Uint8Array = world.snapshot();
+  world.restore(saved);
+  world.restore(saved.buffer as ArrayBuffer);
+  // @ts-expect-error restore takes bytes, not a hash string
+  world.restore(hash);
   try {
     world.despawn(e);
   } catch (error) {

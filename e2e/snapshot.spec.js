@@ -1,0 +1,152 @@
+// Snapshots in the browser (docs/SNAPSHOT.md): the same bytes as natively (the committed fixture
+// tests/fixtures/snapshot_scenario.bin, which the native suite also checks byte for byte), a
+// native snapshot restores here and continues with the native hashes, a browser snapshot replays
+// at another worker count and in the other build, and bad bytes are refused with the world
+// unchanged (G5).
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers } from './support.js';
+
+const fixture = Array.from(readFileSync(new URL('../tests/fixtures/snapshot_scenario.bin', import.meta.url)));
+const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/snapshot_scenario.json', import.meta.url), 'utf8'));
+
+// On the page: the scenario after `before` frames, its snapshot, and the hashes of `after` more.
+async function takeScenario(page, { workers, before, after }) {
+  return page.evaluate(async ({ workers, before, after }) => {
+    const { loadEcsia, snapshotReplay } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const run = snapshotReplay.scenarioWorld(ecsia, workers);
+    await snapshotReplay.runFrames(run, before);
+    const bytes = run.world.snapshot();
+    const hashAt = run.world.stateHash();
+    const later = await snapshotReplay.runFrames(run, after);
+    // Back into the same world and scheduler: the same frames again.
+    run.world.restore(bytes);
+    const sameWorld = { hashAt: run.world.stateHash(), later: await snapshotReplay.runFrames(run, after) };
+    snapshotReplay.dispose(run);
+    return { variant: ecsia.variant, workers: ecsia.workers, bytes: Array.from(bytes), hashAt, later, sameWorld };
+  }, { workers, before, after });
+}
+
+// On the page: `bytes` restored into a fresh scenario world on `workers`, then `frames` frames.
+async function replay(page, { bytes, workers, frames }) {
+  return page.evaluate(async ({ bytes, workers, frames }) => {
+    const { loadEcsia, snapshotReplay } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const run = snapshotReplay.scenarioWorld(ecsia, workers);
+    run.world.restore(new Uint8Array(bytes));
+    const hashAt = run.world.stateHash();
+    const again = Array.from(run.world.snapshot());
+    const hashes = await snapshotReplay.runFrames(run, frames);
+    snapshotReplay.dispose(run);
+    return { variant: ecsia.variant, hashAt, again, hashes };
+  }, { bytes, workers, frames });
+}
+
+test('the scenario snapshots to the native fixture byte for byte, and the fixture replays to the native hashes, in both builds', async ({ page, browser }) => {
+  const before = recorded.frames_before;
+  const after = recorded.hashes_after.length;
+  const log = await openTestPage(page, servers.isolated);
+  for (const workers of [2, 0]) {
+    const taken = await takeScenario(page, { workers, before, after });
+    expect(taken.variant).toBe('threaded');
+    expect(taken.bytes.length).toBe(fixture.length);
+    expect(taken.bytes).toEqual(fixture);              // browser -> native: the same bytes
+    expect(taken.later).toEqual(recorded.hashes_after);
+    expect(taken.sameWorld.later).toEqual(recorded.hashes_after);
+    const restored = await replay(page, { bytes: fixture, workers, frames: after });
+    expect(restored.again).toEqual(fixture);           // native -> browser: restores whole
+    expect(restored.hashes).toEqual(recorded.hashes_after);
+  }
+  expectNoPageErrors(log);
+
+  const plain = await browser.newPage();
+  const plainLog = await openTestPage(plain, servers.plain);
+  const single = await takeScenario(plain, { workers: undefined, before, after });
+  expect(single.variant).toBe('single');
+  expect(single.bytes).toEqual(fixture);
+  expect(single.later).toEqual(recorded.hashes_after);
+  const restored = await replay(plain, { bytes: fixture, workers: undefined, frames: after });
+  expect(restored.hashes).toEqual(recorded.hashes_after);
+  expectNoPageErrors(plainLog);
+  await plain.close();
+});
+
+test('a snapshot taken at 2 workers replays at 1 and 0 workers and in the single build', async ({ page, browser }) => {
+  const log = await openTestPage(page, servers.isolated);
+  // A later frame than the fixture's, so this is not only the committed bytes again.
+  const taken = await takeScenario(page, { workers: 2, before: 47, after: 25 });
+  expect(taken.sameWorld.hashAt).toBe(taken.hashAt);
+  expect(taken.sameWorld.later).toEqual(taken.later);
+  for (const workers of [1, 0]) {
+    const r = await replay(page, { bytes: taken.bytes, workers, frames: 25 });
+    expect(r.hashAt).toBe(taken.hashAt);
+    expect(r.hashes).toEqual(taken.later);
+  }
+  expectNoPageErrors(log);
+  const plain = await browser.newPage();
+  await openTestPage(plain, servers.plain);
+  const single = await replay(plain, { bytes: taken.bytes, workers: undefined, frames: 25 });
+  expect(single.variant).toBe('single');
+  expect(single.hashes).toEqual(taken.later);
+  await plain.close();
+});
+
+test('restore refuses bad bytes with a clear error and leaves the world unchanged', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async (fixtureBytes) => {
+    const { loadEcsia, snapshotReplay } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const run = snapshotReplay.scenarioWorld(ecsia, 2);
+    await snapshotReplay.runFrames(run, 5);
+    const good = new Uint8Array(fixtureBytes);
+    const attempt = (what, bytes) => {
+      const hash = run.world.stateHash();
+      const before = run.world.snapshot();
+      let error = null;
+      try { run.world.restore(bytes); } catch (e) { error = { code: e.code ?? null, message: e.message }; }
+      const after = run.world.snapshot();
+      const unchanged = run.world.stateHash() === hash && after.length === before.length && after.every((b, i) => b === before[i]);
+      return { what, error, unchanged };
+    };
+    const flipped = good.slice();
+    flipped[good.length >> 1] ^= 4;
+    const otherVersion = good.slice();
+    otherVersion[8] = 9;
+    const results = [
+      attempt('truncated', good.slice(0, good.length - 100)),
+      attempt('flipped', flipped),
+      attempt('version', otherVersion),
+      attempt('empty', new Uint8Array(0)),
+      attempt('not bytes', 'a snapshot'),
+    ];
+    // A world without the scenario's components cannot take it.
+    const bare = ecsia.createWorld({ maxEntities: 1 << 16 });
+    let missing = null;
+    const bareHash = bare.stateHash();
+    try { bare.restore(good); } catch (e) { missing = { code: e.code, message: e.message }; }
+    results.push({ what: 'missing component', error: missing, unchanged: bare.stateHash() === bareHash });
+    // During a frame (a JS system calling it) it is refused too.
+    let inFrame = null;
+    run.scheduler.addSystem({ name: 'Saver', reads: [], writes: [], run(world) {
+      try { world.snapshot(); } catch (e) { inFrame = e.code; }
+    } });
+    await run.scheduler.update(1 / 60);
+    bare.dispose();
+    snapshotReplay.dispose(run);
+    return { results, inFrame };
+  }, fixture);
+  const byWhat = Object.fromEntries(r.results.map((x) => [x.what, x]));
+  for (const x of r.results) expect(x.unchanged, x.what).toBe(true);
+  expect(byWhat.truncated.error.code).toBe('BadSnapshot');
+  expect(byWhat.truncated.error.message).toMatch(/^world\.restore: BadSnapshot: snapshot is truncated/);
+  expect(byWhat.flipped.error.code).toBe('BadSnapshot');
+  expect(byWhat.flipped.error.message).toContain('checksum does not match');
+  expect(byWhat.version.error.message).toContain('format version 9 is not supported');
+  expect(byWhat.empty.error.code).toBe('BadSnapshot');
+  expect(byWhat['not bytes'].error.message).toContain('world.restore: takes the Uint8Array');
+  expect(byWhat['missing component'].error.code).toBe('SnapshotMismatch');
+  expect(byWhat['missing component'].error.message).toMatch(/needs component '(age|energy|marked|seen)'/);
+  expect(r.inFrame).toBe('WrongPhase');
+  expectNoPageErrors(log);
+});
