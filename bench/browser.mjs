@@ -2,7 +2,7 @@
 // Runs the browser half of the benchmarks: serves the repository with COOP/COEP (scripts/serve.mjs),
 // opens web/bench/index.html in headless Debian Chromium through Playwright (never a downloaded
 // browser), runs each workload in the page and writes the results as JSON.
-//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi] [--quick]
+//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot] [--quick]
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi'];
+const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot'];
 const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
@@ -21,6 +21,7 @@ const QUICK = {
   churn: { repetitions: 3, populations: [10_000] },
   kernels: { repetitions: 3, sizes: [50_000], heavyFrames: 2, tierFrames: 2, batchCostRows: 8192 },
   jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000 },
+  snapshot: { repetitions: 3 },
 };
 
 function parseArgs(argv) {

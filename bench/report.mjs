@@ -92,7 +92,7 @@ function readJson(file) {
 
 function compose(options) {
   const native = {};
-  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn']) {
+  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot']) {
     native[name] = readJson(path.join(options.native, `${name}.json`));
   }
   const browserRun = readJson(options.browser);

@@ -19,6 +19,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       fence: await b.run('fence', { frames: 200, workerCounts: [0, 2] }),
       churn: await b.run('churn', { populations: [2000], repetitions: 2, sampleMs: 5 }),
       kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
+      snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -38,6 +39,9 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.fence.runs.map((run) => run.workers)).toEqual([0, 2]);
   expect(r.fence.runs.every((run) => positive(run.medianUs))).toBe(true);
   expect(r.churn.populations[0].clean).toBe(true);
+  expect(r.snapshot.unchanged).toBe(true);
+  expect(positive(r.snapshot.snapshotOverSet) && positive(r.snapshot.restoreOverSet)).toBe(true);
+  expect(r.snapshot.snapshotBytes).toBeGreaterThan(r.snapshot.columnBytes);
   expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
   const kernelMove = r.kernels.move[0];
   expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'JS loop over heap views', 'ecsia C++ kernel', 'ecsia JS kernel']);

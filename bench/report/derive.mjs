@@ -86,6 +86,26 @@ export function derive(results) {
       kernels.batchCost.usPerBatch, 1, true, { unit: ' µs', digits: 3 });
     checked.kernels_us_per_batch = kernels.batchCost.usPerBatch;
   }
+  const snap = browser.snapshot;
+  if (snap) {
+    const n = snap.entities;
+    target(targets, `snapshot_${n}_snapshot_over_set`, `snapshot ${sizeLabel(n)} movers: world.snapshot() / TypedArray.set of the column bytes`,
+      snap.snapshotOverSet, 3, true, { unit: 'x' });
+    target(targets, `snapshot_${n}_restore_over_set`, `snapshot ${sizeLabel(n)} movers: world.restore() / TypedArray.set of the column bytes`,
+      snap.restoreOverSet, 3, true, { unit: 'x' });
+    checked[`snapshot_${n}_snapshot_over_set`] = snap.snapshotOverSet;
+    checked[`snapshot_${n}_restore_over_set`] = snap.restoreOverSet;
+  }
+  const nativeSnap = native.snapshot;
+  if (nativeSnap) {
+    const n = nativeSnap.entities;
+    target(targets, `native_snapshot_${n}_snapshot_over_memcpy`, `(native) snapshot ${sizeLabel(n)} movers: snapshot / memcpy of the column bytes`,
+      nativeSnap.snapshot_us / nativeSnap.memcpy_us, 3, true, { unit: 'x' });
+    target(targets, `native_snapshot_${n}_restore_over_memcpy`, `(native) snapshot ${sizeLabel(n)} movers: restore / memcpy of the column bytes`,
+      nativeSnap.restore_us / nativeSnap.memcpy_us, 3, true, { unit: 'x' });
+    checked[`native_snapshot_${n}_snapshot_over_memcpy`] = nativeSnap.snapshot_us / nativeSnap.memcpy_us;
+    checked[`native_snapshot_${n}_restore_over_memcpy`] = nativeSnap.restore_us / nativeSnap.memcpy_us;
+  }
 
   // The JS API's own costs (issue 13): bulk spawn against bitECS, per-entity calls, a JS system.
   const jsapi = browser.jsapi;

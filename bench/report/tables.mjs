@@ -152,6 +152,21 @@ function jsapi(results) {
     'get + set µs', 'JS system ns/entity', 'JS loop ns/entity', 'system / loop'], rows, Array(9).fill('r'));
 }
 
+function snapshot(results) {
+  const b = results.browserResults.snapshot;
+  const nat = results.native.snapshot;
+  if (!b || !nat) return 'n/a';
+  const us = (ms) => n2(ms * 1000);
+  const rows = [
+    ['browser', count(b.entities), count(b.columnBytes), count(b.snapshotBytes), `${us(b.msPer['TypedArray.set'])} (TypedArray.set)`,
+      us(b.msPer.snapshot), us(b.msPer.restore), `**${n2(b.snapshotOverSet)}x**`, `**${n2(b.restoreOverSet)}x**`],
+    ['native', count(nat.entities), count(nat.column_bytes), count(nat.snapshot_bytes), `${n2(nat.memcpy_us)} (memcpy)`,
+      n2(nat.snapshot_us), n2(nat.restore_us), `**${n2(nat.snapshot_us / nat.memcpy_us)}x**`, `**${n2(nat.restore_us / nat.memcpy_us)}x**`],
+  ];
+  return table(['where', 'movers', 'column bytes', 'snapshot bytes', 'copy µs', 'snapshot µs', 'restore µs', 'snapshot / copy',
+    'restore / copy'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
 export function renderTables(results) {
   return {
     summary: summary(results),
@@ -163,6 +178,7 @@ export function renderTables(results) {
     churn: churn(results),
     kernels: kernels(results),
     jsapi: jsapi(results),
+    snapshot: snapshot(results),
   };
 }
 

@@ -54,9 +54,10 @@ export function createGame(ecsia, { workers }) {
   }
   const player = world.spawn({ position: { x: 500, y: 500 }, velocity: { dx: 0, dy: 0 } });
   const game = { world, player, frame: 0, inputs: new Map(), scheduler: null };
-  const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers });
+  // Input first: systems that touch the same components run in the order they were added.
+  const scheduler = world.createScheduler({ workers });
   scheduler.addSystem({
-    name: 'Input', reads: [], writes: ['position', 'velocity'], before: ['Move'],
+    name: 'Input', reads: [], writes: ['position', 'velocity'],
     run(w) {
       const input = game.inputs.get(game.frame);
       if (input === undefined) return;
@@ -67,6 +68,8 @@ export function createGame(ecsia, { workers }) {
       }
     },
   });
+  scheduler.addSystem('Move');
+  scheduler.addSystem('Bounce');
   game.scheduler = scheduler;
   /** Simulates the next frame (its number is game.frame afterwards). */
   game.step = async () => {

@@ -446,3 +446,49 @@ export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntit
     systemOverJsLoop: ratio(samples, 'ecsia JS system', 'JS loop'),
   };
 }
+
+/**
+ * snapshot: world.snapshot() and world.restore(bytes) of `entities` movers after a frame of Move,
+ * against TypedArray.set of the same column bytes (every position and velocity value) into a
+ * ready Uint8Array: the issue's yardstick (each within 3x). Restore puts back the same state each
+ * time, so every sample does the same work.
+ */
+export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {}) {
+  const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
+  await engine.run(1);
+  const { world } = engine;
+  let chunks = world.chunks(['position', 'velocity']);
+  const columnBytes = chunks.reduce((sum, c) => sum + c.columns.position.byteLength + c.columns.velocity.byteLength, 0);
+  const copy = new Uint8Array(columnBytes);
+  const bytes = world.snapshot();
+  const hash = world.stateHash();
+  let last = bytes;
+  const variants = [
+    {
+      name: 'TypedArray.set',
+      run: (frames) => {
+        if (!world.isCurrent(chunks[0])) chunks = world.chunks(['position', 'velocity']);
+        for (let f = 0; f < frames; f += 1) {
+          let at = 0;
+          for (const c of chunks) {
+            for (const view of [c.columns.position, c.columns.velocity]) {
+              copy.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), at);
+              at += view.byteLength;
+            }
+          }
+        }
+      },
+    },
+    { name: 'snapshot', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(); } },
+    { name: 'restore', run: (frames) => { for (let f = 0; f < frames; f += 1) world.restore(bytes); } },
+  ];
+  const { samples, frames } = await interleave(variants, { repetitions });
+  const unchanged = world.stateHash() === hash && last.length === bytes.length && last.every((b, i) => b === bytes[i]);
+  engine.dispose();
+  const ms = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+  return {
+    entities, columnBytes, snapshotBytes: bytes.length, samplesPerVariant: frames, msPer: ms, unchanged,
+    snapshotOverSet: ratio(samples, 'snapshot', 'TypedArray.set'),
+    restoreOverSet: ratio(samples, 'restore', 'TypedArray.set'),
+  };
+}

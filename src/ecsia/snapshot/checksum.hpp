@@ -22,12 +22,15 @@ public:
     // Feeds `size` more bytes. The result depends only on the concatenation of all bytes fed,
     // never on how they were split into calls.
     void update(const void* data, std::size_t size) noexcept;
+    // The same, copying the bytes to `out` in the same pass (one read of them instead of two).
+    void update_copy(void* out, const void* data, std::size_t size) noexcept;
     std::uint64_t value() const noexcept;
 
 private:
     static constexpr std::size_t kLanes = 8;
     static constexpr std::size_t kBlock = kLanes * 4;  // bytes that feed every lane once
-    void blocks(const unsigned char* p, std::size_t count) noexcept;
+    // Sums `count` whole blocks at p; with `out`, also copies them there.
+    void blocks(const unsigned char* p, std::size_t count, unsigned char* out) noexcept;
 
     std::uint64_t a_[kLanes] = {};
     std::uint64_t b_[kLanes] = {};

@@ -55,11 +55,14 @@ public:
         const std::byte* data;
         std::size_t size;
     };
-    // Refills this object from `world` (reusing its memory); throws as snapshot() does.
-    void take(const World& world);
+    // Refills this object from `world` (reusing its memory); throws as snapshot() does. Without
+    // `checksum` the header's checksum is left for copy_to_sealed() to compute while it copies.
+    void take(const World& world, bool checksum = true);
     const std::vector<Range>& ranges() const noexcept { return ranges_; }
     std::size_t size() const noexcept { return size_; }
     void copy_to(std::byte* out) const noexcept;
+    // Copies and computes the checksum in the same pass, writing it into out's header.
+    void copy_to_sealed(std::byte* out) const noexcept;
     std::vector<std::byte> bytes() const;
 
 private:

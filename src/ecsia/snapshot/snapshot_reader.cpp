@@ -235,19 +235,20 @@ void read_entities(SectionReader r, const World& world, SnapshotImage& image, st
     r.expect_end();
 }
 
-SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, const std::string& where) {
+template <typename Where>
+SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, const Where& where) {
     const std::uint32_t kind = r.u32(what);
     SnapshotImage::Ticks ticks;
     if (kind == fmt::kTicksUniform) {
         ticks.uniform = r.u32(what);
-        if (rows > 0 && ticks.uniform > max) r.fail(where + ": " + what + " " + str(ticks.uniform) + " exceed the column's maximum " + str(max));
+        if (rows > 0 && ticks.uniform > max) r.fail(where() + ": " + what + " " + str(ticks.uniform) + " exceed the column's maximum " + str(max));
         return ticks;
     }
-    if (kind != fmt::kTicksPerRow) r.fail(where + ": " + what + " have unknown encoding " + str(kind));
+    if (kind != fmt::kTicksPerRow) r.fail(where() + ": " + what + " have unknown encoding " + str(kind));
     ticks.per_row = r.take(std::uint64_t(rows) * 4, what);
     Tick highest = 0;
     for (std::uint32_t row = 0; row < rows; ++row) highest = std::max(highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
-    if (highest > max) r.fail(where + ": " + what + " reach tick " + str(highest) + ", above the column's maximum " + str(max));
+    if (highest > max) r.fail(where() + ": " + what + " reach tick " + str(highest) + ", above the column's maximum " + str(max));
     return ticks;
 }
 
@@ -261,15 +262,16 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
     image.locations.assign(slots, EntityLocation{});
     std::map<std::vector<ComponentId>, TableIndex> signatures;
     for (TableIndex t = 0; t < tables; ++t) {
-        const std::string where = "table " + str(t);
+        // Names for error messages, built only when one is needed (restore should not allocate per table).
+        auto where = [t] { return "table " + str(t); };
         SnapshotImage::TableImage& table = image.tables[t];
         const std::uint32_t columns = r.count("a table's column count", 4);
-        if (columns > components.size()) r.fail(where + " has " + str(columns) + " columns, more than the " + str(components.size()) + " components");
+        if (columns > components.size()) r.fail(where() + " has " + str(columns) + " columns, more than the " + str(components.size()) + " components");
         std::vector<std::uint32_t> listed(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
             listed[c] = r.u32("a table's component");
-            if (listed[c] >= components.size()) r.fail(where + " names component " + str(listed[c]) + " of " + str(components.size()));
-            if (c > 0 && listed[c] <= listed[c - 1]) r.fail(where + " does not list its components in ascending order");
+            if (listed[c] >= components.size()) r.fail(where() + " names component " + str(listed[c]) + " of " + str(components.size()));
+            if (c > 0 && listed[c] <= listed[c - 1]) r.fail(where() + " does not list its components in ascending order");
             table.signature.push_back(components[listed[c]]->id);
         }
         // Columns are listed in the snapshot world's id order; this world's ids may order them
@@ -279,7 +281,7 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return table.signature[a] < table.signature[b]; });
         std::sort(table.signature.begin(), table.signature.end());
         if (t == 0 && columns != 0) r.fail("table 0 must be the empty table");
-        if (!signatures.emplace(table.signature, t).second) r.fail(where + " has the same components as table " + str(signatures[table.signature]));
+        if (!signatures.emplace(table.signature, t).second) r.fail(where() + " has the same components as table " + str(signatures[table.signature]));
 
         table.rows = r.count("a table's row count", 4);
         table.entities = r.take(std::uint64_t(table.rows) * 4, "a table's entities");
@@ -288,9 +290,9 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
             const std::uint32_t index = layout.index(entity);
             const std::uint32_t generation = layout.generation(entity);
             if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
-                r.fail(where + " row " + str(row) + " holds handle " + str(entity.bits) + ", which no live entity can have");
+                r.fail(where() + " row " + str(row) + " holds handle " + str(entity.bits) + ", which no live entity can have");
             }
-            if (covered[index] != kUncovered) r.fail(where + " row " + str(row) + ": slot " + str(index) + " is already used");
+            if (covered[index] != kUncovered) r.fail(where() + " row " + str(row) + ": slot " + str(index) + " is already used");
             covered[index] = kCovered;
             image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
             image.locations[index] = EntityLocation{t, row};
@@ -299,7 +301,7 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
         table.columns.resize(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
             const ComponentDesc& desc = *components[listed[c]];
-            const std::string column_where = where + " column '" + desc.name + "'";
+            auto column_where = [&] { return where() + " column '" + desc.name + "'"; };
             std::uint32_t slot = 0;
             while (order[slot] != c) ++slot;
             SnapshotImage::ColumnImage& column = table.columns[slot];
@@ -308,9 +310,9 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
             column.summary.bulk_rows = r.u32("a column's bulk changed rows");
             column.summary.bulk_tick = r.u32("a column's bulk changed tick");
             const Access::TickSummary& s = column.summary;
-            if (s.max_added > image.tick || s.max_changed > image.tick) r.fail(column_where + " has ticks after the world tick " + str(image.tick));
-            if (s.bulk_rows > table.rows) r.fail(column_where + " stamps " + str(s.bulk_rows) + " rows of " + str(table.rows));
-            if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where + " has a bulk stamp above its maximum changed tick");
+            if (s.max_added > image.tick || s.max_changed > image.tick) r.fail(column_where() + " has ticks after the world tick " + str(image.tick));
+            if (s.bulk_rows > table.rows) r.fail(column_where() + " stamps " + str(s.bulk_rows) + " rows of " + str(table.rows));
+            if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where() + " has a bulk stamp above its maximum changed tick");
             column.added = read_ticks(r, table.rows, s.max_added, "added ticks", column_where);
             column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", column_where);
             column.values = r.take(std::uint64_t(table.rows) * desc.size, "a column's values");
@@ -319,7 +321,7 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
                 // A bool byte other than 0 or 1 is undefined behaviour for C++ code that reads it.
                 for (std::uint32_t row = 0; row < table.rows; ++row) {
                     const auto byte = static_cast<std::uint8_t>(column.values[std::size_t(row) * desc.size + field.offset]);
-                    if (byte > 1) r.fail(column_where + " row " + str(row) + ": bool field '" + field.name + "' holds " + str(byte));
+                    if (byte > 1) r.fail(column_where() + " row " + str(row) + ": bool field '" + field.name + "' holds " + str(byte));
                 }
             }
         }

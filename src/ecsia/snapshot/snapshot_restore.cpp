@@ -21,6 +21,7 @@ namespace {
 using Access = SnapshotAccess;
 
 void copy_ticks(std::vector<Tick>& to, const SnapshotImage::Ticks& from, std::uint32_t rows) noexcept {
+    if (rows == 0) return;  // an empty column may have no tick storage at all
     if (from.per_row != nullptr) {
         std::memcpy(to.data(), from.per_row, std::size_t(rows) * sizeof(Tick));
     } else {

@@ -49,12 +49,15 @@ public:
         const std::uint64_t body = out_.size_ - body_start_;
         std::memcpy(out_.owned_.data() + field, &body, 8);
     }
-    // Fills in the header (payload size, checksum) and the ranges.
-    void finish() {
+    // Fills in the header (payload size, and the checksum unless copy_to_sealed will) and the ranges.
+    void finish(bool with_checksum) {
         for (const SnapshotSegments::Piece& piece : out_.pieces_) {
             const std::byte* data = piece.external != nullptr ? piece.external : out_.owned_.data() + piece.offset;
             out_.ranges_.push_back({data, piece.size});
         }
+        const std::uint64_t payload = out_.size_ - fmt::kHeaderSize;
+        std::memcpy(out_.owned_.data() + fmt::kPayloadSizeOffset, &payload, 8);
+        if (!with_checksum) return;
         // The header is the first 32 owned bytes, so the payload starts 32 bytes into range 0.
         Checksum sum;
         std::size_t skip = fmt::kHeaderSize;
@@ -63,9 +66,7 @@ public:
             skip -= from;
             sum.update(range.data + from, range.size - from);
         }
-        const std::uint64_t payload = out_.size_ - fmt::kHeaderSize;
         const std::uint64_t value = sum.value();
-        std::memcpy(out_.owned_.data() + fmt::kPayloadSizeOffset, &payload, 8);
         std::memcpy(out_.owned_.data() + fmt::kChecksumOffset, &value, 8);
     }
 
@@ -88,11 +89,23 @@ namespace {
 
 using Access = SnapshotAccess;
 
+// Whether every one of `rows` (> 0) ticks equals the first. Compares blocks without an early exit
+// inside a block, so the loop vectorises; a difference stops the scan at the next block.
+bool all_equal(const Tick* ticks, std::uint32_t rows) noexcept {
+    constexpr std::uint32_t kBlock = 256;
+    const Tick first = ticks[0];
+    for (std::uint32_t begin = 0; begin < rows; begin += kBlock) {
+        const std::uint32_t end = rows - begin < kBlock ? rows : begin + kBlock;
+        Tick differs = 0;
+        for (std::uint32_t row = begin; row < end; ++row) differs |= ticks[row] ^ first;
+        if (differs != 0) return false;
+    }
+    return true;
+}
+
 void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows) {
     // Most columns have one tick for every row (spawned together, written whole): one word then.
-    bool uniform = rows > 0;
-    for (std::uint32_t row = 1; row < rows && uniform; ++row) uniform = ticks[row] == ticks[0];
-    if (uniform) {
+    if (rows > 0 && all_equal(ticks, rows)) {
         w.u32(fmt::kTicksUniform);
         w.u32(ticks[0]);
         return;
@@ -103,7 +116,7 @@ void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows) {
 
 }  // namespace
 
-void SnapshotSegments::take(const World& world) {
+void SnapshotSegments::take(const World& world, bool checksum) {
     detail::require_between_frames(world, "snapshot");
     const EntityPool& pool = Access::pool(world);
     if (pool.allocated_count() != pool.alive_count()) {
@@ -218,7 +231,7 @@ void SnapshotSegments::take(const World& world) {
         w.u32(index_of[change.component]);
     }
     w.end_section(section);
-    w.finish();
+    w.finish(checksum);
 }
 
 void SnapshotSegments::copy_to(std::byte* out) const noexcept {
@@ -226,6 +239,21 @@ void SnapshotSegments::copy_to(std::byte* out) const noexcept {
         std::memcpy(out, range.data, range.size);
         out += range.size;
     }
+}
+
+void SnapshotSegments::copy_to_sealed(std::byte* out) const noexcept {
+    Checksum sum;
+    std::byte* at = out;
+    std::size_t skip = fmt::kHeaderSize;
+    for (const Range& range : ranges_) {
+        const std::size_t header = skip < range.size ? skip : range.size;
+        std::memcpy(at, range.data, header);
+        skip -= header;
+        sum.update_copy(at + header, range.data + header, range.size - header);
+        at += range.size;
+    }
+    const std::uint64_t value = sum.value();
+    std::memcpy(out + fmt::kChecksumOffset, &value, 8);
 }
 
 std::vector<std::byte> SnapshotSegments::bytes() const {
@@ -236,15 +264,15 @@ std::vector<std::byte> SnapshotSegments::bytes() const {
 
 void snapshot(const World& world, std::vector<std::byte>& out) {
     SnapshotSegments segments;
-    segments.take(world);
+    segments.take(world, /*checksum=*/false);
     out.resize(segments.size());
-    segments.copy_to(out.data());
+    segments.copy_to_sealed(out.data());
 }
 
 std::vector<std::byte> snapshot(const World& world) {
-    SnapshotSegments segments;
-    segments.take(world);
-    return segments.bytes();
+    std::vector<std::byte> out;
+    snapshot(world, out);
+    return out;
 }
 
 }  // namespace ecsia
