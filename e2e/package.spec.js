@@ -36,6 +36,7 @@ const EXPECTED_FILES = [
   'internal/kernel_runtime.js',
   'internal/kernel_worker.js',
   'internal/module_files.js',
+  'internal/snapshot.js',
   'internal/world_core.js',
   'package.json',
   'query.d.ts',

@@ -7,6 +7,10 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, servers } from './support.js';
 
+// Each test runs the scenario in several worlds and both builds: more than the default minute on a
+// loaded 2-core machine.
+test.describe.configure({ timeout: 240_000 });
+
 const fixture = Array.from(readFileSync(new URL('../tests/fixtures/snapshot_scenario.bin', import.meta.url)));
 const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/snapshot_scenario.json', import.meta.url), 'utf8'));
 
