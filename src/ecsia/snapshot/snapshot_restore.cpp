@@ -105,6 +105,7 @@ void restore(World& world, std::span<const std::byte> bytes) {
     Access::recount(pool);
     Access::locations(world).swap(image.locations);
     Access::tick(world) = image.tick;
+    Access::structure_changed(world);
     Access::pending_changes(world).swap(image.pending);
     Access::cursor_names(cursors).swap(cursor_names);
     Access::cursor_ticks(cursors).swap(cursor_ticks);
