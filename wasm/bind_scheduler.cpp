@@ -103,11 +103,7 @@ int SchedulerBinding::begin_and_step(float dt) {
 }
 
 int SchedulerBinding::step() {
-    if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
-    // The last system stamped at the world's tick; writes the page makes between frames must be
-    // newer than every system's last run, so that `changed` queries see them next frame.
-    world_.world().advance_tick();
-    return kDone;
+    return scheduler_->step() == FrameStatus::Done ? kDone : kWaiting;
 }
 
 std::uint32_t SchedulerBinding::fence_address() const {

@@ -158,6 +158,10 @@ FrameStatus Scheduler::step() {
     set_in_frame(false);
     ++frames_;
     world_.cursors().count_frame();
+    // The frame's last system ran at the world's tick; writes made between frames (a page's
+    // set(), a test's direct access) must be newer than every system's last run, so that
+    // `changed` filters see them next frame. Here, not in a binding, so every build agrees.
+    world_.advance_tick();
     last_waves_.swap(waves_);
     return FrameStatus::Done;
 }
