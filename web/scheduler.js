@@ -35,6 +35,7 @@ export class Scheduler {
   #raw;
   #diagnose;
   #running = false;
+  #disposeRequested = false;  // dispose() was called while update() ran: finish it when update() ends
   #warnedNoWaitAsync = false;
   #names = new Set();
 
@@ -107,7 +108,7 @@ export class Scheduler {
   get workers() { return this.#call('workers', (r) => r.workers()); }
   /** Frames completed. */
   get frames() { return this.#call('frames', (r) => r.frames()); }
-  get disposed() { return this.#raw === null; }
+  get disposed() { return this.#raw === null || this.#disposeRequested; }
 
   /**
    * addSystem('Name') adds the C++ system registered under that name (ECSIA_REGISTER_SYSTEM in the
@@ -192,12 +193,14 @@ export class Scheduler {
     this.#running = true;
     try {
       let status = this.#call('update', (r) => r.beginAndStep(dt));
-      while (status === WAITING) {
+      while (status === WAITING && !this.#disposeRequested) {
         await this.#fence();
+        if (this.#disposeRequested) break;  // disposed while the wave ran: the frame ends here
         status = this.#call('update', (r) => r.step());
       }
     } finally {
       this.#running = false;
+      if (this.#disposeRequested) this.#release();
     }
   }
 
@@ -207,10 +210,26 @@ export class Scheduler {
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
   /** The last frame: { waves: [{ wave, batches, beginUs, endUs }], busyNs: [...], jobs: [...] }. */
   lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
-  /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */
+  /**
+   * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.
+   * Called while update() runs (from a JS system, or while update() awaits a wave), the frame ends
+   * there and that update() resolves; every later call throws "the scheduler was disposed".
+   */
   dispose() {
-    if (this.#raw === null) return;
+    if (this.#raw === null || this.#disposeRequested) return;
+    if (this.#running) {
+      // The engine may be inside this very frame (a JS system runs inside step()): it finishes
+      // the disposal when that call returns; the object is freed when update() ends.
+      this.#disposeRequested = true;
+      this.#guard('dispose', () => this.#raw.dispose());
+      return;
+    }
     this.#raw.dispose();
+    this.#release();
+  }
+
+  #release() {
+    if (this.#raw === null) return;
     this.#raw.delete();
     this.#raw = null;
   }
@@ -244,7 +263,9 @@ export class Scheduler {
   }
 
   #rawFor(op) {
-    if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    if (this.#raw === null || (this.#disposeRequested && op !== 'update')) {
+      throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    }
     return this.#raw;
   }
 

@@ -23,6 +23,8 @@ public:
     // Slots ever created (alive, free, reserved or retired): the exclusive bound of indices in use.
     std::uint32_t slot_count() const noexcept { return static_cast<std::uint32_t>(slots_.size()); }
     std::uint32_t retired_count() const noexcept { return retired_count_; }
+    // Handles create() or reserve() can still hand out (retired slots never come back).
+    std::uint32_t available() const noexcept;
 
     // A fresh live handle. Throws CapacityExceeded (naming max_entities) and changes nothing when full.
     Entity create();
@@ -59,7 +61,6 @@ private:
         return slot.state == state && slot.generation == layout_.generation(e);
     }
     Entity allocate_slot() noexcept;
-    std::uint32_t available() const noexcept;
 
     HandleLayout layout_;
     std::uint32_t max_entities_;
