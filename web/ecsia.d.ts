@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'BadPlan'           // cycles or unknown names in system ordering
   | 'WorkerFailure'     // the worker pool could not start or a wave missed its deadline
   | 'Disposed'          // the object was disposed
+  | 'UndeclaredAccess'  // a kernel touched a component its system did not declare (debug builds)
   | 'OutOfMemory'       // the wasm heap cannot grow any further
   | 'InternalError';    // a bug: please report it
 
@@ -54,6 +55,12 @@ export interface LoadOptions {
    * on the page first, then on every worker; one that fails to load rejects, naming its URL.
    */
   kernels?: string | URL;
+  /**
+   * true: load the module built with declared-access checks (ECSIA_ACCESS_CHECKS), where a
+   * kernel that reads or writes a component its system did not declare fails its batch with a
+   * diagnostic naming the system and the component. Slower kernels; for development. Default false.
+   */
+  debug?: boolean;
 }
 
 /** Loads the engine: the threaded wasm build where the page can run it, the single build otherwise. */
@@ -74,6 +81,8 @@ export interface Ecsia {
   readonly maxWorkers: number;
   /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
   readonly kernels: readonly string[];
+  /** True for the debug module (loadEcsia({ debug: true })): kernels' declared access is checked. */
+  readonly debug: boolean;
   /** A new, empty world with the built-in components defined. */
   createWorld(options?: WorldOptions): World;
 }

@@ -7,6 +7,9 @@
 //             cross-origin isolated page (SharedArrayBuffer).
 //   single    web/dist/ecsia_single.mjs: no threads; same results. Loaded, with exactly one
 //             warning, where threads are off.
+//   debug      web/dist/ecsia_{threaded,single}_debug.mjs (loadEcsia({ debug: true })): the same
+//             modules built with ECSIA_ACCESS_CHECKS, where a kernel that reads or writes a
+//             component its system did not declare fails its batch with a diagnostic naming both.
 //
 // Errors: bad input throws an Error whose message names the operation and the problem, and
 // nothing changes (G5). Errors from the engine also carry `.code` (e.g. 'StaleEntity').
@@ -24,10 +27,15 @@ const MODULES = {
   threaded: () => import('./dist/ecsia_threaded.mjs'),
   single: () => import('./dist/ecsia_single.mjs'),
 };
+const DEBUG_MODULES = {
+  threaded: () => import('./dist/ecsia_threaded_debug.mjs'),
+  single: () => import('./dist/ecsia_single_debug.mjs'),
+};
 // The same modules' addresses, which pool workers import when a kernel module is loaded
 // (web/kernel_worker.js). Not `new URL('...', import.meta.url)` literals: bundlers would copy
 // the engine as an asset for every page, kernels or not.
 const ENGINE_FILES = { threaded: './dist/ecsia_threaded.mjs', single: './dist/ecsia_single.mjs' };
+const DEBUG_ENGINE_FILES = { threaded: './dist/ecsia_threaded_debug.mjs', single: './dist/ecsia_single_debug.mjs' };
 const HERE = import.meta.url;
 
 const COI_HEADERS = '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"';
@@ -83,13 +91,14 @@ function explainLoadFailure(error, variant, url) {
 
 /**
  * Loads the engine.
- * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL}} [options]
+ * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL, debug?: boolean}} [options]
  *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
  *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
  *   (default: console.warn). kernels: the URL of an ES module whose exported functions are JS
  *   kernels (scheduler.addSystem({ kernel })); a string is resolved against the page's address.
  *   It is imported on the page first, then on every worker; a module that fails to load rejects
- *   naming its URL. `ecsia.kernels` lists the kernel names.
+ *   naming its URL. `ecsia.kernels` lists the kernel names. debug (default false): load the
+ *   module built with declared-access checks (slower kernels; for development).
  * Rejects outside a browser page or worker (a server-side render pass: importing this module is
  * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
  * (a dev server or bundler that sent its index.html instead: see the README's bundler recipes).
@@ -107,6 +116,8 @@ export async function loadEcsia(options = {}) {
     throw new Error(`loadEcsia: options.onDiagnostic must be a function, got ${describe(onDiagnostic)}`);
   }
   const diagnose = onDiagnostic ?? ((message) => console.warn(message));
+  const debug = options.debug ?? false;
+  if (typeof debug !== 'boolean') throw new Error(`loadEcsia: options.debug must be true or false, got ${describe(debug)}`);
   const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
 
   const isolated = globalThis.crossOriginIsolated === true;
@@ -115,12 +126,12 @@ export async function loadEcsia(options = {}) {
   const variant = warning === null ? 'threaded' : 'single';
   if (warning !== null) diagnose(warning);
 
-  const factory = (await MODULES[variant]()).default;
+  const factory = (await (debug ? DEBUG_MODULES : MODULES)[variant]()).default;
   const moduleArgs = {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
   };
-  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, new URL(ENGINE_FILES[variant], HERE).href, moduleArgs);
+  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, new URL((debug ? DEBUG_ENGINE_FILES : ENGINE_FILES)[variant], HERE).href, moduleArgs);
   let module;
   try {
     module = await withLoadDeadline(factory(moduleArgs), kernelModule);
@@ -158,6 +169,8 @@ class Ecsia {
     this.maxWorkers = module.poolSize;
     /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
     this.kernels = this.#engine.kernels;
+    /** True for the debug module (loadEcsia({ debug: true })): kernels' access is checked. */
+    this.debug = module.accessChecks === true;
   }
 
   /** @param {{maxEntities?: number}} [options] */

@@ -69,6 +69,9 @@ export async function usage(): Promise<void> {
 
   // @ts-expect-error: an unknown loader option
   await loadEcsia({ thread: 2 });
+  if ((await loadEcsia({ debug: true })).debug) console.log('declared access is checked');
+  // @ts-expect-error: debug is a boolean
+  await loadEcsia({ debug: 'yes' });
   // @ts-expect-error: threads takes 'auto' or a number
   await loadEcsia({ threads: 'many' });
   // @ts-expect-error: a field type that does not exist

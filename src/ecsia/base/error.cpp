@@ -16,6 +16,7 @@ const char* to_string(ErrorCode code) noexcept {
         case ErrorCode::BadPlan: return "BadPlan";
         case ErrorCode::WorkerFailure: return "WorkerFailure";
         case ErrorCode::Disposed: return "Disposed";
+        case ErrorCode::UndeclaredAccess: return "UndeclaredAccess";
     }
     return "Error";
 }

@@ -20,6 +20,7 @@ enum class ErrorCode {
     BadPlan,            // cycles or unknown names in system ordering
     WorkerFailure,      // a worker pool could not start or missed a deadline
     Disposed,           // the object was disposed
+    UndeclaredAccess,   // a kernel touched a component its system did not declare (access checks)
 };
 
 const char* to_string(ErrorCode code) noexcept;

@@ -133,6 +133,9 @@ private:
     std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
     std::vector<Tick> last_run_;                        // by system: tick of its previous run
     std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
+#if ECSIA_ACCESS_CHECKS
+    std::vector<std::unique_ptr<DeclaredAccess>> access_;  // by system: what its chunks may touch
+#endif
     Plan plan_;
     bool plan_valid_ = false;
     std::unique_ptr<WorkerPool> pool_;
