@@ -209,8 +209,8 @@ val WorldBinding::chunks(const val& with) {
     const std::vector<ComponentId> columns = desc.with;
     QueryCache cache(std::move(desc));
     val out = val::array();
-    for (TableIndex index : cache.matched(detail::WorldAccess::tables(*world_))) {
-        Table& table = detail::WorldAccess::tables(*world_).table(index);
+    for (TableIndex index : cache.matched(::ecsia::detail::WorldAccess::tables(*world_))) {
+        Table& table = ::ecsia::detail::WorldAccess::tables(*world_).table(index);
         if (table.size() == 0) continue;
         val addresses = val::array();
         for (ComponentId id : columns) {
