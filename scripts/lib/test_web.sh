@@ -22,7 +22,7 @@ run_web_tests() {
   # ECSIA_BUILD_BENCH: the bench page's module (web/dist/bench), smoke-tested by e2e/bench.spec.js.
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DECSIA_BUILD_BENCH=ON -DECSIA_WASM_SIMD=ON >/dev/null
   # The browser modules first: Playwright needs them even if a test source fails to compile.
-  cmake --build build/wasm -j "$jobs" --target ecsia_threaded ecsia_single ecsia_bench
+  cmake --build build/wasm -j "$jobs" --target ecsia_threaded ecsia_single ecsia_threaded_debug ecsia_single_debug ecsia_bench
   cmake --build build/wasm -j "$jobs" || status=1
 
   if [ "$status" -eq 0 ]; then
