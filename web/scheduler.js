@@ -40,6 +40,7 @@ export class Scheduler {
   #diagnose;
   #running = false;
   #worldDisposed = false;  // the world went first (it disposed this scheduler on the way)
+  #disposeRequested = false;  // dispose() was called while update() ran: finish it when update() ends
   #warnedNoWaitAsync = false;
   #names = new Set();
 
@@ -117,7 +118,7 @@ export class Scheduler {
   get workers() { return this.#call('workers', (r) => r.workers()); }
   /** Frames completed. */
   get frames() { return this.#call('frames', (r) => r.frames()); }
-  get disposed() { return this.#raw === null; }
+  get disposed() { return this.#raw === null || this.#disposeRequested; }
 
   /**
    * addSystem('Name') adds the C++ system registered under that name (ECSIA_REGISTER_SYSTEM in the
@@ -252,12 +253,14 @@ export class Scheduler {
     this.#running = true;
     try {
       let status = this.#call('update', (r) => r.beginAndStep(dt));
-      while (status === WAITING) {
+      while (status === WAITING && !this.#disposeRequested) {
         await this.#fence();
+        if (this.#disposeRequested) break;  // disposed while the wave ran: the frame ends here
         status = this.#call('update', (r) => r.step());
       }
     } finally {
       this.#running = false;
+      if (this.#disposeRequested) this.#release();
     }
   }
 
@@ -267,10 +270,26 @@ export class Scheduler {
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
   /** The last frame: { waves: [{ wave, batches, beginUs, endUs }], busyNs: [...], jobs: [...] }. */
   lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
-  /** Stops the workers (also mid-frame, without blocking the page). A second call does nothing. */
+  /**
+   * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.
+   * Called while update() runs (from a JS system, or while update() awaits a wave), the frame ends
+   * there and that update() resolves; every later call throws "the scheduler was disposed".
+   */
   dispose() {
-    if (this.#raw === null) return;
+    if (this.#raw === null || this.#disposeRequested) return;
+    if (this.#running) {
+      // The engine may be inside this very frame (a JS system runs inside step()): it finishes
+      // the disposal when that call returns; the object is freed when update() ends.
+      this.#disposeRequested = true;
+      this.#guard('dispose', () => this.#raw.dispose());
+      return;
+    }
     this.#raw.dispose();
+    this.#release();
+  }
+
+  #release() {
+    if (this.#raw === null) return;
     this.#raw.delete();
     this.#raw = null;
   }
@@ -305,7 +324,9 @@ export class Scheduler {
 
   #rawFor(op) {
     if (this.#worldDisposed) throw new Error(`scheduler.${op}: the scheduler's world was disposed (which disposed the scheduler)`);
-    if (this.#raw === null) throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    if (this.#raw === null || (this.#disposeRequested && op !== 'update')) {
+      throw new Error(`scheduler.${op}: the scheduler was disposed`);
+    }
     return this.#raw;
   }
 

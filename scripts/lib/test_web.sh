@@ -38,7 +38,18 @@ run_web_tests() {
   echo "==> npm package: scripts/pack, then the consumer apps of e2e/apps (e2e/package.spec.js)"
   prepare_package_apps || status=1
 
-  echo "==> browser tests: Playwright, headless Chromium ($(command -v chromium))"
-  CHROMIUM_PATH=${CHROMIUM_PATH:-$(command -v chromium)} npx --no-install playwright test || status=1
+  local chromium=${CHROMIUM_PATH:-$(command -v chromium || true)}
+  if [ -z "$chromium" ] || [ ! -x "$chromium" ]; then
+    echo "==> browser tests: FAILED, no Chromium (set CHROMIUM_PATH or install Debian's chromium)" >&2
+    return 1
+  fi
+  local specs
+  specs=$(ls e2e/*.spec.js 2>/dev/null | wc -l)
+  if [ "$specs" -eq 0 ]; then
+    echo "==> browser tests: FAILED, no e2e/*.spec.js found" >&2
+    return 1
+  fi
+  echo "==> browser tests: Playwright ($specs spec files), headless Chromium ($chromium)"
+  CHROMIUM_PATH=$chromium npx --no-install playwright test || status=1
   return "$status"
 }

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 
 #include "builtin/builtin_systems.hpp"
@@ -23,11 +25,21 @@ struct RestoreSource {
 
 }  // namespace
 
-TEST_CASE("the default monotonic clock never goes back", "[base]") {
+TEST_CASE("the default monotonic clock counts nanoseconds and never goes back", "[base]") {
+    // Against std::chrono over a sleep: a clock in the wrong unit, a stuck clock or one that runs
+    // backwards fails here (a loop of reads alone could not tell a constant clock from a good one).
+    const std::int64_t first = monotonic_ns();
+    const auto chrono_first = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::int64_t last = monotonic_ns();
+    const auto chrono_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - chrono_first).count();
+    const std::int64_t elapsed = last - first;
+    CHECK(elapsed >= 20'000'000);
+    CHECK(elapsed <= chrono_ns + 1'000'000);  // no faster than steady_clock (1 ms of slack)
     for (int i = 0; i < 1000; ++i) {
         const std::int64_t now = monotonic_ns();
-        CHECK(now >= last);
+        REQUIRE(now >= last);
         last = now;
     }
 }

@@ -88,7 +88,7 @@ TEST_CASE("a record naming a handle taken from a reservation but never spawned i
     World world;
     world.diagnostics().set_sink([](const std::string&) {});
     const ComponentId velocity = world.component<Velocity>();
-    EntityReservation reservation = world.reserve(1);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 1);
     const Entity unspawned = reservation.take();
     CommandBuffer buffer;
     buffer.add(unspawned, velocity, Velocity{1, 1});

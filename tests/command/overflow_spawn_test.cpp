@@ -49,7 +49,7 @@ TEST_CASE("a buffer with more spawns than its reservation loses none of them", "
     World world;
     test::CapturedDiagnostics said(world);
     const ComponentId position = world.component<Position>();
-    EntityReservation reservation = world.reserve(2);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 2);
     CommandBuffer buffer;
     std::vector<Entity> taken;
     for (int i = 0; i < 7; ++i) {
@@ -116,7 +116,7 @@ TEST_CASE("entity fields naming a pending handle are rewritten to the real handl
     const ComponentId link = world.component<Link>();
     const HandleLayout& layout = world.entities().layout();
     const Entity outsider = world.spawn(Position{-1, 0});
-    EntityReservation reservation = world.reserve(1);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 1);
     const Entity reserved = reservation.take();
 
     CommandBuffer buffer;
@@ -195,7 +195,7 @@ TEST_CASE("overflow spawns get the same handles on every run", "[command]") {
         for (int i = 0; i < 6; ++i) early.push_back(world.spawn(Position{100.0f + i, 0}));
         world.despawn(early[4]);
         world.despawn(early[1]);
-        EntityReservation reservation = world.reserve(2);
+        EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 2);
         CommandBuffer buffer;
         for (int i = 0; i < 8; ++i) {
             // Despawns between spawns free slots that the later overflow spawns pick up.

@@ -49,7 +49,7 @@ Outcome run(const std::function<void(World&, const Ids&)>& setup, const Recorder
     const Ids ids = register_all(world);
     setup(world, ids);
     world.advance_tick();
-    EntityReservation reservation = world.reserve(2);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 2);
     std::vector<CommandBuffer> records;
     record(ids, reservation, records);
     CommandBuffer joined;
@@ -211,7 +211,7 @@ TEST_CASE("a rejected spawn leaves no half-spawned entity", "[command]") {
     const Ids c = register_all(world);
     const HandleLayout& layout = world.entities().layout();
     const std::uint64_t empty_hash = state_hash(world);
-    EntityReservation reservation = world.reserve(1);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 1);
     const Entity reserved = reservation.take();
 
     CommandBuffer buffer;

@@ -35,7 +35,7 @@ void spawn_reserved(World& world, CommandBuffer& buffer, Entity handle) {
 TEST_CASE("reserved handles nobody took are reused by the next spawns in reserved order", "[command]") {
     World world;
     churn(world);
-    EntityReservation reservation = world.reserve(5);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 5);
     const std::vector<Entity> handles = reservation.handles();
     CommandBuffer buffer;
     spawn_reserved(world, buffer, reservation.take());
@@ -53,8 +53,8 @@ TEST_CASE("reserved handles nobody took are reused by the next spawns in reserve
 TEST_CASE("untaken handles of several reservations come back in the order they were reserved", "[command]") {
     World world;
     churn(world);
-    EntityReservation first = world.reserve(3);
-    EntityReservation second = world.reserve(2);
+    EntityReservation first = ecsia::detail::WorldAccess::reserve(world, 3);
+    EntityReservation second = ecsia::detail::WorldAccess::reserve(world, 2);
     std::vector<Entity> reserved = first.handles();
     reserved.insert(reserved.end(), second.handles().begin(), second.handles().end());
     EntityReservation* reservations[] = {&first, &second};
@@ -70,9 +70,9 @@ TEST_CASE("a merge in which nobody spawned leaves later spawns as if nothing was
     World reserving, plain;
     churn(reserving);
     churn(plain);
-    EntityReservation a = reserving.reserve(2);
-    EntityReservation b = reserving.reserve(4);
-    EntityReservation c = reserving.reserve(1);
+    EntityReservation a = ecsia::detail::WorldAccess::reserve(reserving, 2);
+    EntityReservation b = ecsia::detail::WorldAccess::reserve(reserving, 4);
+    EntityReservation c = ecsia::detail::WorldAccess::reserve(reserving, 1);
     EntityReservation* reservations[] = {&a, &b, &c};
     reserving.apply({}, reservations);
 
@@ -87,7 +87,7 @@ TEST_CASE("handles taken from a reservation but never spawned come back with a n
     World world;
     churn(world);
     const HandleLayout& layout = world.entities().layout();
-    EntityReservation reservation = world.reserve(3);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 3);
     const Entity unspawned = reservation.take();
     const Entity spawned = reservation.take();
     const Entity untaken = reservation.handles()[2];
@@ -112,8 +112,8 @@ TEST_CASE("taken but unspawned handles of several reservations come back after e
     churn(world);
     const HandleLayout& layout = world.entities().layout();
     auto bumped = [&](Entity e) { return layout.make(layout.index(e), layout.generation(e) + 1); };
-    EntityReservation first = world.reserve(2);
-    EntityReservation second = world.reserve(2);
+    EntityReservation first = ecsia::detail::WorldAccess::reserve(world, 2);
+    EntityReservation second = ecsia::detail::WorldAccess::reserve(world, 2);
     const Entity first_taken = first.take();
     const Entity second_taken = second.take();
     EntityReservation* reservations[] = {&first, &second};

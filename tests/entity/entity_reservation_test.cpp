@@ -13,7 +13,7 @@ TEST_CASE("a reservation of N hands out N distinct handles that are not alive", 
     World world;
     world.spawn();
     const std::uint64_t hash = state_hash(world);
-    EntityReservation reservation = world.reserve(5);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 5);
     REQUIRE(reservation.size() == 5);
     std::vector<Entity> handles = reservation.handles();
     for (Entity e : handles) {
@@ -29,7 +29,7 @@ TEST_CASE("a reservation of N hands out N distinct handles that are not alive", 
 
 TEST_CASE("take returns the reserved handles in order, then null", "[entity]") {
     World world;
-    EntityReservation reservation = world.reserve(3);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 3);
     const std::vector<Entity> handles = reservation.handles();
     CHECK(reservation.take() == handles[0]);
     CHECK(reservation.take() == handles[1]);
@@ -44,7 +44,7 @@ TEST_CASE("release_unused returns untaken handles so the next spawns reuse them 
           "[entity]") {
     World world;
     const Entity before = world.spawn();  // index 0
-    EntityReservation reservation = world.reserve(4);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 4);
     const std::vector<Entity> handles = reservation.handles();
     const HandleLayout& layout = world.entities().layout();
     REQUIRE(layout.index(handles[0]) == 1);
@@ -52,7 +52,7 @@ TEST_CASE("release_unused returns untaken handles so the next spawns reuse them 
     const Entity taken = reservation.take();
     CHECK(taken == handles[0]);
 
-    world.release_unused(reservation);
+    ecsia::detail::WorldAccess::release_unused(world, reservation);
     CHECK(world.entities().is_reserved(taken));  // taken handles stay with whoever took them
     for (std::size_t i = 1; i < handles.size(); ++i) CHECK_FALSE(world.entities().is_reserved(handles[i]));
 
@@ -67,9 +67,9 @@ TEST_CASE("release_unused returns untaken handles so the next spawns reuse them 
 
 TEST_CASE("release_unused twice returns each handle once", "[entity]") {
     World world;
-    EntityReservation reservation = world.reserve(2);
-    world.release_unused(reservation);
-    world.release_unused(reservation);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 2);
+    ecsia::detail::WorldAccess::release_unused(world, reservation);
+    ecsia::detail::WorldAccess::release_unused(world, reservation);
     CHECK(world.entities().allocated_count() == 0);
     const Entity a = world.spawn();
     const Entity b = world.spawn();
@@ -85,12 +85,12 @@ TEST_CASE("reservations made in sequence and released in sequence give a determi
         for (int i = 0; i < 6; ++i) world.spawn();
         world.despawn(Entity{world.entities().layout().make(2, 0)});
         world.despawn(Entity{world.entities().layout().make(4, 0)});
-        EntityReservation first = world.reserve(3);
-        EntityReservation second = world.reserve(2);
+        EntityReservation first = ecsia::detail::WorldAccess::reserve(world, 3);
+        EntityReservation second = ecsia::detail::WorldAccess::reserve(world, 2);
         first.take();
         second.take();
-        world.release_unused(first);
-        world.release_unused(second);
+        ecsia::detail::WorldAccess::release_unused(world, first);
+        ecsia::detail::WorldAccess::release_unused(world, second);
         std::vector<std::uint32_t> spawned;
         for (int i = 0; i < 4; ++i) spawned.push_back(world.spawn().bits);
         return spawned;
@@ -109,13 +109,13 @@ TEST_CASE("a reservation that does not fit throws CapacityExceeded and changes n
     options.max_entities = 10;
     World world(options);
     for (int i = 0; i < 6; ++i) world.spawn();
-    EntityReservation held = world.reserve(2);
+    EntityReservation held = ecsia::detail::WorldAccess::reserve(world, 2);
     const std::uint32_t allocated = world.entities().allocated_count();
-    ECSIA_REQUIRE_REJECTED(world, ErrorCode::CapacityExceeded, world.reserve(3));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::CapacityExceeded, ecsia::detail::WorldAccess::reserve(world, 3));
     CHECK(world.entities().allocated_count() == allocated);
-    CHECK_THAT(test::thrown_message([&] { world.reserve(3); }), Catch::Matchers::Contains("10"));
+    CHECK_THAT(test::thrown_message([&] { ecsia::detail::WorldAccess::reserve(world, 3); }), Catch::Matchers::Contains("10"));
     // Exactly what is left still fits.
-    EntityReservation rest = world.reserve(2);
+    EntityReservation rest = ecsia::detail::WorldAccess::reserve(world, 2);
     CHECK(rest.size() == 2);
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::CapacityExceeded, world.spawn());
 }
@@ -124,9 +124,9 @@ TEST_CASE("reserved handles count against max_entities until released", "[entity
     WorldOptions options;
     options.max_entities = 3;
     World world(options);
-    EntityReservation reservation = world.reserve(3);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 3);
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::CapacityExceeded, world.spawn());
-    world.release_unused(reservation);
+    ecsia::detail::WorldAccess::release_unused(world, reservation);
     world.spawn();
     world.spawn();
     world.spawn();
@@ -135,7 +135,7 @@ TEST_CASE("reserved handles count against max_entities until released", "[entity
 
 TEST_CASE("concurrent takes hand out every reserved handle exactly once", "[entity][threads]") {
     World world;
-    EntityReservation reservation = world.reserve(4000);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 4000);
     constexpr int kThreads = 4;
     std::vector<std::vector<Entity>> taken(kThreads);
     std::vector<std::thread> threads;

@@ -70,7 +70,7 @@ TEST_CASE("a query cache matches tables by its required and excluded components"
     desc.without = {enemy};
     desc.optional = {velocity};
     QueryCache cache(desc);
-    TableGraph& graph = world.tables();
+    TableGraph& graph = ecsia::detail::WorldAccess::tables(world);
     CHECK(cache.matches(graph.table(graph.find_or_create({position}))));
     CHECK(cache.matches(graph.table(graph.find_or_create({position, velocity}))));
     CHECK_FALSE(cache.matches(graph.table(graph.find_or_create({velocity}))));

@@ -204,7 +204,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
                 const Tick since = rng.below(now + 1);
                 const std::vector<std::uint32_t> expected = model.select(q.cache().desc(), since);
                 std::vector<std::uint32_t> visited;
-                q.cache().for_each_chunk(world.tables(), since, now, nullptr, [&](Chunk& chunk) {
+                q.cache().for_each_chunk(ecsia::detail::WorldAccess::tables(world), since, now, nullptr, [&](Chunk& chunk) {
                     chunk.write<std::byte>(written);
                     for (std::uint32_t i = 0; i < chunk.size(); ++i) {
                         visited.push_back(chunk.entities()[i].bits);
@@ -333,7 +333,7 @@ TEST_CASE("a write log is stamped at the tick it is merged with", "[reactivity]"
     const TableIndex table = world.locate(world.query(with_position).entities()[0]).table;
     WriteLog log;
     log.record(table, s.position, 1, 3);
-    world.merge_write_log(log, 3);
+    ecsia::detail::WorldAccess::merge_write_log(world, log, 3);
     QueryDesc changed;
     changed.changed = {s.position};
     Query q = world.query(changed);

@@ -371,7 +371,7 @@ public:
     // Records the round and applies it; `order` (when given) permutes the buffers.
     ecsia::ApplyStats run(const ScriptRound& round, Split split, const std::vector<std::size_t>& order = {}) {
         const ecsia::HandleLayout& layout = world_.entities().layout();
-        ecsia::EntityReservation reservation = world_.reserve(round.reserve);
+        ecsia::EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world_, round.reserve);
         const std::size_t buffer_count = split == Split::OneBuffer ? 1 : round.segments;
         std::vector<ecsia::CommandBuffer> buffers(buffer_count);
         std::vector<std::vector<int>> overflow(buffer_count);  // logical entities by pending ordinal
@@ -443,7 +443,7 @@ public:
 
     // Returns how many steps were skipped because their target was not alive.
     std::size_t run(const ScriptRound& round) {
-        ecsia::EntityReservation reservation = world_.reserve(round.reserve);
+        ecsia::EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world_, round.reserve);
         std::size_t skipped = 0;
         auto resolve = [&](int logical) { return map_[logical]; };
         for (const ScriptStep& step : round.steps) {

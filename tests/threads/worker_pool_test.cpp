@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "support/world_checks.hpp"
+
 #include <atomic>
 #include <vector>
 
@@ -58,5 +60,5 @@ TEST_CASE("dispose joins every worker and is idempotent; dispatch afterwards is 
     pool.dispose();
     pool.dispose();
     CHECK(pool.disposed());
-    CHECK_THROWS_AS(pool.dispatch(1, &nothing, nullptr), Error);
+    CHECK(test::thrown_code([&] { pool.dispatch(1, &nothing, nullptr); }) == "Disposed");
 }

@@ -97,7 +97,7 @@ TEST_CASE("the null handle and never-spawned handles are refused like stale ones
 TEST_CASE("a reserved handle is refused until it is spawned", "[world][entity]") {
     World world;
     world.component<Position>();
-    EntityReservation reservation = world.reserve(1);
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 1);
     require_every_accessor_refuses(world, reservation.handles()[0]);
 }
 

@@ -126,9 +126,9 @@ TEST_CASE("the state hash ignores what is not logical state", "[world]") {
     world.set(e, Position{1, 2});  // same value, newer changed tick
     (void)world.query(test::query_terms({world.component<Velocity>()})).count();
     world.define_component("unused", {{"v", FieldType::F32}});
-    EntityReservation reservation = world.reserve(3);  // reserved, not alive
+    EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 3);  // reserved, not alive
     CHECK(state_hash(world) == hash);
-    world.release_unused(reservation);
+    ecsia::detail::WorldAccess::release_unused(world, reservation);
     CHECK(state_hash(world) == hash);
 }
 
@@ -158,9 +158,11 @@ TEST_CASE("padding bytes never reach the state hash", "[world]") {
 }
 
 TEST_CASE("an empty world has a fixed state hash", "[world]") {
+    // Pinned: the hash is part of G1 (native == wasm, every release). A change to what state_hash
+    // covers must change this value on purpose.
     World first;
     World second;
-    second.component<Position>();
+    second.component<Position>();  // registering a component is not state
+    CHECK(state_hash_hex(first) == "4d25767f9dce13f5");
     CHECK(state_hash(first) == state_hash(second));
-    CHECK(state_hash_hex(first).size() == 16);
 }

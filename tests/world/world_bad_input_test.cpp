@@ -163,7 +163,7 @@ TEST_CASE("a structural change during a wave is a WrongPhase", "[world]") {
     Populated w;
     World& world = w.world;
     const ComponentValue add_velocity{w.velocity};
-    world.set_phase(WorldPhase::Wave);
+    ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.spawn());
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.spawn(Position{1, 1}));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.despawn(w.a));
@@ -173,10 +173,10 @@ TEST_CASE("a structural change during a wave is a WrongPhase", "[world]") {
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.remove<Position>(w.a));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.remove(w.a, w.position));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.change_components(w.a, {}, {}));
-    ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.reserve(2));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, ecsia::detail::WorldAccess::reserve(world, 2));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.define_component("late", {{"v", FieldType::F32}}));
     CHECK(world.components().find("late") == kNoComponent);
-    world.set_phase(WorldPhase::Serial);
+    ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     CHECK(world.get<Position>(w.a).x == 1);
     CHECK(world.has<Health>(w.a));
 }

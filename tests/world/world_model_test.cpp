@@ -404,14 +404,14 @@ private:
             case 5: {
                 last_op_ = "structural change during a wave";
                 const ComponentId id = random_.pick(ids_);
-                world_.set_phase(WorldPhase::Wave);
+                ecsia::detail::WorldAccess::set_phase(world_, WorldPhase::Wave);
                 switch (random_.below(4)) {
                     case 0: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::WrongPhase, world_.spawn()); break;
                     case 1: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::WrongPhase, world_.despawn(e)); break;
                     case 2: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::WrongPhase, world_.add(e, ComponentValue{id})); break;
                     default: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::WrongPhase, world_.remove(e, id)); break;
                 }
-                world_.set_phase(WorldPhase::Serial);
+                ecsia::detail::WorldAccess::set_phase(world_, WorldPhase::Serial);
                 return;
             }
             case 6: {

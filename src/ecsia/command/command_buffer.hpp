@@ -69,6 +69,32 @@ public:
     void clear() noexcept {
         words_.clear();
         record_count_ = 0;
+        pending_blocks_.clear();
+    }
+
+    // Pending handles (the stand-ins for spawns beyond a reservation, HandleLayout::pending): the
+    // k-th null-handle spawn of this buffer is named by pending(k), unless the buffer has blocks.
+    // A batch's kernel context hands out pending handles from blocks of ordinals unique to the
+    // batch (claimed from its scheduler), so that a pending handle of another batch, or of an
+    // earlier frame, names nothing here and is refused at merge instead of naming a stranger.
+    // Blocks hold `pending_block_size` ordinals each: spawn k is in block k / size.
+    void add_pending_block(std::uint32_t first_ordinal, std::uint32_t size) {
+        pending_blocks_.push_back(first_ordinal);
+        pending_block_size_ = size;
+    }
+    const std::vector<std::uint32_t>& pending_blocks() const noexcept { return pending_blocks_; }
+    std::uint32_t pending_block_size() const noexcept { return pending_block_size_; }
+    // A point to roll back to: what an observer that throws had recorded after it is dropped.
+    struct Mark {
+        std::size_t words = 0;
+        std::size_t records = 0;
+    };
+    Mark mark() const noexcept { return Mark{words_.size(), record_count_}; }
+    // Drops every record made after `mark` (which must come from this buffer, since its last clear).
+    void rollback(Mark mark) noexcept {
+        if (mark.words > words_.size()) return;
+        words_.resize(mark.words);
+        record_count_ = mark.records;
     }
 
 private:
@@ -78,6 +104,8 @@ private:
 
     std::vector<std::uint32_t> words_;
     std::size_t record_count_ = 0;
+    std::vector<std::uint32_t> pending_blocks_;  // first ordinal of each block, in claim order
+    std::uint32_t pending_block_size_ = 0;
 };
 
 // Decodes one buffer. The views point into the buffer and are valid until it changes.

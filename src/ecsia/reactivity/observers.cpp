@@ -1,6 +1,9 @@
 #include "ecsia/reactivity/observers.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
 
 namespace ecsia {
 
@@ -30,8 +33,30 @@ bool ObserverRegistry::any(ObserverEvent event, ComponentId component) const noe
     return component < counts.size() && counts[component] != 0;
 }
 
+namespace {
+
+const char* event_name(ObserverEvent event) noexcept {
+    switch (event) {
+        case ObserverEvent::OnAdd: return "on-add";
+        case ObserverEvent::OnRemove: return "on-remove";
+        case ObserverEvent::OnChange: return "on-change";
+    }
+    return "?";
+}
+
+void report_failure(Diagnostics& diagnostics, ObserverEvent event, std::string_view component, Entity entity,
+                    const char* what, std::size_t dropped) {
+    char handle[16];
+    std::snprintf(handle, sizeof handle, "0x%08x", entity.bits);
+    diagnostics.report(std::string("an ") + event_name(event) + " observer of '" + std::string(component) +
+                       "' threw for entity " + handle + ": " + what + "; the change it observed stands, and the " +
+                       std::to_string(dropped) + " command(s) it recorded were dropped");
+}
+
+}  // namespace
+
 void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId component, Entity entity,
-                            CommandBuffer& commands) {
+                            CommandBuffer& commands, Diagnostics& diagnostics, std::string_view component_name) {
     if (!any(event, component)) return;
     // Index loop: an observer may register another observer; it joins for later events only.
     // Observers removed meanwhile stay in place, without a function, until the loop is done.
@@ -50,7 +75,18 @@ void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId compo
         // A copy: the observer may register others, which can move entries_.
         ObserverFn fn = entries_[i].fn;
         ObserverContext context{world, entity, component, event, commands};
-        fn(context);
+        const CommandBuffer::Mark mark = commands.mark();
+        try {
+            fn(context);
+        } catch (const std::exception& error) {
+            const std::size_t dropped = commands.record_count() - mark.records;
+            commands.rollback(mark);
+            report_failure(diagnostics, event, component_name, entity, error.what(), dropped);
+        } catch (...) {
+            const std::size_t dropped = commands.record_count() - mark.records;
+            commands.rollback(mark);
+            report_failure(diagnostics, event, component_name, entity, "a non-standard exception", dropped);
+        }
     }
 }
 

@@ -7,11 +7,17 @@
 // observers are queued and run at the next flush, after the writes are complete. Observers run on
 // the serial slot only, never re-entrantly: structural changes an observer wants go into the
 // CommandBuffer it is given, which the world applies at its next flush.
+//
+// An observer that throws does not undo the change it observed (that change is complete when
+// observers run): the exception becomes a diagnostic, the commands that observer recorded in this
+// call are dropped, and the remaining observers still run.
 
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
+#include "ecsia/base/diagnostics.hpp"
 #include "ecsia/base/ids.hpp"
 #include "ecsia/command/command_buffer.hpp"
 #include "ecsia/entity/entity.hpp"
@@ -40,8 +46,9 @@ public:
 
     // Quick test used on hot paths so that worlds without observers pay nothing per row.
     bool any(ObserverEvent event, ComponentId component) const noexcept;
-    // Calls each matching observer in registration order.
-    void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands);
+    // Calls each matching observer in registration order. `component_name` is for diagnostics.
+    void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands,
+              Diagnostics& diagnostics, std::string_view component_name);
 
 private:
     struct Entry {

@@ -31,31 +31,69 @@ namespace {
 constexpr const char* kNonStandardException = "a non-standard exception";
 }  // namespace
 
-Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(world), options_(options) {
+Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(&world), options_(options) {
     if (options_.batch_rows == 0) throw Error(ErrorCode::BadValue, "batch_rows must be at least 1");
     check_system_registry();  // a name registered twice fails at start-up, not at the first lookup
+    world.attach(*this);
     if (options_.workers == 0) return;
     try {
         pool_ = std::make_unique<WorkerPool>(options_.workers);
         if (options_.wait_for_workers) pool_->wait_ready(options_.startup_deadline);
     } catch (const Error& error) {
+        if (pool_ && !options_.wait_for_workers) {
+            // Threads that may still be starting must not be joined on a thread that may not block.
+            pool_->dispose(false);
+            (void)pool_.release();
+        }
         pool_.reset();
-        world_.diagnostics().report(std::string(error.what()) + "; running with the serial executor instead");
+        world.diagnostics().report(std::string(error.what()) + "; running with the serial executor instead");
     }
 }
 
-Scheduler::~Scheduler() { dispose(); }
+Scheduler::~Scheduler() {
+    dispose();
+    if (world_ != nullptr) world_->detach(*this);
+}
+
+World& Scheduler::world() const {
+    if (world_ == nullptr) throw Error(ErrorCode::Disposed, "the scheduler's world was destroyed");
+    return *world_;
+}
+
+void Scheduler::set_state(FrameState state) noexcept {
+    state_ = state;
+    if (world_ != nullptr) world_->cursors().set_in_frame(in_frame());
+}
+
+void Scheduler::on_world_destroyed() noexcept {
+    dispose();
+    world_ = nullptr;
+}
+
+WorkerStats Scheduler::worker_stats(std::uint32_t worker) const {
+    if (worker >= workers()) {
+        throw Error(ErrorCode::BadValue, "worker_stats(" + std::to_string(worker) + "): this scheduler has " +
+                                             std::to_string(workers()) + " worker(s)");
+    }
+    return pool_->stats(worker);
+}
 
 void Scheduler::add_system(SystemDesc system) {
-    if (in_frame_) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
+    world();
+    if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (in_frame()) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
     for (const SystemDesc& existing : systems_) {
         if (existing.name == system.name) throw Error(ErrorCode::DuplicateName, "a system named '" + system.name + "' already exists");
     }
     if (!system.kernel && !system.main_thread) {
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has neither a kernel nor a main-thread function");
     }
+    if (system.kernel && system.main_thread) {
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name +
+                                                  "' has both a kernel and a main-thread function: give it one of them");
+    }
     for (const auto* list : {&system.reads, &system.writes}) {
-        for (ComponentId id : *list) world_.components().desc(id);
+        for (ComponentId id : *list) world_->components().desc(id);
     }
     if (!system.query_set) {
         system.query = QueryDesc{};
@@ -64,18 +102,19 @@ void Scheduler::add_system(SystemDesc system) {
         std::sort(system.query.with.begin(), system.query.with.end());
         system.query.with.erase(std::unique(system.query.with.begin(), system.query.with.end()), system.query.with.end());
     }
-    world_.query(system.query);  // validates the query's component ids
+    world_->query(system.query);  // validates the query's component ids
     queries_.push_back(std::make_unique<QueryCache>(system.query));
     runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
-    cursor_slots_.push_back(world_.cursors().slot(system.name));
+    cursor_slots_.push_back(world_->cursors().slot(system.name));
     systems_.push_back(std::move(system));
     run_tick_.push_back(0);
     plan_valid_ = false;
 }
 
 const Plan& Scheduler::plan() {
+    const World& world = this->world();
     if (!plan_valid_) {
-        plan_ = make_plan(systems_, world_.components());
+        plan_ = make_plan(systems_, world.components());
         plan_valid_ = true;
     }
     return plan_;
@@ -83,11 +122,6 @@ const Plan& Scheduler::plan() {
 
 const std::int32_t* Scheduler::fence_word() const noexcept {
     return pool_ ? pool_->fence().done_epoch_address() : nullptr;
-}
-
-void Scheduler::set_in_frame(bool in_frame) noexcept {
-    in_frame_ = in_frame;
-    world_.cursors().set_in_frame(in_frame);
 }
 
 double Scheduler::now_us() const {
@@ -102,35 +136,56 @@ void Scheduler::update(float dt) {
 }
 
 void Scheduler::begin_frame(float dt) {
-    if (disposed_) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
-    if (in_frame_) throw Error(ErrorCode::WrongPhase, "a frame is already running: finish it before starting another");
+    world();
+    if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (in_frame()) throw Error(ErrorCode::WrongPhase, "a frame is already running: finish it before starting another");
     // A stalled wave leaves the world in the wave phase until its worker returns.
-    if (stalled_) recover_from_stall();
-    if (world_.phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
+    if (state_ == FrameState::Stalled) recover_from_stall();
+    if (world_->phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
     plan();
-    set_in_frame(true);
+    set_state(FrameState::Running);
     dt_ = dt;
     wave_ = 0;
-    dispatched_ = false;
     waves_.clear();
     frame_start_ns_ = monotonic_ns();
 }
 
 FrameStatus Scheduler::step() {
-    if (!in_frame_) throw Error(ErrorCode::WrongPhase, "step() outside a frame: call begin_frame first");
+    world();
+    if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (!in_frame()) throw Error(ErrorCode::WrongPhase, "step() outside a frame: call begin_frame first");
+    if (stepping_ > 0) throw Error(ErrorCode::WrongPhase, "step() from inside the frame it would advance");
+    ++stepping_;
+    FrameStatus status;
+    try {
+        status = run_waves();
+    } catch (...) {
+        --stepping_;
+        fail_frame();
+        if (dispose_requested_) dispose_now();
+        throw;
+    }
+    --stepping_;
+    if (dispose_requested_) {
+        dispose_now();
+        return FrameStatus::Done;
+    }
+    return status;
+}
+
+FrameStatus Scheduler::run_waves() {
     while (wave_ < plan_.waves.size()) {
-        if (dispatched_) {
+        if (dispose_requested_) return FrameStatus::Done;  // step() finishes the disposal
+        if (state_ == FrameState::Dispatched) {
             if (!pool_->fence().done(epoch_)) {
                 if (std::chrono::steady_clock::now() < deadline_) return FrameStatus::Waiting;
-                stalled_ = true;
-                dispatched_ = false;
-                set_in_frame(false);
+                set_state(FrameState::Stalled);
                 throw Error(ErrorCode::WorkerFailure,
                             "wave " + std::to_string(wave_) + " did not finish within " +
                                 std::to_string(options_.wave_deadline.count()) +
                                 " ms; its results will be dropped once the stalled worker returns");
             }
-            dispatched_ = false;
+            set_state(FrameState::Running);
             finish_wave(true);
             ++wave_;
             continue;
@@ -141,13 +196,14 @@ FrameStatus Scheduler::step() {
         const double begin_us = waves_.empty() ? 0.0 : waves_.back().end_us;
         waves_.push_back(WaveTiming{static_cast<std::uint32_t>(wave_), 0, begin_us, 0});
         run_main_thread_systems(wave);
+        if (dispose_requested_) return FrameStatus::Done;  // a main-thread system disposed the scheduler
         prepare_batches(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
-        world_.set_phase(WorldPhase::Wave);
+        detail::WorldAccess::set_phase(*world_, WorldPhase::Wave);
         if (pool_ && !batches_.empty()) {
             epoch_ = pool_->dispatch(static_cast<std::uint32_t>(batches_.size()), &Scheduler::run_batch, this);
             deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
-            dispatched_ = true;
+            set_state(FrameState::Dispatched);
             poll_fence();
             continue;  // fast waves are often done already: check before reporting Waiting
         }
@@ -155,13 +211,13 @@ FrameStatus Scheduler::step() {
         finish_wave(true);
         ++wave_;
     }
-    set_in_frame(false);
+    set_state(FrameState::Idle);
     ++frames_;
-    world_.cursors().count_frame();
+    world_->cursors().count_frame();
     // The frame's last system ran at the world's tick; writes made between frames (a page's
     // set(), a test's direct access) must be newer than every system's last run, so that
     // `changed` filters see them next frame. Here, not in a binding, so every build agrees.
-    world_.advance_tick();
+    world_->advance_tick();
     last_waves_.swap(waves_);
     return FrameStatus::Done;
 }
@@ -169,10 +225,21 @@ FrameStatus Scheduler::step() {
 void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) {
     for (std::uint32_t s : wave) {
         if (!plan_.main_thread[s]) continue;
-        run_tick_[s] = world_.advance_tick();
-        systems_[s].main_thread(world_, dt_);
-        world_.flush();
-        world_.cursors().set_last_run(cursor_slots_[s], run_tick_[s]);
+        run_tick_[s] = world_->advance_tick();
+        // A throwing system ends only itself, like a failing batch: what it did before it threw
+        // stands (it had full access to the world), and the frame goes on.
+        try {
+            systems_[s].main_thread(*world_, dt_);
+        } catch (const std::exception& error) {
+            world_->diagnostics().report("main-thread system '" + systems_[s].name + "' threw: " + error.what() +
+                                        "; what it did before stands, and the frame goes on");
+        } catch (...) {
+            world_->diagnostics().report("main-thread system '" + systems_[s].name + "' threw " + kNonStandardException +
+                                        "; what it did before stands, and the frame goes on");
+        }
+        if (dispose_requested_ || world_ == nullptr) return;
+        world_->flush();
+        world_->cursors().set_last_run(cursor_slots_[s], run_tick_[s]);
     }
 }
 
@@ -192,7 +259,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     for (std::uint32_t s : wave) {
         if (plan_.main_thread[s]) continue;
-        run_tick_[s] = world_.advance_tick();
+        run_tick_[s] = world_->advance_tick();
         const std::size_t first = batches_.size();
         QueryCache& query = *queries_[s];
         if (runs_once_[s]) {
@@ -203,7 +270,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
         } else {
             runs_.clear();
             std::uint64_t rows = 0;
-            query.for_each_chunk(world_.tables(), world_.cursors().last_run(cursor_slots_[s]), run_tick_[s], nullptr, [&](Chunk& chunk) {
+            query.for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]), run_tick_[s], nullptr, [&](Chunk& chunk) {
                 runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
                 rows += chunk.size();
             });
@@ -223,9 +290,9 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
             batches_[b]->reservation = EntityReservation{};
             if (spawns == 0) continue;
             try {
-                batches_[b]->reservation = world_.reserve(spawns);
+                batches_[b]->reservation = detail::WorldAccess::reserve(*world_, spawns);
             } catch (const Error& error) {
-                world_.diagnostics().report("system '" + systems_[s].name + "' batch " + std::to_string(b) +
+                world_->diagnostics().report("system '" + systems_[s].name + "' batch " + std::to_string(b) +
                                             " got no reserved handles (" + error.what() + "); its spawns are assigned at merge");
             }
         }
@@ -270,9 +337,11 @@ bool Scheduler::run_batch(Batch& batch) noexcept {
 }
 
 void Scheduler::run_kernel(Batch& batch) {
-    Chunk chunk(world_.tables().table(batch.table), batch.row_begin, batch.row_end, run_tick_[batch.system], &batch.log);
-    KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_.entities().layout(), batch.id,
-                          world_.cursors().frames()};
+    Chunk chunk(detail::WorldAccess::tables(*world_).table(batch.table), batch.row_begin, batch.row_end,
+                run_tick_[batch.system], &batch.log);
+    KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
+                          world_->cursors().frames()};
+    context.pending_blocks_claimed = &pending_blocks_claimed_;
     systems_[batch.system].kernel(context);
 }
 
@@ -298,12 +367,28 @@ void Scheduler::run_batches_inline() noexcept {
 }
 
 void Scheduler::finish_wave(bool merge_results) {
-    world_.set_phase(WorldPhase::Serial);
+    detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
     std::vector<CommandBuffer*>& buffers = merge_buffers_;
     std::vector<EntityReservation*>& reservations = merge_reservations_;
     buffers.clear();
     reservations.clear();
+    for (Batch* batch : batches_) {
+        // Most batches record nothing and reserve nothing: World::apply need not see them.
+        if (!batch->failed && batch->commands.record_count() == 0 && batch->reservation.size() == 0) continue;
+        reservations.push_back(&batch->reservation);
+        if (batch->failed) {
+            world_->diagnostics().report("system '" + systems_[batch->system].name + "' failed in batch " +
+                                         std::to_string(batch->id) + ": " + batch->error + "; its " +
+                                         std::to_string(batch->commands.record_count()) + " command(s) were dropped");
+        } else if (merge_results) {
+            buffers.push_back(&batch->commands);
+        }
+    }
+    if (!merge_results && !batches_.empty()) {
+        world_->diagnostics().report("the results of " + std::to_string(batches_.size()) +
+                                     " batch(es) of an unfinished wave were dropped");
+    }
     if (merge_results) {
         merge_logs_.clear();
         merge_ticks_.clear();
@@ -311,68 +396,92 @@ void Scheduler::finish_wave(bool merge_results) {
             merge_logs_.push_back(&batch->log);
             merge_ticks_.push_back(run_tick_[batch->system]);
         }
-        world_.merge_write_logs(merge_logs_, merge_ticks_);
+        detail::WorldAccess::merge_write_logs(*world_, merge_logs_, merge_ticks_);
     }
-    for (Batch* batch : batches_) {
-        // Most batches record nothing and reserve nothing: World::apply need not see them.
-        if (!batch->failed && batch->commands.record_count() == 0 && batch->reservation.size() == 0) continue;
-        reservations.push_back(&batch->reservation);
-        if (batch->failed) {
-            world_.diagnostics().report("system '" + systems_[batch->system].name + "' failed in batch " +
-                                        std::to_string(batch->id) + ": " + batch->error + "; its " +
-                                        std::to_string(batch->commands.record_count()) + " command(s) were dropped");
-        } else if (merge_results) {
-            buffers.push_back(&batch->commands);
-        }
-    }
-    if (!merge_results && !batches_.empty()) {
-        world_.diagnostics().report("the results of " + std::to_string(batches_.size()) +
-                                    " batch(es) of an unfinished wave were dropped");
-    }
-    world_.apply(buffers, reservations);
-    world_.flush();
-    if (merge_results) {
-        for (Batch* batch : batches_) world_.cursors().set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
-    }
+    // Once apply starts, the reservations are its to return (also when it throws): nothing of
+    // this wave may be merged a second time.
+    std::vector<Batch*>& merged = merged_batches_;
+    merged.swap(batches_);
     batches_.clear();
+    world_->apply(buffers, reservations);
+    if (merge_results) {
+        for (Batch* batch : merged) world_->cursors().set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
+    }
+    world_->flush();
+}
+
+void Scheduler::fail_frame() noexcept {
+    // A stalled wave is still out: recover_from_stall merges nothing of it once its worker returns.
+    if (state_ == FrameState::Stalled || state_ == FrameState::Disposed) return;
+    set_state(FrameState::Idle);
+    if (world_ == nullptr) return;
+    detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
+    // Batches prepared but never merged: give their handles back, drop their results.
+    merge_reservations_.clear();
+    for (Batch* batch : batches_) merge_reservations_.push_back(&batch->reservation);
+    const std::size_t dropped = batches_.size();
+    batches_.clear();
+    try {
+        world_->apply({}, merge_reservations_);
+        world_->diagnostics().report("frame " + std::to_string(frames_) + " ended early at wave " + std::to_string(wave_) +
+                                     " by an error (rethrown to the caller); " + std::to_string(dropped) +
+                                     " unmerged batch(es) were dropped");
+    } catch (...) {
+        // Only a failing allocation gets here; the world stays consistent either way.
+    }
 }
 
 void Scheduler::recover_from_stall() {
     if (!pool_->idle()) {
         throw Error(ErrorCode::WorkerFailure, "a worker is still running a batch that missed its deadline");
     }
-    stalled_ = false;
+    set_state(FrameState::Idle);
     finish_wave(false);
 }
 
 void Scheduler::abandon_frame(const std::string& why) {
-    if (!in_frame_ && !stalled_) return;
-    world_.diagnostics().report("frame abandoned: " + why);
-    set_in_frame(false);
-    stalled_ = false;
-    dispatched_ = false;
-    finish_wave(false);
+    if (!in_frame() && state_ != FrameState::Stalled) return;
+    set_state(FrameState::Idle);
+    if (world_ == nullptr) return;
+    world_->diagnostics().report("frame abandoned: " + why);
+    try {
+        finish_wave(false);
+    } catch (const std::exception& error) {
+        world_->diagnostics().report(std::string("while abandoning the frame: ") + error.what());
+    }
 }
 
 void Scheduler::dispose() {
-    if (disposed_) return;
-    disposed_ = true;
+    if (state_ == FrameState::Disposed) return;
+    if (stepping_ > 0) {
+        // Inside the frame (a main-thread system, an observer, a serial kernel): the frame's own
+        // lists are in use below us. step() disposes once that call returns.
+        dispose_requested_ = true;
+        return;
+    }
+    dispose_now();
+}
+
+void Scheduler::dispose_now() {
+    dispose_requested_ = false;
+    if (state_ == FrameState::Disposed) return;
     const bool workers_may_run_on = pool_ && !options_.wait_for_workers && !pool_->idle();
     if (pool_) pool_->dispose(options_.wait_for_workers);
     if (workers_may_run_on) {
         // A detached worker may still be inside a batch: touch none of them, and keep their
         // buffers and the pool alive for the life of the process (a few KB per such dispose).
-        world_.diagnostics().report("frame abandoned: the scheduler was disposed while " +
-                                    std::to_string(batches_.size()) +
-                                    " batch(es) were running; their results and reserved handles are dropped");
-        world_.set_phase(WorldPhase::Serial);
-        set_in_frame(false);
-        stalled_ = dispatched_ = false;
+        if (world_ != nullptr) {
+            world_->diagnostics().report("frame abandoned: the scheduler was disposed while " +
+                                         std::to_string(batches_.size()) +
+                                         " batch(es) were running; their results and reserved handles are dropped");
+            detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
+        }
         batches_.clear();
         for (auto& batch : batch_pool_) (void)batch.release();
     } else {
         abandon_frame("the scheduler was disposed");
     }
+    set_state(FrameState::Disposed);
     if (pool_ && !options_.wait_for_workers) (void)pool_.release();
 }
 }  // namespace ecsia

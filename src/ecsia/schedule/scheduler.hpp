@@ -11,8 +11,15 @@
 //   5. merge: phase = serial; write logs, then command buffers and reservations, in batch-id
 //      order; then observers. Failures become diagnostics naming the system.
 // Because nothing in 2-5 depends on timing, every worker count yields the same state (G1).
+//
+// Nothing wedges: whatever throws inside a frame ends only that work. A kernel marks its batch
+// failed; a main-thread system is reported and the frame goes on; an observer is reported by the
+// world; anything that escapes the merge ends the frame (its unmerged results dropped, reserved
+// handles returned, the world back in the serial phase) and is rethrown from update()/step().
+// Either way the next update() runs a complete frame, and no work of a frame runs twice.
 // Thread rule: every member function is for the coordinator thread only.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -23,6 +30,7 @@
 #include "ecsia/schedule/plan.hpp"
 #include "ecsia/schedule/system.hpp"
 #include "ecsia/threads/worker_pool.hpp"
+#include "ecsia/world/world.hpp"
 
 namespace ecsia {
 
@@ -40,6 +48,15 @@ struct SchedulerOptions {
 
 enum class FrameStatus { Done, Waiting };
 
+// Where the scheduler is between and inside frames. One value, so no mix of flags can disagree.
+enum class FrameState : std::uint8_t {
+    Idle,        // between frames: begin_frame may start one
+    Running,     // in a frame, nothing out on the pool: step() runs the next wave
+    Dispatched,  // the current wave is out on the pool: step() checks its fence
+    Stalled,     // a wave missed its deadline and may still run; dropped once its worker returns
+    Disposed,    // workers stopped; every frame call throws Disposed
+};
+
 struct WaveTiming {
     std::uint32_t wave;
     std::uint32_t batches;
@@ -47,14 +64,17 @@ struct WaveTiming {
     double end_us;
 };
 
-class Scheduler {
+class Scheduler final : public WorldDependent {
 public:
+    // The scheduler attaches to the world: if the world is destroyed first, the scheduler stops
+    // its workers and every later call throws Disposed ("its world was destroyed").
     Scheduler(World& world, SchedulerOptions options = {});
     ~Scheduler();
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
-    // Throws UnknownComponent, DuplicateName (at the next plan), WrongPhase during a frame.
+    // Throws UnknownComponent, DuplicateName, BadDefinition (no body, or both a kernel and a
+    // main-thread function), WrongPhase during a frame.
     void add_system(SystemDesc system);
     const std::vector<SystemDesc>& systems() const noexcept { return systems_; }
     // Throws BadPlan for cycles and unknown names.
@@ -67,7 +87,8 @@ public:
     // Waiting, wait for *fence_word() to equal waiting_epoch() (Atomics.waitAsync in a browser).
     void begin_frame(float dt);
     FrameStatus step();
-    bool in_frame() const noexcept { return in_frame_; }
+    bool in_frame() const noexcept { return state_ == FrameState::Running || state_ == FrameState::Dispatched; }
+    FrameState state() const noexcept { return state_; }
     const std::int32_t* fence_word() const noexcept;
     std::uint32_t waiting_epoch() const noexcept { return epoch_; }
 
@@ -75,10 +96,15 @@ public:
     // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
     std::uint64_t frames() const noexcept { return frames_; }
     const std::vector<WaveTiming>& last_frame_waves() const noexcept { return last_waves_; }
-    WorkerStats worker_stats(std::uint32_t worker) const noexcept { return pool_->stats(worker); }
+    // Throws BadValue unless worker < workers() (a serial scheduler has none).
+    WorkerStats worker_stats(std::uint32_t worker) const;
     // Stops and joins the workers, also mid-frame (the frame's remaining work is dropped with a
-    // diagnostic). Idempotent; afterwards update() throws Disposed.
+    // diagnostic). Idempotent; afterwards update() throws Disposed. Called from inside the frame
+    // (a main-thread system, an observer, a serial kernel), it takes effect when that call
+    // returns: the frame ends there and update() returns.
     void dispose();
+
+    void on_world_destroyed() noexcept override;
 
 private:
     struct Batch;
@@ -92,13 +118,17 @@ private:
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     Batch& next_batch();
+    FrameStatus run_waves();
     void finish_wave(bool merge_results);
+    void fail_frame() noexcept;
     void abandon_frame(const std::string& why);
-    void set_in_frame(bool in_frame) noexcept;  // also tells the world (snapshots are refused mid-frame)
+    void set_state(FrameState state) noexcept;  // also tells the world whether a frame runs (snapshots are refused mid-frame)
     void recover_from_stall();
+    void dispose_now();
+    World& world() const;
     double now_us() const;
 
-    World& world_;
+    World* world_;  // null once the world is destroyed
     SchedulerOptions options_;
     std::vector<SystemDesc> systems_;
     std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
@@ -112,10 +142,11 @@ private:
     std::unique_ptr<WorkerPool> pool_;
 
     // The frame in progress.
-    bool in_frame_ = false;
-    bool disposed_ = false;
-    bool dispatched_ = false;  // the current wave is out on the pool
-    bool stalled_ = false;     // a wave missed its deadline and may still be running
+    FrameState state_ = FrameState::Idle;
+    int stepping_ = 0;               // > 0 while step() runs: a dispose() from inside waits for it
+    bool dispose_requested_ = false;  // dispose() was called from inside step()
+    // Blocks of pending-handle ordinals claimed by batches (KernelContext::spawn); any worker.
+    std::atomic<std::uint32_t> pending_blocks_claimed_{0};
     float dt_ = 0;
     std::size_t wave_ = 0;
     std::uint32_t epoch_ = 0;
@@ -132,6 +163,7 @@ private:
     };
     std::vector<RowRun> runs_;  // prepare_batches' matched row runs of one system (reused)
     std::vector<CommandBuffer*> merge_buffers_;
+    std::vector<Batch*> merged_batches_;  // finish_wave: the wave's batches, taken off batches_
     std::vector<const WriteLog*> merge_logs_;
     std::vector<Tick> merge_ticks_;
     std::vector<EntityReservation*> merge_reservations_;

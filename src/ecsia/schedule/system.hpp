@@ -9,6 +9,7 @@
 // structural change in ctx.commands; both executors merge the same way, so they agree by
 // construction (G1).
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,20 +32,43 @@ struct KernelContext {
     std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
     std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
     std::uint32_t overflow_spawns = 0;
+    // Where the batch claims blocks of pending ordinals (the scheduler's counter); null: the
+    // buffer's own numbering (pending(k) = k-th overflow spawn).
+    std::atomic<std::uint32_t>* pending_blocks_claimed = nullptr;
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
-    // exhausted) a pending stand-in that later records of this batch may use; the merge gives it
-    // a real handle in batch-id order.
+    // exhausted) a pending stand-in that later records of THIS batch may use; the merge gives it
+    // a real handle in batch-id order. Used anywhere else (another batch, a later frame, a world
+    // call) a pending handle is refused with an error, never taken for another entity.
     Entity spawn(const ComponentValue* values, std::size_t count) {
         Entity entity = reservation.take();
         if (entity.is_null()) {
-            entity = layout.pending(overflow_spawns++);
+            entity = next_pending();
             commands.spawn(kNullEntity, values, count);
         } else {
             commands.spawn(entity, values, count);
         }
         return entity;
     }
+
+private:
+    Entity next_pending() {
+        const std::uint32_t k = overflow_spawns++;
+        if (pending_blocks_claimed == nullptr) return layout.pending(k);
+        // Ordinals come from the upper half of the index range, so that they do not meet the
+        // small ordinals of buffers that number their own overflow spawns (observers').
+        const std::uint32_t low = layout.index_mask() / 2;
+        const std::uint32_t span = layout.index_mask() - low;  // >= 1
+        const std::uint32_t size = span < kPendingBlock ? span : kPendingBlock;
+        if (k % size == 0) {
+            // relaxed: the counter only has to hand out distinct numbers; nothing else is published.
+            const std::uint32_t claim = pending_blocks_claimed->fetch_add(1, std::memory_order_relaxed);
+            const std::uint32_t blocks = span / size;
+            commands.add_pending_block(low + (claim % blocks) * size, size);
+        }
+        return layout.pending(commands.pending_blocks().back() + k % size);
+    }
+    static constexpr std::uint32_t kPendingBlock = 64;
 };
 
 using Kernel = std::function<void(KernelContext&)>;
@@ -62,7 +86,7 @@ struct SystemDesc {
     QueryDesc query;
     bool query_set = false;
     Kernel kernel;               // worker system
-    MainThreadFn main_thread;    // set instead of kernel for a main-thread system
+    MainThreadFn main_thread;    // set instead of kernel for a main-thread system (never both)
     std::uint32_t spawns_per_batch = 0;  // reserved handles per batch (overflow still works)
 };
 

@@ -4,6 +4,7 @@
 // in the run, which gives the same world as applying them one by one.
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -22,6 +23,7 @@ public:
     // through JS.
     void apply_buffer(const CommandBuffer& buffer) {
         pending_.clear();
+        buffer_ = &buffer;
         Cursor cursor(buffer);
         advance(cursor);
         while (cursor.have) {
@@ -123,11 +125,34 @@ private:
 
     const HandleLayout& layout() const noexcept { return world_.pool_.layout(); }
 
-    // A pending handle stands for the buffer's n-th overflow spawn; anything else is itself.
-    Entity resolve(Entity entity) const noexcept {
+    // A pending handle stands for the buffer's n-th overflow spawn; anything else is itself. One
+    // the buffer never handed out (another batch's, an earlier frame's) is refused: never another
+    // entity (G4).
+    Entity resolve(Entity entity) const {
         if (!layout().is_pending(entity)) return entity;
-        const std::uint32_t ordinal = layout().index(entity);
+        const std::uint32_t ordinal = pending_ordinal(entity);
         return ordinal < pending_.size() ? pending_[ordinal] : kNullEntity;
+    }
+    // The handle that names the buffer's k-th overflow spawn.
+    Entity pending_handle(std::uint32_t k) const noexcept {
+        const auto& blocks = buffer_->pending_blocks();
+        const std::uint32_t size = buffer_->pending_block_size();
+        if (blocks.empty() || k / size >= blocks.size()) return layout().pending(k);
+        return layout().pending(blocks[k / size] + k % size);
+    }
+    std::uint32_t pending_ordinal(Entity entity) const {
+        const std::uint32_t index = layout().index(entity);
+        const auto& blocks = buffer_->pending_blocks();
+        if (blocks.empty()) return index;
+        const std::uint32_t size = buffer_->pending_block_size();
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            if (index >= blocks[b] && index - blocks[b] < size) return static_cast<std::uint32_t>(b) * size + (index - blocks[b]);
+        }
+        char text[16];
+        std::snprintf(text, sizeof text, "0x%08x", entity.bits);
+        throw Error(ErrorCode::StaleEntity, std::string("pending handle ") + text +
+                                                " was not spawned by this batch: a pending handle (a spawn beyond the "
+                                                "batch's reservation) is valid only in its own batch's commands, in its frame");
     }
 
     bool touches(ComponentId id) const noexcept {
@@ -183,7 +208,8 @@ private:
         run_validity_ = Validity::Unknown;  // decided only if a second record wants to fold
         run_target_ = record.entity;
         if (run_spawn_ && record.entity.is_null()) {
-            run_target_ = layout().pending(static_cast<std::uint32_t>(pending_.size()));
+            run_pending_ordinal_ = static_cast<std::uint32_t>(pending_.size());
+            run_target_ = pending_handle(run_pending_ordinal_);
             pending_.push_back(kNullEntity);  // assigned in finish_run
             ++stats_.overflow_spawns;
         }
@@ -224,10 +250,11 @@ private:
             // Validate before the handle goes live: a rejected spawn must not leave an entity
             // that is alive but has no row.
             world_.check_values(adds_);
-            Entity entity = resolve(run_target_);
+            check_pending_refs();
+            Entity entity = run_target_;
             if (layout().is_pending(run_target_)) {
                 entity = world_.pool_.create();
-                pending_[layout().index(run_target_)] = entity;
+                pending_[run_pending_ordinal_] = entity;
             } else if (!world_.pool_.is_reserved(entity)) {
                 // The records folded after the spawn target an entity that never came to be.
                 skip(run_records_ - 1, nullptr);
@@ -244,6 +271,20 @@ private:
             world_.change_components(entity, adds_, removes_);
         }
         stats_.applied += run_records_;
+    }
+
+    // Throws (before anything changes) when a payload names a pending handle of another batch.
+    void check_pending_refs() {
+        if (buffer_->pending_blocks().empty()) return;
+        for (const ComponentValue& value : adds_) {
+            if (value.bytes == nullptr || value.id >= world_.registry_.size()) continue;
+            for (const FieldDesc& field : world_.registry_.desc(value.id).fields) {
+                if (field.type != FieldType::Entity || field.offset + 4 > value.size) continue;
+                Entity e;
+                std::memcpy(&e.bits, static_cast<const std::byte*>(value.bytes) + field.offset, 4);
+                if (layout().is_pending(e)) (void)pending_ordinal(e);
+            }
+        }
     }
 
     void remap_adds() {
@@ -302,12 +343,14 @@ private:
 
     World& world_;
     ApplyStats& stats_;
+    const CommandBuffer* buffer_ = nullptr;  // the buffer being applied
     std::vector<Entity> pending_;  // real handles of this buffer's overflow spawns, by ordinal
     std::vector<ComponentValue> adds_;
     std::vector<ComponentValue> record_values_;  // scratch for well_formed
     std::vector<ComponentId> removes_;
     std::vector<std::vector<std::byte>> scratch_;  // remapped payload copies for the current run
     Entity run_target_;
+    std::uint32_t run_pending_ordinal_ = 0;  // a pending spawn run: which overflow spawn it is
     bool run_spawn_ = false;
     // Whether the run's first record is well formed, so that others may fold onto it. Checked
     // lazily: most runs are one record long, and finish_run validates those anyway.
@@ -321,14 +364,36 @@ ApplyStats World::apply(std::span<CommandBuffer* const> buffers, std::span<Entit
     require_structural("apply");
     ApplyStats stats;
     CommandApplier applier(*this, stats);
-    for (CommandBuffer* buffer : buffers) {
-        if (buffer != nullptr) applier.apply_buffer(*buffer);
+    try {
+        for (CommandBuffer* buffer : buffers) {
+            if (buffer != nullptr) applier.apply_buffer(*buffer);
+        }
+    } catch (...) {
+        // A buffer that cannot be applied at all (malformed, or out of memory): the reserved
+        // handles still go back, or they would be lost for good.
+        return_reservations(reservations);
+        throw;
     }
+    return_reservations(reservations);
+    if (stats.skipped_dead_target != 0) {
+        diagnostics_.report(std::to_string(stats.skipped_dead_target) +
+                            " command record(s) skipped: their target entity was no longer alive");
+    }
+    if (stats.overflow_spawns != 0) {
+        diagnostics_.report(std::to_string(stats.overflow_spawns) +
+                            " spawn(s) exceeded their batch's reservation and got handles at merge time");
+    }
+    return stats;
+}
+
+void World::return_reservations(std::span<EntityReservation* const> reservations) {
     // Handles a batch took but never spawned may have leaked into its data: free them with a
     // generation bump. Handles nobody took go back untouched. The free list is a stack, so both
     // passes push the last reservation first and the untaken handles last: the next spawns reuse
     // the untaken handles in reserved order (batch-id order) across all reservations, and a merge
     // in which nothing was taken leaves the pool handing out what it would have without reserving.
+    // Handles that are no longer reserved (spawned, or returned already) are left alone, so a
+    // second call for the same reservations changes nothing.
     for (std::size_t r = reservations.size(); r-- > 0;) {
         if (reservations[r] == nullptr) continue;
         const auto& handles = reservations[r]->handles();
@@ -339,15 +404,6 @@ ApplyStats World::apply(std::span<CommandBuffer* const> buffers, std::span<Entit
     for (std::size_t r = reservations.size(); r-- > 0;) {
         if (reservations[r] != nullptr) release_unused(*reservations[r]);
     }
-    if (stats.skipped_dead_target != 0) {
-        diagnostics_.report(std::to_string(stats.skipped_dead_target) +
-                            " command record(s) skipped: their target entity was no longer alive");
-    }
-    if (stats.overflow_spawns != 0) {
-        diagnostics_.report(std::to_string(stats.overflow_spawns) +
-                            " spawn(s) exceeded their batch's reservation and got handles at merge time");
-    }
-    return stats;
 }
 
 }  // namespace ecsia

@@ -41,6 +41,18 @@ World::World(WorldOptions options)
     for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);
 }
 
+World::~World() {
+    // A copy: a dependent detaches itself while it is told.
+    const std::vector<WorldDependent*> dependents = dependents_;
+    for (WorldDependent* dependent : dependents) dependent->on_world_destroyed();
+}
+
+void World::attach(WorldDependent& dependent) { dependents_.push_back(&dependent); }
+
+void World::detach(WorldDependent& dependent) noexcept {
+    std::erase(dependents_, &dependent);
+}
+
 void World::throw_unregistered() {
     throw Error(ErrorCode::UnknownComponent, "that C++ component type was never added to this world");
 }
@@ -84,6 +96,14 @@ void World::mark_changed(Entity entity, ComponentId id) {
     if (observers_.any(ObserverEvent::OnChange, id)) pending_changes_.push_back({entity, id});
 }
 
+void World::require_serial(const char* operation) const {
+    if (phase_ == WorldPhase::Wave) {
+        throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                               " during a wave: a kernel writes through its chunk (declared components only) "
+                                               "and records everything else in its command buffer");
+    }
+}
+
 void World::require_structural(const char* operation) const {
     if (phase_ == WorldPhase::Wave) {
         throw Error(ErrorCode::WrongPhase, std::string(operation) +
@@ -113,6 +133,16 @@ void World::check_values(std::span<const ComponentValue> values) const {
 void World::write_value(Table& table, std::uint32_t row, const ComponentValue& value) {
     if (value.bytes == nullptr || value.size == 0) return;
     detail::copy_element(table.column(value.id)->element(row), static_cast<const std::byte*>(value.bytes), value.size);
+}
+
+void World::require_spawn_capacity(std::uint64_t count, const char* operation) const {
+    require_structural(operation);
+    if (count > pool_.available()) {
+        throw Error(ErrorCode::CapacityExceeded, std::string(operation) + " of " + std::to_string(count) +
+                                                     " entities does not fit: " + std::to_string(pool_.available()) +
+                                                     " more fit under max_entities " +
+                                                     std::to_string(pool_.max_entities()) + "; nothing was spawned");
+    }
 }
 
 Entity World::spawn_with(std::span<const ComponentValue> values) {
@@ -222,10 +252,11 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
 void World::fire(ObserverEvent event, ComponentId id, Entity entity) {
     if (!observers_.any(event, id)) return;
     const ObserverScope observing(observer_depth_);
-    observers_.fire(*this, event, id, entity, observer_commands_);
+    observers_.fire(*this, event, id, entity, observer_commands_, diagnostics_, registry_.desc(id).name);
 }
 
 void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
+    require_serial("set");
     std::byte* target = element(entity, id);
     const ComponentDesc& desc = registry_.desc(id);
     if (std::uint64_t(offset) + size > desc.size) {
@@ -237,6 +268,7 @@ void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const
 }
 
 void World::set_field(Entity entity, ComponentId id, std::string_view field, double value) {
+    require_serial("set_field");
     std::byte* target = element(entity, id);
     const ComponentDesc& desc = registry_.desc(id);
     const FieldDesc* f = desc.find_field(field);
@@ -270,7 +302,7 @@ std::uint32_t World::count(const QueryDesc& desc) { return query(desc).count(); 
 
 std::vector<Entity> Query::entities(Tick since) {
     std::vector<Entity> out;
-    cache_.for_each_chunk(world_->tables(), since, world_->tick(), nullptr, [&](Chunk& chunk) {
+    cache_.for_each_chunk(detail::WorldAccess::tables(*world_), since, world_->tick(), nullptr, [&](Chunk& chunk) {
         out.insert(out.end(), chunk.entities(), chunk.entities() + chunk.size());
     });
     return out;
@@ -289,6 +321,7 @@ void World::release_unused(const EntityReservation& reservation) {
 }
 
 ObserverId World::observe(ObserverEvent event, ComponentId component, ObserverFn fn) {
+    require_serial("observe");
     registry_.desc(component);
     return observers_.add(event, component, std::move(fn));
 }
@@ -299,7 +332,24 @@ void World::merge_write_log(const WriteLog& log, Tick tick) {
     merge_write_logs(logs, ticks);
 }
 
+void World::check_write_log(const WriteLog& log) const {
+    for (const WrittenRange& range : log.ranges()) {
+        const bool fits = range.table < graph_.table_count() && range.row_begin <= range.row_end &&
+                          range.row_end <= graph_.table(range.table).size() &&
+                          graph_.table(range.table).column(range.component) != nullptr;
+        if (!fits) {
+            throw Error(ErrorCode::BadValue, "a write log names rows " + std::to_string(range.row_begin) + ".." +
+                                                 std::to_string(range.row_end) + " of component " +
+                                                 std::to_string(range.component) + " in table " +
+                                                 std::to_string(range.table) + ", which do not exist");
+        }
+    }
+}
+
 void World::merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
+    require_serial("merge_write_logs");
+    if (logs.size() != ticks.size()) throw Error(ErrorCode::BadValue, "merge_write_logs needs one tick per log");
+    for (const WriteLog* log : logs) check_write_log(*log);
     // A system's row batches write adjacent ranges of a column at one tick; stamped one by one,
     // each would be a per-row fill (only a range from row 0 that reaches the end of the current
     // stamp can replace it in O(1)), so a whole-table write costs O(rows) per frame. Coalesced,
@@ -354,7 +404,8 @@ void World::flush() {
             const ObserverScope observing(observer_depth_);
             for (const PendingChange& change : changes) {
                 if (!pool_.is_alive(change.entity) || !has(change.entity, change.component)) continue;
-                observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_);
+                observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_,
+                                diagnostics_, registry_.desc(change.component).name);
             }
         }
         if (!observer_commands_.empty()) {

@@ -48,10 +48,25 @@ struct ApplyStats {
 };
 
 class Query;
+namespace detail {
+struct WorldAccess;
+}
+
+// Something whose use of a world must end when the world does (a Scheduler). The world calls
+// on_world_destroyed() from its destructor, so a dependent never touches a world that is gone.
+class WorldDependent {
+public:
+    virtual void on_world_destroyed() noexcept = 0;
+
+protected:
+    ~WorldDependent() = default;
+};
 
 class World {
 public:
     explicit World(WorldOptions options = {});
+    // Tells every attached dependent first (a scheduler then stops its workers and refuses use).
+    ~World();
     World(const World&) = delete;
     World& operator=(const World&) = delete;
 
@@ -79,6 +94,11 @@ public:
     // applied commands): row contents seen through views may have shifted since.
     std::uint64_t structure_version() const noexcept { return structure_version_; }
     std::uint32_t alive_count() const noexcept { return pool_.alive_count(); }
+    // Entities that can still be spawned before max_entities is reached (retired slots count).
+    std::uint32_t spawn_capacity() const noexcept { return pool_.available(); }
+    // For bulk spawns, which must be all or nothing: throws CapacityExceeded naming `operation`
+    // unless `count` more entities fit, and WrongPhase during a wave or inside an observer.
+    void require_spawn_capacity(std::uint64_t count, const char* operation) const;
     const EntityPool& entities() const noexcept { return pool_; }
 
     // ---- components of one entity
@@ -116,6 +136,7 @@ public:
     // Marks the component changed at the current tick; the change observers run at the next flush.
     template <typename T>
     T& get_mut(Entity entity) {
+        require_serial("get_mut");
         const ComponentId id = registry_type<T>();
         std::byte* bytes = element(entity, id);
         mark_changed(entity, id);
@@ -150,46 +171,62 @@ public:
     template <typename... Ts, typename Fn>
     void each(Fn&& fn);
 
-    // ---- reservation (the frame's per-batch handle blocks)
-    EntityReservation reserve(std::uint32_t count);
-    // Returns the handles nobody took, in reverse so that the next spawns reuse them in the order
-    // they were reserved. Taken handles are spawned or released by apply_commands.
-    void release_unused(const EntityReservation& reservation);
-
     // ---- command buffers and observers
     // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
     ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});
     ObserverId observe(ObserverEvent event, ComponentId component, ObserverFn fn);
-    void unobserve(ObserverId id) noexcept { observers_.remove(id); }
+    void unobserve(ObserverId id) {
+        require_serial("unobserve");
+        observers_.remove(id);
+    }
     // Runs queued change observers and applies the commands observers recorded, until quiet.
     void flush();
 
     // ---- phase, ticks, change tracking
+    // The phase is set by the scheduler that runs a frame (detail::WorldAccess), never by users.
     WorldPhase phase() const noexcept { return phase_; }
-    void set_phase(WorldPhase phase) noexcept { phase_ = phase; }
     Tick tick() const noexcept { return tick_; }
-    Tick advance_tick() noexcept { return ++tick_; }
-    // Stamps the logged row ranges at `tick` and queues change observers, in log order.
-    void merge_write_log(const WriteLog& log, Tick tick);
-    // The same for several logs in order, logs[i] at ticks[i] (a wave's batches, in batch-id
-    // order). Adjacent ranges of one column at one tick are stamped as one range.
-    void merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks);
+    Tick advance_tick() {
+        require_serial("advance_tick");
+        return ++tick_;
+    }
     // Frames run and each system's last-run tick (see system_cursors.hpp): schedulers keep them
     // here so that a snapshot holds them.
     SystemCursors& cursors() noexcept { return cursors_; }
     const SystemCursors& cursors() const noexcept { return cursors_; }
 
-    // ---- storage (executors, bindings and state_hash read it directly)
-    TableGraph& tables() noexcept { return graph_; }
+    // ---- storage, read-only (state_hash and tests read it). Mutable access, which could break
+    // the world's entity -> row map, is for the engine's own layers only (detail::WorldAccess).
     const TableGraph& tables() const noexcept { return graph_; }
     std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
     // Throws StaleEntity when not alive.
     EntityLocation locate(Entity entity) const;
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
+    // Scheduler bookkeeping: a dependent attaches for as long as it holds on to the world.
+    void attach(WorldDependent& dependent);
+    void detach(WorldDependent& dependent) noexcept;
+
 private:
     friend class CommandApplier;
+    friend struct detail::WorldAccess;
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
+    EntityReservation reserve(std::uint32_t count);
+    // Returns the handles nobody took, in reverse so that the next spawns reuse them in the order
+    // they were reserved. Taken handles are spawned or released by apply_commands.
+    void release_unused(const EntityReservation& reservation);
+    // Stamps the logged row ranges at `tick` and queues change observers, in log order. Every
+    // range is checked against the tables first (a bad range is BadValue, nothing is stamped).
+    void merge_write_log(const WriteLog& log, Tick tick);
+    // The same for several logs in order, logs[i] at ticks[i] (a wave's batches, in batch-id
+    // order). Adjacent ranges of one column at one tick are stamped as one range.
+    void merge_write_logs(std::span<const WriteLog* const> logs, std::span<const Tick> ticks);
+    void check_write_log(const WriteLog& log) const;
+    // Returns every reservation's handles (apply's last step; also when a buffer threw).
+    void return_reservations(std::span<EntityReservation* const> reservations);
+    // Value writes and registry changes: refused during a wave (a kernel must write through its
+    // chunk, whose rows the plan gave it alone), with an error naming the call.
+    void require_serial(const char* operation) const;
     template <typename T>
     ComponentValue value_of(const T& value) {
         // A tag struct is empty but still has sizeof 1, while its descriptor says 0 bytes: pass no
@@ -236,10 +273,28 @@ private:
     CommandBuffer observer_commands_;             // what observers recorded; applied by flush()
     int observer_depth_ = 0;                      // > 0 while an observer runs: no direct structure
     std::uint64_t structure_version_ = 0;         // rows added, removed or moved (see structure_version())
+    std::vector<WorldDependent*> dependents_;     // attached schedulers; told when the world goes
     // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()
     // is done with it before observers run, and observers cannot spawn.
     std::vector<ComponentId> place_signature_;
 };
+
+namespace detail {
+// The engine's own access to what users must not reach: the scheduler sets the phase, reserves
+// handle blocks and merges write logs; bindings and queries iterate mutable tables. Tests may use
+// it too. Thread rule: coordinator thread, serial phase (set_phase: the scheduler's frame only).
+struct WorldAccess {
+    static TableGraph& tables(World& world) noexcept { return world.graph_; }
+    static void set_phase(World& world, WorldPhase phase) noexcept { world.phase_ = phase; }
+    static EntityReservation reserve(World& world, std::uint32_t count) { return world.reserve(count); }
+    static void release_unused(World& world, const EntityReservation& reservation) { world.release_unused(reservation); }
+    static void merge_write_log(World& world, const WriteLog& log, Tick tick) { world.merge_write_log(log, tick); }
+    static void require_serial(const World& world, const char* operation) { world.require_serial(operation); }
+    static void merge_write_logs(World& world, std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
+        world.merge_write_logs(logs, ticks);
+    }
+};
+}  // namespace detail
 
 // A query bound to a world: matched tables stay cached across calls.
 class Query {
@@ -251,10 +306,19 @@ public:
     template <typename Fn>
     void for_each_chunk(Fn&& fn, Tick since = 0) {
         WriteLog log;
-        cache_.for_each_chunk(world_->tables(), since, world_->tick(), &log, fn);
-        world_->merge_write_log(log, world_->tick());
+        // Chunks give write access: not from a kernel, whose writes go through its own chunk.
+        detail::WorldAccess::require_serial(*world_, "for_each_chunk");
+        TableGraph& tables = detail::WorldAccess::tables(*world_);
+        try {
+            cache_.for_each_chunk(tables, since, world_->tick(), &log, fn);
+        } catch (...) {
+            // fn threw after writing some chunks: their changes still count.
+            detail::WorldAccess::merge_write_log(*world_, log, world_->tick());
+            throw;
+        }
+        detail::WorldAccess::merge_write_log(*world_, log, world_->tick());
     }
-    std::uint32_t count(Tick since = 0) { return cache_.count(world_->tables(), since); }
+    std::uint32_t count(Tick since = 0) { return cache_.count(detail::WorldAccess::tables(*world_), since); }
     // fn(Entity, Ts&...) per selected row; every T must be one of the query's required components.
     template <typename... Ts, typename Fn>
     void each(Fn&& fn, Tick since = 0);

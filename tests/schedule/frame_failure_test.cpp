@@ -1,0 +1,366 @@
+// Nothing wedges: whatever throws inside a frame ends only that work, with a diagnostic (or an
+// error from update()) that says what happened; the next update() runs a complete frame, no work
+// of a frame runs twice, and no reserved handle leaks. Each case at 0 (serial) and 2 workers.
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "builtin/builtin_systems.hpp"
+#include "ecsia/schedule/scheduler.hpp"
+#include "support/captured_diagnostics.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+SchedulerOptions with_workers(std::uint32_t workers) {
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = 16;
+    return options;
+}
+
+// Counts how often each system ran, per frame.
+struct RunLog {
+    std::map<std::string, int> runs;
+    void ran(const std::string& name) { ++runs[name]; }
+};
+
+SystemDesc main_thread_system(std::string name, std::function<void(World&)> body) {
+    SystemDesc system;
+    system.name = std::move(name);
+    system.main_thread = [body = std::move(body)](World& world, float) { body(world); };
+    return system;
+}
+
+// No handle is held by a reservation that nobody will return: every allocated slot is alive.
+void require_no_reserved_leak(const World& world) {
+    CHECK(world.entities().allocated_count() == world.entities().alive_count());
+}
+
+}  // namespace
+
+TEST_CASE("a throwing main-thread system is reported, the frame goes on, and nothing runs twice", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 100, 3);
+        Scheduler scheduler(world, with_workers(workers));
+        RunLog log;
+        int frame = 0;
+        scheduler.add_system(main_thread_system("Input", [&](World&) {
+            log.ran("Input");
+            if (frame % 2 == 0) throw std::runtime_error("input device gone");
+        }));
+        scheduler.add_system(main_thread_system("Typed", [&](World& w) {
+            log.ran("Typed");
+            if (frame == 1) w.get<builtin::Marked>(w.spawn());  // MissingComponent: an ecsia::Error
+            if (frame == 3) throw 42;                            // not even a std::exception
+        }));
+        SystemDesc move = builtin::make_builtin_system(world, "Move");
+        const Kernel inner = move.kernel;
+        move.kernel = [&, inner](KernelContext& ctx) { inner(ctx); };
+        scheduler.add_system(move);
+        SystemDesc counter;
+        counter.name = "Counter";
+        counter.after = {"Input", "Typed"};
+        counter.main_thread = [&](World&, float) { log.ran("Counter"); };
+        scheduler.add_system(counter);
+        for (frame = 0; frame < 5; ++frame) REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(scheduler.frames() == 5);
+        CHECK(log.runs["Input"] == 5);
+        CHECK(log.runs["Typed"] == 5);
+        CHECK(log.runs["Counter"] == 5);
+        CHECK(said.count("main-thread system 'Input' threw: input device gone; what it did before stands, and the frame goes on") == 3);
+        CHECK(said.count("main-thread system 'Typed' threw: MissingComponent:") == 1);
+        CHECK(said.count("main-thread system 'Typed' threw a non-standard exception") == 1);
+        CHECK(scheduler.state() == FrameState::Idle);
+        CHECK(world.phase() == WorldPhase::Serial);
+        (void)ids;
+    }
+}
+
+TEST_CASE("a throwing observer during the merge leaks no reserved handle and says the entity was spawned", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 64, 5);
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc breeder;
+        breeder.name = "Breeder";
+        breeder.reads = {ids.position};
+        breeder.spawns_per_batch = 8;
+        breeder.kernel = [ids](KernelContext& ctx) {
+            for (std::uint32_t i = 0; i < ctx.chunk.size() && i < 4; ++i) {
+                const builtin::Marked m{1};
+                const ComponentValue v{ids.marked, &m, sizeof m};
+                ctx.spawn(&v, 1);
+            }
+        };
+        scheduler.add_system(breeder);
+        int adds = 0;
+        world.observe(ObserverEvent::OnAdd, ids.marked, [&](ObserverContext&) {
+            ++adds;
+            if (adds % 3 == 1) throw std::runtime_error("observer broke");
+            if (adds % 3 == 2) throw Error(ErrorCode::BadValue, "observer refused");
+        });
+        for (int f = 0; f < 3; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
+        // 4 batches of 16 rows x 4 spawns per frame, every one of them alive.
+        const std::uint32_t marked = world.count(QueryDesc{{ids.marked}, {}, {}, {}, {}});
+        CHECK(marked == 3 * 4 * 4);
+        CHECK(adds == static_cast<int>(marked));
+        require_no_reserved_leak(world);
+        CHECK(said.count("command skipped") == 0);  // nothing was skipped: the spawns happened
+        CHECK(said.count("an on-add observer of 'marked' threw for entity") == 32);
+        CHECK(said.count("the change it observed stands") == 32);
+        CHECK(scheduler.state() == FrameState::Idle);
+    }
+}
+
+TEST_CASE("a failing kernel that reserved handles returns them", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 64, 5);
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc breeder;
+        breeder.name = "Breeder";
+        breeder.reads = {ids.position};
+        breeder.spawns_per_batch = 4;
+        breeder.kernel = [ids](KernelContext& ctx) {
+            for (int i = 0; i < 6; ++i) ctx.spawn(nullptr, 0);  // 4 reserved, 2 pending
+            if (ctx.batch_id % 2 == 1) throw std::runtime_error("half the batches fail");
+        };
+        scheduler.add_system(breeder);
+        const std::uint32_t before = world.alive_count();
+        for (int f = 0; f < 4; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(world.alive_count() == before + 4 * 2 * 6);  // 2 of 4 batches stand, each frame
+        require_no_reserved_leak(world);
+        CHECK(said.count("system 'Breeder' failed in batch 1: half the batches fail; its 6 command(s) were dropped") == 4);
+    }
+}
+
+TEST_CASE("a rejected command is skipped with its reason and the next frame is whole", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 32, 5);
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc bad;
+        bad.name = "Bad";
+        bad.reads = {ids.position};
+        bad.kernel = [ids](KernelContext& ctx) {
+            const std::uint64_t wrong = 7;  // 8 bytes for a 4-byte component
+            const ComponentValue v{ids.marked, &wrong, sizeof wrong};
+            ctx.commands.add(ctx.chunk.entities()[0], &v, 1);
+        };
+        scheduler.add_system(bad);
+        scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+        for (int f = 0; f < 2; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(scheduler.frames() == 2);
+        CHECK(said.count("command skipped: BadValue: 'marked' takes 4 bytes, got 8") == 4);
+        CHECK(world.count(QueryDesc{{ids.marked}, {}, {}, {}, {}}) == 0);
+    }
+}
+
+TEST_CASE("dispose() from inside a main-thread system ends the frame there and leaves the world usable", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        builtin::spawn_movers(world, 200, 5);
+        Scheduler scheduler(world, with_workers(workers));
+        RunLog log;
+        scheduler.add_system(main_thread_system("Quit", [&](World&) {
+            log.ran("Quit");
+            scheduler.dispose();
+            scheduler.dispose();
+        }));
+        scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+        SystemDesc later = main_thread_system("Later", [&](World&) { log.ran("Later"); });
+        later.after = {"Move"};
+        scheduler.add_system(later);
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(log.runs["Quit"] == 1);
+        CHECK(log.runs["Later"] == 0);
+        CHECK(scheduler.state() == FrameState::Disposed);
+        CHECK(world.phase() == WorldPhase::Serial);
+        CHECK(test::thrown_code([&] { scheduler.update(0.016f); }) == "Disposed");
+        CHECK(test::thrown_code([&] { world.spawn(builtin::Position{1, 1}); }) == "no error");
+        require_no_reserved_leak(world);
+    }
+}
+
+TEST_CASE("dispose() from a serial kernel waits for the call to return", "[schedule]") {
+    World world;
+    test::CapturedDiagnostics said(world);
+    builtin::spawn_movers(world, 64, 5);
+    Scheduler scheduler(world, with_workers(0));
+    SystemDesc quitter = builtin::make_builtin_system(world, "Move");
+    const Kernel inner = quitter.kernel;
+    int batches = 0;
+    quitter.kernel = [&, inner](KernelContext& ctx) {
+        inner(ctx);
+        ++batches;
+        scheduler.dispose();
+    };
+    scheduler.add_system(quitter);
+    REQUIRE_NOTHROW(scheduler.update(0.016f));
+    CHECK(batches == 4);  // the wave's batches all ran, once each
+    CHECK(scheduler.state() == FrameState::Disposed);
+    CHECK(world.phase() == WorldPhase::Serial);
+}
+
+TEST_CASE("a scheduler whose world was destroyed refuses every call with Disposed", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        auto world = std::make_unique<World>();
+        builtin::spawn_movers(*world, 64, 5);
+        Scheduler scheduler(*world, with_workers(workers));
+        scheduler.add_system(builtin::make_builtin_system(*world, "Move"));
+        scheduler.update(0.016f);
+        world.reset();
+        CHECK(test::thrown_message([&] { scheduler.update(0.016f); }) == "Disposed: the scheduler's world was destroyed");
+        CHECK(test::thrown_code([&] { scheduler.begin_frame(0.016f); }) == "Disposed");
+        CHECK(test::thrown_code([&] { scheduler.plan(); }) == "Disposed");
+        CHECK(test::thrown_code([&] { scheduler.add_system(SystemDesc{}); }) == "Disposed");
+        CHECK(scheduler.state() == FrameState::Disposed);
+    }
+}
+
+TEST_CASE("a world destroyed mid-frame stops its scheduler's workers first", "[schedule][threads]") {
+    auto world = std::make_unique<World>();
+    builtin::spawn_movers(*world, 256, 5);
+    Scheduler scheduler(*world, with_workers(2));
+    scheduler.add_system(builtin::make_builtin_system(*world, "Move"));
+    scheduler.begin_frame(0.016f);
+    (void)scheduler.step();  // possibly Waiting: a wave may be out on the pool
+    world.reset();           // joins the workers before the columns go
+    CHECK(scheduler.state() == FrameState::Disposed);
+    CHECK(test::thrown_code([&] { scheduler.step(); }) == "Disposed");
+}
+
+TEST_CASE("worker_stats names the workers a scheduler has", "[schedule][threads]") {
+    World world;
+    Scheduler serial(world, with_workers(0));
+    CHECK(test::thrown_message([&] { serial.worker_stats(0); }) ==
+          "BadValue: worker_stats(0): this scheduler has 0 worker(s)");
+    Scheduler pooled(world, with_workers(2));
+    CHECK(test::thrown_code([&] { pooled.worker_stats(1); }) == "no error");
+    CHECK(test::thrown_code([&] { pooled.worker_stats(2); }) == "BadValue");
+}
+
+TEST_CASE("a system with both a kernel and a main-thread function is refused", "[schedule]") {
+    World world;
+    Scheduler scheduler(world);
+    SystemDesc both;
+    both.name = "Both";
+    both.kernel = [](KernelContext&) {};
+    both.main_thread = [](World&, float) {};
+    CHECK(test::thrown_message([&] { scheduler.add_system(both); }) ==
+          "BadDefinition: system 'Both' has both a kernel and a main-thread function: give it one of them");
+    CHECK(scheduler.systems().empty());
+}
+
+TEST_CASE("a pending handle used outside its own batch is refused, never another entity", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 32, 5);  // two batches of 16
+        Scheduler scheduler(world, with_workers(workers));
+        // Batch 0 spawns (no reservation: every spawn is pending); its handle leaks to a global.
+        // Batch 1 and the next frame use the leaked handle in their own commands; in their own
+        // buffer, pending handles of the same ordinal name their own spawns.
+        std::atomic<std::uint32_t> leaked{kNullEntity.bits};
+        SystemDesc spawner;
+        spawner.name = "Spawner";
+        spawner.reads = {ids.position};
+        spawner.kernel = [&, ids](KernelContext& ctx) {
+            const builtin::Marked m{ctx.batch_id + 10 * static_cast<std::uint32_t>(ctx.frame)};
+            const ComponentValue v{ids.marked, &m, sizeof m};
+            const Entity own = ctx.spawn(&v, 1);
+            ctx.commands.set(own, ids.marked, m);  // its own: fine
+            if (ctx.batch_id == 0 && ctx.frame == 0) {
+                // release: publishes the handle to the batch that reads it (another worker).
+                leaked.store(own.bits, std::memory_order_release);
+                return;
+            }
+            // acquire: pairs with the store above (which may not have happened yet at 2 workers).
+            const Entity stranger{leaked.load(std::memory_order_acquire)};
+            if (!stranger.is_null()) ctx.commands.set(stranger, ids.marked, builtin::Marked{999});
+        };
+        scheduler.add_system(spawner);
+        for (int f = 0; f < 3; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
+        std::vector<std::uint32_t> values;
+        world.each<const builtin::Marked>([&](Entity, const builtin::Marked& m) { values.push_back(m.since_frame); });
+        CHECK(values.size() == 6);  // 2 batches x 3 frames, each its own value
+        for (std::uint32_t v : values) CHECK(v != 999);
+        const std::size_t refused = said.count("was not spawned by this batch: a pending handle");
+        CHECK(refused >= 4);  // frames 1 and 2 always; frame 0's batch 1 when it saw the handle in time
+        CHECK(refused <= 5);
+        require_no_reserved_leak(world);
+    }
+}
+
+TEST_CASE("a pending handle is refused by every world call", "[schedule]") {
+    World world;
+    const auto ids = builtin::register_builtin_components(world);
+    builtin::spawn_movers(world, 16, 5);
+    Scheduler scheduler(world, with_workers(0));
+    Entity pending;
+    SystemDesc spawner;
+    spawner.name = "Spawner";
+    spawner.reads = {ids.position};
+    spawner.kernel = [&](KernelContext& ctx) { pending = ctx.spawn(nullptr, 0); };
+    scheduler.add_system(spawner);
+    scheduler.update(0.016f);
+    REQUIRE(world.entities().layout().is_pending(pending));
+    CHECK_FALSE(world.is_alive(pending));
+    CHECK(test::thrown_code([&] { world.despawn(pending); }) == "StaleEntity");
+    CHECK(test::thrown_code([&] { world.add(pending, builtin::Marked{1}); }) == "StaleEntity");
+    CHECK(test::thrown_code([&] { world.get<builtin::Position>(pending); }) == "StaleEntity");
+}
+
+TEST_CASE("write logs naming rows that do not exist are refused before anything is stamped", "[world]") {
+    World world;
+    const ComponentId position = world.component<builtin::Position>();
+    const Entity e = world.spawn(builtin::Position{1, 1});
+    const TableIndex table = world.locate(e).table;
+    for (const WrittenRange& bad : {WrittenRange{table, position, 0, 2}, WrittenRange{table + 5, position, 0, 1},
+                                    WrittenRange{table, position + 9, 0, 1}, WrittenRange{table, position, 1, 2}}) {
+        WriteLog log;
+        log.record(bad.table, bad.component, bad.row_begin, bad.row_end);
+        CHECK(test::thrown_code([&] { detail::WorldAccess::merge_write_log(world, log, world.tick()); }) == "BadValue");
+    }
+}
+
+TEST_CASE("bulk spawns are all or nothing", "[world]") {
+    WorldOptions options;
+    options.max_entities = 100;
+    World world(options);
+    builtin::spawn_movers(world, 55, 1);
+    const auto before = test::fingerprint(world);
+    CHECK(test::thrown_message([&] { builtin::spawn_movers(world, 1000, 1); }) ==
+          "CapacityExceeded: spawn_movers of 1000 entities does not fit: 45 more fit under max_entities 100; nothing was spawned");
+    CHECK(test::thrown_code([&] { builtin::spawn_heavy(world, 6, 1); }) == "CapacityExceeded");
+    CHECK(test::fingerprint(world) == before);
+    CHECK(world.alive_count() == 55);
+    REQUIRE_NOTHROW(builtin::spawn_movers(world, 45, 1));
+    CHECK(world.alive_count() == 100);
+}
