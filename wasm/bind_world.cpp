@@ -371,4 +371,6 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
     // The pool the threaded module was linked with (0 in the single module): web/ecsia.js caps
     // its worker count at this.
     emscripten::constant("poolSize", ECSIA_WASM_POOL_SIZE);
+    // Whether kernels' reads and writes are checked against their declarations (debug modules).
+    emscripten::constant("accessChecks", ECSIA_ACCESS_CHECKS != 0);
 }

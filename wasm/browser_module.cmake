@@ -1,4 +1,4 @@
-# ecsia_add_browser_module(<name> SOURCES <files...> [OUTPUT_DIRECTORY <dir>])
+# ecsia_add_browser_module(<name> SOURCES <files...> [OUTPUT_DIRECTORY <dir>] [VARIANTS <variants...>])
 #
 # A browser module of your own: the engine, its bindings and your sources, linked twice, each
 # variant compiled with its own flags (objects linked into a -pthread module must be -pthread):
@@ -6,6 +6,8 @@
 #   <dir>/<name>_threaded.mjs, .wasm, .worker.js   target <name>_threaded: shared memory + worker pool
 #   <dir>/<name>_single.mjs, .wasm                 target <name>_single: no SharedArrayBuffer needed
 #
+# VARIANTS defaults to threaded and single; threaded_debug and single_debug (the same over cores
+# built with ECSIA_ACCESS_CHECKS, loadEcsia({ debug: true })) are the other two there are.
 # <dir> defaults to the calling directory's build folder; a relative <dir> is taken from there.
 # Your sources are compiled into each executable, not archived, so the static registrars of
 # ECSIA_REGISTER_SYSTEM / ECSIA_REGISTER_COMPONENT are never dropped by the linker. A page loads
@@ -60,6 +62,15 @@ set(ECSIA_BROWSER_single_COMPILE "" CACHE INTERNAL "")
 set(ECSIA_BROWSER_single_LINK -sINITIAL_MEMORY=16MB CACHE INTERNAL "")
 set(ECSIA_BROWSER_single_POOL 0 CACHE INTERNAL "")
 set(ECSIA_BROWSER_single_EXPORT createEcsiaSingle CACHE INTERNAL "")
+# The debug variants: the same modules over the access-checked cores (wasm/CMakeLists.txt).
+set(ECSIA_BROWSER_DEBUG_VARIANTS threaded_debug single_debug CACHE INTERNAL "checked browser module variants")
+foreach(variant threaded single)
+    foreach(part COMPILE LINK POOL EXPORT)
+        set(ECSIA_BROWSER_${variant}_debug_${part} "${ECSIA_BROWSER_${variant}_${part}}" CACHE INTERNAL "")
+    endforeach()
+endforeach()
+set(ECSIA_BROWSER_threaded_debug_CORE ecsia::core_checked CACHE INTERNAL "")
+set(ECSIA_BROWSER_single_debug_CORE ecsia::core_single_checked CACHE INTERNAL "")
 
 # The bindings (one bind_<area>.cpp per area, EMSCRIPTEN_BINDINGS(ecsia_<area>)), once per variant
 # as OBJECT libraries: every module of a build links the same objects, none archived (their
@@ -74,8 +85,9 @@ set(ECSIA_BINDING_SOURCES
     ${ECSIA_WASM_DIR}/bind_snapshot.cpp
     ${ECSIA_WASM_DIR}/js_error.cpp
     ${ECSIA_WASM_DIR}/js_values.cpp)
-foreach(variant ${ECSIA_BROWSER_VARIANTS})
-    add_library(ecsia_bindings_${variant} OBJECT ${ECSIA_BINDING_SOURCES})
+foreach(variant ${ECSIA_BROWSER_VARIANTS} ${ECSIA_BROWSER_DEBUG_VARIANTS})
+    # Not in `all`: compiled for the modules that link them.
+    add_library(ecsia_bindings_${variant} OBJECT EXCLUDE_FROM_ALL ${ECSIA_BINDING_SOURCES})
     target_include_directories(ecsia_bindings_${variant} PUBLIC ${ECSIA_WASM_DIR})
     target_link_libraries(ecsia_bindings_${variant} PUBLIC ${ECSIA_BROWSER_${variant}_CORE})
     target_compile_options(ecsia_bindings_${variant} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
@@ -83,10 +95,10 @@ foreach(variant ${ECSIA_BROWSER_VARIANTS})
 endforeach()
 
 function(ecsia_add_browser_module name)
-    cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_DIRECTORY" "SOURCES")
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_DIRECTORY" "SOURCES;VARIANTS")
     if(arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "ecsia_add_browser_module(${name}): unexpected arguments '${arg_UNPARSED_ARGUMENTS}' "
-                            "(it takes SOURCES <files...> [OUTPUT_DIRECTORY <dir>])")
+                            "(it takes SOURCES <files...> [OUTPUT_DIRECTORY <dir>] [VARIANTS <variants...>])")
     endif()
     if(NOT arg_SOURCES)
         message(FATAL_ERROR "ecsia_add_browser_module(${name}): SOURCES <files...> is required (your systems' .cpp files)")
@@ -98,8 +110,17 @@ function(ecsia_add_browser_module name)
     if(NOT arg_OUTPUT_DIRECTORY)
         set(arg_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
     endif()
+    if(NOT arg_VARIANTS)
+        set(arg_VARIANTS ${ECSIA_BROWSER_VARIANTS})
+    endif()
+    foreach(variant ${arg_VARIANTS})
+        if(NOT variant IN_LIST ECSIA_BROWSER_VARIANTS AND NOT variant IN_LIST ECSIA_BROWSER_DEBUG_VARIANTS)
+            message(FATAL_ERROR "ecsia_add_browser_module(${name}): unknown variant '${variant}' (there are "
+                                "${ECSIA_BROWSER_VARIANTS} ${ECSIA_BROWSER_DEBUG_VARIANTS})")
+        endif()
+    endforeach()
     get_filename_component(out "${arg_OUTPUT_DIRECTORY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
-    foreach(variant ${ECSIA_BROWSER_VARIANTS})
+    foreach(variant ${arg_VARIANTS})
         set(target ${name}_${variant})
         add_executable(${target} ${arg_SOURCES})  # the bindings objects come with the OBJECT library
         target_link_libraries(${target} PRIVATE ecsia_bindings_${variant} ${ECSIA_BROWSER_${variant}_CORE})

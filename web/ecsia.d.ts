@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'UnknownSystem'     // no C++ system is registered under that name (ECSIA_REGISTER_SYSTEM)
   | 'BadSnapshot'       // restore(): the bytes are not a valid snapshot (truncated, corrupt, another version)
   | 'SnapshotMismatch'  // restore(): a valid snapshot this world cannot take (a component missing or different)
+  | 'UndeclaredAccess'  // a kernel touched a component its system did not declare (debug builds)
   | 'OutOfMemory'       // the wasm heap cannot grow any further
   | 'InternalError';    // a bug: please report it
 
@@ -65,6 +66,13 @@ export interface LoadOptions {
    * taken as it is. Rejects naming every URL tried when the files are missing.
    */
   module?: string | URL;
+  /**
+   * true: load the module built with declared-access checks (ECSIA_ACCESS_CHECKS), where a
+   * kernel that reads or writes a component its system did not declare fails its batch with a
+   * diagnostic naming the system and the component. Slower kernels; for development. Default false. With `module`, loads that
+   * module's debug variant (`<prefix>_threaded_debug.mjs`, built with VARIANTS threaded_debug single_debug).
+   */
+  debug?: boolean;
 }
 
 /** Loads the engine: the threaded wasm build where the page can run it, the single build otherwise. */
@@ -87,6 +95,8 @@ export interface Ecsia {
   readonly kernels: readonly string[];
   /** The C++ systems the loaded module registered (ECSIA_REGISTER_SYSTEM), sorted: names for addSystem. */
   readonly systems: readonly string[];
+  /** True for the debug module (loadEcsia({ debug: true })): kernels' declared access is checked. */
+  readonly debug: boolean;
   /** A new, empty world with the built-in components defined. */
   createWorld(options?: WorldOptions): World;
 }

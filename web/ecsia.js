@@ -10,6 +10,9 @@
 //   your own  loadEcsia({ module: prefix }) loads <prefix>_threaded.mjs or <prefix>_single.mjs,
 //             a module built with ecsia_add_browser_module(<name> SOURCES ...) (wasm/browser_module.cmake):
 //             the engine plus your C++ systems and components, registered by name.
+//   debug      web/dist/ecsia_{threaded,single}_debug.mjs (loadEcsia({ debug: true })): the same
+//             modules built with ECSIA_ACCESS_CHECKS, where a kernel that reads or writes a
+//             component its system did not declare fails its batch with a diagnostic naming both.
 //
 // Errors: bad input throws an Error whose message names the operation and the problem, and
 // nothing changes (G5). Errors from the engine also carry `.code` (e.g. 'StaleEntity').
@@ -27,13 +30,21 @@ export { NULL_ENTITY };
 const MODULES = {
   threaded: () => import('./dist/ecsia_threaded.mjs'),
   single: () => import('./dist/ecsia_single.mjs'),
+  // loadEcsia({ debug: true }): the same modules built with ECSIA_ACCESS_CHECKS
+  threaded_debug: () => import('./dist/ecsia_threaded_debug.mjs'),
+  single_debug: () => import('./dist/ecsia_single_debug.mjs'),
 };
 // The same modules' addresses, which pool workers import when a kernel module is loaded
 // (web/kernel_worker.js). Not `new URL('...', import.meta.url)` literals: bundlers would copy
 // the engine as an asset for every page, kernels or not.
-const ENGINE_FILES = { threaded: './dist/ecsia_threaded.mjs', single: './dist/ecsia_single.mjs' };
+const ENGINE_FILES = {
+  threaded: './dist/ecsia_threaded.mjs',
+  single: './dist/ecsia_single.mjs',
+  threaded_debug: './dist/ecsia_threaded_debug.mjs',
+  single_debug: './dist/ecsia_single_debug.mjs',
+};
 const HERE = import.meta.url;
-const OPTIONS = ['threads', 'onDiagnostic', 'kernels', 'module'];
+const OPTIONS = ['threads', 'onDiagnostic', 'kernels', 'module', 'debug'];
 
 const COI_HEADERS = '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"';
 
@@ -88,7 +99,7 @@ function explainLoadFailure(error, variant, url) {
 
 /**
  * Loads the engine.
- * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL, module?: string|URL}} [options]
+ * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL, module?: string|URL, debug?: boolean}} [options]
  *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
  *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
  *   (default: console.warn). kernels: the URL of an ES module whose exported functions are JS
@@ -100,7 +111,9 @@ function explainLoadFailure(error, variant, url) {
  *   (document.baseURI); a URL, e.g. new URL("./dist/mygame", import.meta.url), is taken as it is.
  *   When the module's files are missing, the promise rejects naming every URL it tried; when the
  *   module registered a system or component name twice, it rejects naming it. `ecsia.systems`
- *   lists the module's registered C++ systems.
+ *   lists the module's registered C++ systems. debug (default false): load the module built with
+ *   declared-access checks (slower kernels; for development); with `module`, that module's `_debug` variant
+ *   (ecsia_add_browser_module(... VARIANTS threaded_debug single_debug)).
  * Rejects outside a browser page or worker (a server-side render pass: importing this module is
  * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
  * (a dev server or bundler that sent its index.html instead: see the README's bundler recipes).
@@ -121,6 +134,8 @@ export async function loadEcsia(options = {}) {
     throw new Error(`loadEcsia: options.onDiagnostic must be a function, got ${describe(onDiagnostic)}`);
   }
   const diagnose = onDiagnostic ?? ((message) => console.warn(message));
+  const debug = options.debug ?? false;
+  if (typeof debug !== 'boolean') throw new Error(`loadEcsia: options.debug must be true or false, got ${describe(debug)}`);
   const files = options.module === undefined ? null : moduleFiles('loadEcsia', options.module);
   const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
 
@@ -130,10 +145,11 @@ export async function loadEcsia(options = {}) {
   const variant = warning === null ? 'threaded' : 'single';
   if (warning !== null) diagnose(warning);
 
-  // The URL of the variant's .mjs, which every pool worker imports too (the kernel worker
-  // re-exports the factory from it, whatever the prefix).
-  const moduleUrl = files === null ? new URL(ENGINE_FILES[variant], HERE).href : files.urls(variant)[0];
-  const factory = files === null ? (await MODULES[variant]()).default : await files.importFactory(variant);
+  // The variant's files: <name>_<variant>[_debug].mjs. The URL of the .mjs is what every pool
+  // worker imports too (the kernel worker re-exports the factory from it, whatever the prefix).
+  const fileVariant = debug ? `${variant}_debug` : variant;
+  const moduleUrl = files === null ? new URL(ENGINE_FILES[fileVariant], HERE).href : files.urls(fileVariant)[0];
+  const factory = files === null ? (await MODULES[fileVariant]()).default : await files.importFactory(fileVariant);
   const moduleArgs = {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
@@ -146,7 +162,7 @@ export async function loadEcsia(options = {}) {
     // ecsiaWasmUrl: set by the module's post-js (wasm/wasm_url.post.js) before it fetches.
     throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
   }
-  const where = files === null ? 'the engine module' : `the module ${files.describe(variant)}`;
+  const where = files === null ? 'the engine module' : `the module ${files.describe(fileVariant)}`;
   let systems;
   try {
     // Throws DuplicateName when a name was registered twice: a start-up error, reported now.
@@ -187,6 +203,8 @@ class Ecsia {
     this.kernels = this.#engine.kernels;
     /** The names of the C++ systems the module registered (ECSIA_REGISTER_SYSTEM), sorted. */
     this.systems = systems;
+    /** True for the debug module (loadEcsia({ debug: true })): kernels' access is checked. */
+    this.debug = module.accessChecks === true;
   }
 
   /** @param {{maxEntities?: number}} [options] */

@@ -327,6 +327,8 @@ export class Scheduler {
     if (this.#raw === null || (this.#disposeRequested && op !== 'update')) {
       throw new Error(`scheduler.${op}: the scheduler was disposed`);
     }
+    // The engine's scheduler stopped when its world went (it throws Disposed); say why here.
+    if (this.#world.disposed) throw new Error(`scheduler.${op}: the scheduler's world was disposed`);
     return this.#raw;
   }
 

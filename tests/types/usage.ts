@@ -101,6 +101,9 @@ export async function usage(): Promise<void> {
   await loadEcsia({ module: 3 });
   // @ts-expect-error: the registered systems are read-only
   ecsia.systems.push('Mine');
+  if ((await loadEcsia({ debug: true })).debug) console.log('declared access is checked');
+  // @ts-expect-error: debug is a boolean
+  await loadEcsia({ debug: 'yes' });
   // @ts-expect-error: threads takes 'auto' or a number
   await loadEcsia({ threads: 'many' });
   // @ts-expect-error: a field type that does not exist

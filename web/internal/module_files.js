@@ -14,6 +14,8 @@ import { describe } from './checks.js';
 const EXTENSIONS = {
   threaded: ['.mjs', '.wasm', '.worker.js'],
   single: ['.mjs', '.wasm'],
+  threaded_debug: ['.mjs', '.wasm', '.worker.js'],  // loadEcsia({ debug: true, module })
+  single_debug: ['.mjs', '.wasm'],
 };
 
 function resolvePrefix(op, prefix) {
@@ -48,7 +50,7 @@ async function probe(url) {
 /** The files of the module at `prefix`, with importFactory(variant) and describe(variant). */
 export function moduleFiles(op, prefix) {
   const base = resolvePrefix(op, prefix);
-  if (/(_threaded|_single)(\.mjs)?$|\.mjs$/.test(base.pathname)) {
+  if (/(_threaded|_single)(_debug)?(\.mjs)?$|\.mjs$/.test(base.pathname)) {
     throw new Error(`${op}: options.module is the prefix of the module's files, without '_threaded.mjs' or '_single.mjs' (got '${base.href}')`);
   }
   const urlsOf = (variant) => EXTENSIONS[variant].map((ext) => {

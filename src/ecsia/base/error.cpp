@@ -19,6 +19,7 @@ const char* to_string(ErrorCode code) noexcept {
         case ErrorCode::UnknownSystem: return "UnknownSystem";
         case ErrorCode::BadSnapshot: return "BadSnapshot";
         case ErrorCode::SnapshotMismatch: return "SnapshotMismatch";
+        case ErrorCode::UndeclaredAccess: return "UndeclaredAccess";
     }
     return "Error";
 }

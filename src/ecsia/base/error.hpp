@@ -23,6 +23,7 @@ enum class ErrorCode {
     UnknownSystem,      // no system is registered under that name (ECSIA_REGISTER_SYSTEM)
     BadSnapshot,        // the bytes are not a valid snapshot: truncated, corrupt, another version, inconsistent
     SnapshotMismatch,   // a valid snapshot this world cannot take: a component missing or defined differently
+    UndeclaredAccess,   // a kernel touched a component its system did not declare (access checks)
 };
 
 const char* to_string(ErrorCode code) noexcept;

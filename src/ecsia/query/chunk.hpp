@@ -7,12 +7,41 @@
 // when it runs in a batch. Change granularity is the rows covered by the write access.
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/storage/table.hpp"
 #include "ecsia/storage/write_log.hpp"
 
+#ifndef ECSIA_ACCESS_CHECKS
+#define ECSIA_ACCESS_CHECKS 0
+#endif
+
+// With access checks compiled out the column accessors cannot throw, and say so.
+#if ECSIA_ACCESS_CHECKS
+#define ECSIA_ACCESS_NOEXCEPT
+#else
+#define ECSIA_ACCESS_NOEXCEPT noexcept
+#endif
+
 namespace ecsia {
+
+class ComponentRegistry;
+
+// What a running system declared (ECSIA_ACCESS_CHECKS builds): the scheduler hands it to each
+// batch's chunk. Read-only while a wave runs, so any worker may consult it.
+struct DeclaredAccess {
+    std::string system;
+    std::vector<ComponentId> reads;   // sorted: reads and writes (a written component may be read)
+    std::vector<ComponentId> writes;  // sorted
+    const ComponentRegistry* registry = nullptr;
+
+    bool may_read(ComponentId id) const noexcept;
+    bool may_write(ComponentId id) const noexcept;
+    // Throws UndeclaredAccess naming the system, the component and what was declared.
+    [[noreturn]] void refuse(const char* verb, ComponentId id) const;
+};
 
 class Chunk {
 public:
@@ -29,7 +58,7 @@ public:
 
     // Element pointers start at the chunk's first row. nullptr for an absent (optional) component.
     template <typename T>
-    const T* read(ComponentId id) const noexcept {
+    const T* read(ComponentId id) const ECSIA_ACCESS_NOEXCEPT {
         return reinterpret_cast<const T*>(raw(id));
     }
     // Not noexcept: logging the write may allocate (and in wasm a noexcept function that calls
@@ -38,8 +67,13 @@ public:
     T* write(ComponentId id) {
         return reinterpret_cast<T*>(write_raw(id));
     }
-    const std::byte* raw(ComponentId id) const noexcept;
+    const std::byte* raw(ComponentId id) const ECSIA_ACCESS_NOEXCEPT;
     std::byte* write_raw(ComponentId id);
+
+#if ECSIA_ACCESS_CHECKS
+    // Reads and writes are checked against `access` from now on (nullptr: unchecked).
+    void set_access(const DeclaredAccess* access) noexcept { access_ = access; }
+#endif
 
 private:
     Table* table_;
@@ -47,6 +81,9 @@ private:
     std::uint32_t end_;
     Tick tick_;
     WriteLog* log_;
+#if ECSIA_ACCESS_CHECKS
+    const DeclaredAccess* access_ = nullptr;
+#endif
 };
 
 }  // namespace ecsia

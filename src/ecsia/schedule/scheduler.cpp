@@ -106,6 +106,19 @@ void Scheduler::add_system(SystemDesc system) {
     queries_.push_back(std::make_unique<QueryCache>(system.query));
     runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
     cursor_slots_.push_back(world_->cursors().slot(system.name));
+#if ECSIA_ACCESS_CHECKS
+    auto access = std::make_unique<DeclaredAccess>();
+    access->system = system.name;
+    access->writes = system.writes;
+    access->reads = system.reads;
+    access->reads.insert(access->reads.end(), system.writes.begin(), system.writes.end());
+    for (auto* list : {&access->reads, &access->writes}) {
+        std::sort(list->begin(), list->end());
+        list->erase(std::unique(list->begin(), list->end()), list->end());
+    }
+    access->registry = &world_->components();
+    access_.push_back(std::move(access));
+#endif
     systems_.push_back(std::move(system));
     run_tick_.push_back(0);
     plan_valid_ = false;
@@ -342,6 +355,9 @@ void Scheduler::run_kernel(Batch& batch) {
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
                           world_->cursors().frames()};
     context.pending_blocks_claimed = &pending_blocks_claimed_;
+#if ECSIA_ACCESS_CHECKS
+    chunk.set_access(access_[batch.system].get());
+#endif
     systems_[batch.system].kernel(context);
 }
 

@@ -137,6 +137,9 @@ private:
     // world, so that a snapshot carries it and a fresh scheduler resumes from it)
     std::vector<std::uint32_t> cursor_slots_;
     std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
+#if ECSIA_ACCESS_CHECKS
+    std::vector<std::unique_ptr<DeclaredAccess>> access_;  // by system: what its chunks may touch
+#endif
     Plan plan_;
     bool plan_valid_ = false;
     std::unique_ptr<WorkerPool> pool_;

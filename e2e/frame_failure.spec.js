@@ -1,0 +1,144 @@
+// Nothing wedges, in the browser: a JS system that throws is reported (the diagnostic names it)
+// and the next update() runs a whole frame; dispose() from inside a JS system or while a wave is
+// out ends the frame there, leaves the world usable, and never prints Emscripten's "Blocking on
+// the main thread" warning; a failed createScheduler() neither; a bulk spawn past capacity spawns
+// nothing. Both builds.
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, variants } from './support.js';
+
+const BLOCKING = 'Blocking on the main thread';
+
+for (const { variant, server } of variants) {
+  test.describe(`${variant} build`, () => {
+    test('a throwing JS system is reported by name and the next frames are whole', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const diagnostics = [];
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        const builtins = window.ecsiaTest.builtinsOf(ecsia);
+        builtins.spawnMovers(world, 100, 1);
+        const scheduler = world.createScheduler({ systems: ['Move'], workers: Math.min(2, ecsia.workers) });
+        const runs = { flaky: 0, after: 0 };
+        let frame = 0;
+        scheduler.addSystem({
+          name: 'Flaky', reads: ['position'],
+          run() { runs.flaky += 1; if (frame % 2 === 0) throw new Error(`flaky in frame ${frame}`); },
+        });
+        scheduler.addSystem({ name: 'After', after: ['Flaky', 'Move'], run() { runs.after += 1; } });
+        const hashes = [];
+        for (frame = 0; frame < 4; frame++) {
+          await scheduler.update(1 / 60);
+          hashes.push(world.stateHash());
+        }
+        const out = { runs, frames: scheduler.frames, diagnostics, distinct: new Set(hashes).size };
+        scheduler.dispose();
+        world.dispose();
+        return out;
+      });
+      expect(r.frames).toBe(4);
+      expect(r.runs).toEqual({ flaky: 4, after: 4 });  // no frame wedged, nothing ran twice
+      expect(r.distinct).toBe(4);                       // Move ran every frame
+      expect(r.diagnostics.filter((m) => m.startsWith("ecsia: JS system 'Flaky' threw: flaky in frame"))).toEqual([
+        "ecsia: JS system 'Flaky' threw: flaky in frame 0",
+        "ecsia: JS system 'Flaky' threw: flaky in frame 2",
+      ]);
+      expectNoPageErrors(log);
+    });
+
+    test('dispose() from inside a JS system ends the frame and leaves the world usable', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const diagnostics = [];
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        window.ecsiaTest.builtinsOf(ecsia).spawnMovers(world, 300, 1);
+        const scheduler = world.createScheduler({ systems: ['Move'], workers: Math.min(2, ecsia.workers) });
+        let later = 0;
+        scheduler.addSystem({ name: 'Quit', before: ['Move'], run() { scheduler.dispose(); scheduler.dispose(); } });
+        scheduler.addSystem({ name: 'Later', after: ['Move'], run() { later += 1; } });
+        await scheduler.update(1 / 60);
+        let again = null;
+        try { await scheduler.update(1 / 60); } catch (error) { again = error.message; }
+        const e = world.spawn({ position: { x: 1, y: 2 } });
+        return {
+          later, disposed: scheduler.disposed, again, alive: world.isAlive(e), count: world.count(['position']),
+          blocking: diagnostics.filter((m) => m.includes('Blocking on the main thread')),
+        };
+      });
+      expect(r.later).toBe(0);
+      expect(r.disposed).toBe(true);
+      expect(r.again).toBe('scheduler.update: the scheduler was disposed');
+      expect(r.alive).toBe(true);
+      expect(r.count).toBe(301);
+      expect(r.blocking).toEqual([]);
+      expect(log.console.filter((m) => m.text.includes(BLOCKING))).toEqual([]);
+      expectNoPageErrors(log);
+    });
+
+    test('a bulk spawn past capacity spawns nothing', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 100 });
+        const builtins = window.ecsiaTest.builtinsOf(ecsia);
+        builtins.spawnMovers(world, 55, 1);
+        const before = world.stateHash();
+        const errors = [];
+        for (const call of [() => builtins.spawnMovers(world, 1000, 1), () => builtins.spawnMovers(world, 46, 1, { bare: true }),
+          () => builtins.spawnHeavy(world, 6, 1), () => builtins.spawnHeavy(world, 46, 1, { group: 2 })]) {
+          try { call(); errors.push(null); } catch (error) { errors.push({ code: error.code, message: error.message }); }
+        }
+        return { errors, same: world.stateHash() === before, alive: world.count(['position']) };
+      });
+      expect(r.errors.map((e) => e?.code)).toEqual(['CapacityExceeded', 'CapacityExceeded', 'CapacityExceeded', 'CapacityExceeded']);
+      expect(r.errors[0].message).toContain('spawn_movers of 1000 entities does not fit: 45 more fit under max_entities 100; nothing was spawned');
+      expect(r.same).toBe(true);
+      expect(r.alive).toBe(55);
+      expectNoPageErrors(log);
+    });
+  });
+}
+
+test('threaded: dispose() while a wave is out, and a failed createScheduler(), never block the page', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const r = await page.evaluate(async () => {
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: (m) => diagnostics.push(m) });
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    const builtins = window.ecsiaTest.builtinsOf(ecsia);
+    builtins.spawnHeavy(world, 2048, 1);
+    const outcomes = [];
+    for (let round = 0; round < 5; round++) {
+      const scheduler = world.createScheduler({ workers: 2, batchRows: 256 });
+      for (let g = 0; g < 8; g++) builtins.addSystem(scheduler, `Heavy${g}`, { heavySteps: 512 });
+      const frame = scheduler.update(1 / 60);
+      await new Promise((resolve) => setTimeout(resolve, round));  // the wave is out on the workers
+      scheduler.dispose();
+      try { await frame; outcomes.push('resolved'); } catch (error) { outcomes.push(error.message); }
+    }
+    const failures = [];
+    for (const options of [{ systems: ['NoSuchSystem'], workers: 2 }, { workers: 2, batchRows: 0 }, { workers: 2, systems: ['Move', 'Move'] }]) {
+      try { world.createScheduler(options); failures.push(null); } catch (error) { failures.push(error.message); }
+    }
+    // The world is usable and a new scheduler runs whole frames.
+    const after = world.createScheduler({ workers: 2, systems: ['Heavy0'] });
+    const hash = world.stateHash();
+    await after.update(1 / 60);
+    const changed = world.stateHash() !== hash;
+    after.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 200));  // late worker messages, if any
+    return {
+      outcomes, failures, changed,
+      blocking: diagnostics.filter((m) => m.includes('Blocking on the main thread')),
+      abandoned: diagnostics.filter((m) => m.includes('frame abandoned')).length,
+    };
+  });
+  expect(r.outcomes).toEqual(['resolved', 'resolved', 'resolved', 'resolved', 'resolved']);
+  expect(r.failures.every((m) => typeof m === 'string')).toBe(true);
+  expect(r.changed).toBe(true);
+  expect(r.blocking).toEqual([]);
+  expect(log.console.filter((m) => m.text.includes(BLOCKING))).toEqual([]);
+  expect(r.abandoned).toBeGreaterThan(0);
+  expectNoPageErrors(log);
+});

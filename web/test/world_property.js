@@ -1,0 +1,236 @@
+// A property test of the JS World API: random sequences of calls, valid and invalid, run against
+// a small JS model of a world and against the engine, compared after every call: return values,
+// the alive set, every live entity's components and values, counts, which calls fail (and with
+// which code, where the model knows it), and that a rejected call changed nothing (stateHash).
+// e2e/world_property.spec.js runs it on both builds.
+
+function rng(seed) {
+  let state = (seed >>> 0) || 1;
+  return (n) => {  // xorshift32, an integer in [0, n)
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    return state % n;
+  };
+}
+
+// The model's schema: what the engine's world has once these are defined (position and velocity
+// come with the engine's built-ins).
+const SCHEMA = {
+  position: { x: 'f32', y: 'f32' },
+  velocity: { dx: 'f32', dy: 'f32' },
+  health: { hp: 'i32', alive: 'bool', regen: 'f64' },
+  target: { who: 'entity' },
+  frozen: {},
+};
+const NAMES = Object.keys(SCHEMA);
+
+function defaults(name) {
+  const out = {};
+  for (const [field, type] of Object.entries(SCHEMA[name])) {
+    out[field] = type === 'bool' ? false : type === 'entity' ? null : 0;
+  }
+  return out;
+}
+
+const clone = (v) => JSON.parse(JSON.stringify(v));
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Runs `steps` random calls; returns { steps, accepted, rejected, mismatches } where mismatches
+ * lists the first disagreements (an empty list is a pass).
+ */
+export function runProperty(world, seed, steps) {
+  world.defineComponent('health', SCHEMA.health);
+  world.defineComponent('target', SCHEMA.target);
+  world.defineComponent('frozen', {});
+  const next = rng(seed);
+  const alive = new Map();  // handle -> { name: values }
+  const dead = new Set();   // handles the model saw despawned
+  const mismatches = [];
+  let accepted = 0;
+  let rejected = 0;
+
+  const value = () => (next(16_001) - 8_000) / 8;  // exact in f32
+  const handles = () => [...alive.keys()];
+  const anyLive = () => { const h = handles(); return h.length ? h[next(h.length)] : undefined; };
+  const anyDead = () => { const d = [...dead]; return d.length ? d[next(d.length)] : undefined; };
+
+  // Valid values for a component (all fields, or a subset when `partial`).
+  function values(name, partial) {
+    const out = {};
+    for (const [field, type] of Object.entries(SCHEMA[name])) {
+      if (partial && next(2)) continue;
+      if (type === 'bool') out[field] = next(2) === 1;
+      else if (type === 'entity') out[field] = next(3) === 0 || alive.size === 0 ? null : anyLive();
+      else if (type === 'i32') out[field] = next(2001) - 1000;
+      else out[field] = value();
+    }
+    return out;
+  }
+  // One way to make a component's values wrong, and that the engine must refuse.
+  function badValues(name) {
+    const fields = Object.keys(SCHEMA[name]);
+    if (fields.length === 0) return { nope: 1 };
+    switch (next(3)) {
+      case 0: return { nope: 1 };                                  // unknown field
+      case 1: return { [fields[0]]: 'not a number' };               // wrong type
+      default: return name === 'health' ? { hp: 2 ** 40 } : { [fields[0]]: {} };  // out of range / wrong type
+    }
+  }
+
+  // Each op: { call(world), model() -> { result } | { error, code? } } where model() also
+  // applies the change to the model when it succeeds.
+  function pick() {
+    const kind = next(12);
+    const e = next(5) === 0 ? (anyDead() ?? anyLive()) : anyLive();
+    const name = NAMES[next(NAMES.length)];
+    const live = e !== undefined && alive.has(e);
+    const stale = { error: true, code: 'StaleEntity' };
+    if (kind <= 2 || e === undefined) {
+      const components = {};
+      for (const n of NAMES) if (next(3) === 0) components[n] = SCHEMA[n] === SCHEMA.frozen ? true : values(n, false);
+      const bad = next(6) === 0;
+      if (bad) {
+        if (next(2)) components.nosuch = {};
+        else components[name] = name === 'frozen' ? badValues('position') : badValues(name);
+      }
+      return {
+        label: `spawn(${JSON.stringify(components)})`,
+        call: (w) => w.spawn(components),
+        model: (handle) => {
+          if (bad) return { error: true };
+          if (handle === undefined) return { result: 'handle' };  // the engine refused: reported by the caller
+          const entity = {};
+          for (const [n, v] of Object.entries(components)) entity[n] = n === 'frozen' ? {} : { ...defaults(n), ...v };
+          alive.set(handle, entity);
+          return { result: 'handle' };
+        },
+      };
+    }
+    if (kind === 3) {
+      return {
+        label: `despawn(${e})`, call: (w) => w.despawn(e),
+        model: () => { if (!live) return stale; alive.delete(e); dead.add(e); return { result: undefined }; },
+      };
+    }
+    if (kind === 4) {
+      const v = name === 'frozen' ? undefined : values(name, true);
+      const bad = name !== 'frozen' && next(6) === 0;
+      const given = bad ? badValues(name) : v;
+      return {
+        label: `add(${e}, ${name}, ${JSON.stringify(given)})`, call: (w) => w.add(e, name, given),
+        model: () => {
+          if (bad) return { error: true };
+          if (!live) return stale;
+          alive.get(e)[name] = name === 'frozen' ? {} : { ...defaults(name), ...v };
+          return { result: undefined };
+        },
+      };
+    }
+    if (kind === 5) {
+      return {
+        label: `remove(${e}, ${name})`, call: (w) => w.remove(e, name),
+        model: () => { if (!live) return stale; delete alive.get(e)[name]; return { result: undefined }; },
+      };
+    }
+    if (kind === 6 && name !== 'frozen') {
+      const bad = next(5) === 0;
+      const given = bad ? badValues(name) : values(name, true);
+      return {
+        label: `set(${e}, ${name}, ${JSON.stringify(given)})`, call: (w) => w.set(e, name, given),
+        model: () => {
+          if (bad) return { error: true };
+          if (!live) return stale;
+          const current = alive.get(e)[name];
+          if (current === undefined) return { error: true, code: 'MissingComponent' };
+          Object.assign(current, given);
+          return { result: undefined };
+        },
+      };
+    }
+    if (kind === 7) {
+      return {
+        label: `get(${e}, ${name})`, call: (w) => w.get(e, name),
+        model: () => {
+          if (!live) return stale;
+          const current = alive.get(e)[name];
+          return current === undefined ? { error: true, code: 'MissingComponent' } : { result: clone(current) };
+        },
+      };
+    }
+    if (kind === 8) {
+      return {
+        label: `has(${e}, ${name})`, call: (w) => w.has(e, name),
+        model: () => (live ? { result: alive.get(e)[name] !== undefined } : stale),
+      };
+    }
+    if (kind === 9) {
+      return { label: `isAlive(${e})`, call: (w) => w.isAlive(e), model: () => ({ result: live }) };
+    }
+    if (kind === 10) {
+      // Invalid arguments the JS layer must refuse before the engine sees them.
+      const wrong = [['not a handle', 'position'], [e, 'nosuch'], [-1, 'position'], [1.5, 'position']][next(4)];
+      const method = ['despawn', 'add', 'remove', 'get', 'has'][next(5)];
+      return {
+        label: `${method}(${JSON.stringify(wrong)})`, call: (w) => w[method](...wrong),
+        model: () => ({ error: true }),
+      };
+    }
+    const withList = NAMES.filter(() => next(3) === 0);
+    const withoutList = NAMES.filter((n) => !withList.includes(n) && next(4) === 0);
+    return {
+      label: `count(${JSON.stringify(withList)}, ${JSON.stringify(withoutList)})`,
+      call: (w) => w.count(withList, withoutList),
+      model: () => ({
+        result: [...alive.values()].filter((c) => withList.every((n) => c[n] !== undefined) &&
+          withoutList.every((n) => c[n] === undefined)).length,
+      }),
+    };
+  }
+
+  function compareAll(step, label) {
+    for (const [handle, components] of alive) {
+      if (!world.isAlive(handle)) return `${label}: ${handle} should be alive`;
+      for (const name of NAMES) {
+        const has = world.has(handle, name);
+        if (has !== (components[name] !== undefined)) return `${label}: has(${handle}, ${name}) is ${has}`;
+        if (has && !same(world.get(handle, name), components[name])) {
+          return `${label}: get(${handle}, ${name}) is ${JSON.stringify(world.get(handle, name))}, model ${JSON.stringify(components[name])}`;
+        }
+      }
+    }
+    for (const handle of dead) if (!alive.has(handle) && world.isAlive(handle)) return `${label}: ${handle} should be dead`;
+    if (world.count([]) !== alive.size) return `${label}: count([]) ${world.count([])}, model ${alive.size}`;
+    return null;
+  }
+
+  for (let step = 0; step < steps && mismatches.length < 5; step += 1) {
+    const op = pick();
+    const before = world.stateHash();
+    let outcome;
+    try {
+      outcome = { result: op.call(world) };
+    } catch (error) {
+      outcome = { error: true, code: error.code, message: error.message };
+    }
+    const expected = op.model(outcome.result);
+    if (expected.error) {
+      if (!outcome.error) mismatches.push(`step ${step} ${op.label}: expected an error, got ${JSON.stringify(outcome.result)}`);
+      else if (expected.code && outcome.code !== expected.code) {
+        mismatches.push(`step ${step} ${op.label}: expected ${expected.code}, got ${outcome.code} (${outcome.message})`);
+      }
+      if (world.stateHash() !== before) mismatches.push(`step ${step} ${op.label}: a rejected call changed the world`);
+      rejected += 1;
+    } else {
+      if (outcome.error) mismatches.push(`step ${step} ${op.label}: unexpected error ${outcome.message}`);
+      else if (expected.result !== 'handle' && !same(outcome.result, expected.result)) {
+        mismatches.push(`step ${step} ${op.label}: returned ${JSON.stringify(outcome.result)}, model ${JSON.stringify(expected.result)}`);
+      }
+      accepted += 1;
+    }
+    const drift = compareAll(step, `after step ${step} ${op.label}`);
+    if (drift) mismatches.push(drift);
+  }
+  return { steps, accepted, rejected, mismatches, alive: alive.size };
+}
