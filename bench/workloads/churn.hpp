@@ -108,7 +108,7 @@ public:
 private:
     // Reserves this frame's spawn handles and records the mixed sequence into commands_.
     void record_frame(ecsia::EntityReservation& reservation) {
-        reservation = world_.reserve(ops_per_kind_);
+        reservation = ecsia::detail::WorldAccess::reserve(world_, ops_per_kind_);  // the engine's own per-batch reservation
         commands_.clear();
         // Targets leave their pool when picked and rejoin after the apply, so no entity gets two
         // records in one frame. Spawns and despawns alternate between the with- and without-health

@@ -364,3 +364,30 @@ TEST_CASE("bulk spawns are all or nothing", "[world]") {
     REQUIRE_NOTHROW(builtin::spawn_movers(world, 45, 1));
     CHECK(world.alive_count() == 100);
 }
+
+TEST_CASE("a kernel calling a world write during a wave fails its batch, naming the call", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        test::CapturedDiagnostics said(world);
+        const auto ids = builtin::register_builtin_components(world);
+        builtin::spawn_movers(world, 64, 5);
+        int changes = 0;
+        world.observe(ObserverEvent::OnChange, ids.energy, [&](ObserverContext&) { ++changes; });
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc meddler;
+        meddler.name = "Meddler";
+        meddler.writes = {ids.energy};
+        meddler.kernel = [&world, ids](KernelContext& ctx) {
+            world.set(ctx.chunk.entities()[0], builtin::Energy{42});  // not through the chunk
+        };
+        scheduler.add_system(meddler);
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(said.count("system 'Meddler' failed in batch") == 4);
+        CHECK(said.count("WrongPhase: set during a wave") == 4);
+        CHECK(changes == 0);
+        world.each<const builtin::Energy>([](Entity, const builtin::Energy& e) { CHECK(e.value != 42); });
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(scheduler.frames() == 2);
+    }
+}

@@ -171,7 +171,8 @@ export function runProperty(world, seed, steps) {
     if (kind === 10) {
       // Invalid arguments the JS layer must refuse before the engine sees them.
       const wrong = [['not a handle', 'position'], [e, 'nosuch'], [-1, 'position'], [1.5, 'position']][next(4)];
-      const method = ['despawn', 'add', 'remove', 'get', 'has'][next(5)];
+      // despawn takes the entity only: an unknown component name is no error there.
+      const method = (wrong[1] === 'nosuch' ? ['add', 'remove', 'get', 'has'] : ['despawn', 'add', 'remove', 'get', 'has'])[next(wrong[1] === 'nosuch' ? 4 : 5)];
       return {
         label: `${method}(${JSON.stringify(wrong)})`, call: (w) => w[method](...wrong),
         model: () => ({ error: true }),

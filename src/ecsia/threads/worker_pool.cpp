@@ -136,6 +136,14 @@ WorkerStats WorkerPool::stats(std::uint32_t worker) const noexcept {
 void WorkerPool::dispose(bool may_block) {
     if (disposed_) return;
     disposed_ = true;
+    if (!may_block) {
+        // Detach while every worker is certain to be alive (none returns before it sees stopping_
+        // below): detaching a thread that has already exited joins it, which Emscripten reports
+        // as "Blocking on the main thread" even though that join would not wait.
+        for (auto& worker : workers_) {
+            if (worker->thread.joinable()) worker->thread.detach();
+        }
+    }
     // release: a worker that sees the flag also sees everything the coordinator did before it.
     stopping_.store(true, std::memory_order_release);
     for (auto& worker : workers_) {
@@ -144,12 +152,7 @@ void WorkerPool::dispose(bool may_block) {
         wake(worker->wake);
     }
     for (auto& worker : workers_) {
-        if (!worker->thread.joinable()) continue;
-        if (may_block) {
-            worker->thread.join();
-        } else {
-            worker->thread.detach();
-        }
+        if (worker->thread.joinable()) worker->thread.join();
     }
 }
 
