@@ -3,6 +3,7 @@
 // out ends the frame there, leaves the world usable, and never prints Emscripten's "Blocking on
 // the main thread" warning; a failed createScheduler() neither; a bulk spawn past capacity spawns
 // nothing. Both builds.
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, variants } from './support.js';
 
@@ -142,3 +143,32 @@ test('threaded: dispose() while a wave is out, and a failed createScheduler(), n
   expect(r.abandoned).toBeGreaterThan(0);
   expectNoPageErrors(log);
 });
+
+for (const { variant, server } of variants) {
+  test(`${variant}: loadEcsia({ debug: true }) loads the access-checked module, which runs the scenario to the native hash`, async ({ page }) => {
+    const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/scenario_hashes.json', import.meta.url), 'utf8'));
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ debug: true, onDiagnostic: (m) => diagnostics.push(m) });
+      const release = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+      const scheduler = world.createScheduler({ workers: Math.min(2, ecsia.workers) });
+      window.ecsiaTest.builtinsOf(ecsia).setupScenario(scheduler, 1);
+      for (let f = 0; f < 200; f++) await scheduler.update(1 / 60);
+      let bad = null;
+      try { await window.ecsiaTest.loadEcsia({ debug: 'yes' }); } catch (error) { bad = error.message; }
+      return {
+        debug: ecsia.debug, releaseDebug: release.debug, variant: ecsia.variant, hash: world.stateHash(), bad,
+        failures: diagnostics.filter((m) => m.includes('UndeclaredAccess') || m.includes('failed in batch')),
+      };
+    });
+    expect(r.variant).toBe(variant);
+    expect(r.debug).toBe(true);
+    expect(r.releaseDebug).toBe(false);
+    expect(r.hash).toBe(recorded.seed1_frames200);  // every built-in system declares what it touches
+    expect(r.failures).toEqual([]);
+    expect(r.bad).toBe('loadEcsia: options.debug must be true or false, got a string ("yes")');
+    expectNoPageErrors(log);
+  });
+}
