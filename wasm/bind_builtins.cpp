@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "builtin/builtin_systems.hpp"
+#include "builtin/faults.hpp"
 #include "builtin/scenario.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/base/hash.hpp"
@@ -71,6 +72,12 @@ void spawn_heavy(WorldBinding& world, std::uint32_t per_group, double seed) {
 
 void spawn_heavy_group(WorldBinding& world, std::uint32_t group, std::uint32_t count, double seed) {
     rethrow_as_js([&] { builtin::spawn_heavy_group(world.world(), group, count, static_cast<std::uint64_t>(seed)); });
+}
+
+void add_fault_system(SchedulerBinding& scheduler, const std::string& name) {
+    rethrow_as_js([&] {
+        scheduler.scheduler().add_system(builtin::make_fault_system(scheduler.world_binding().world(), name));
+    });
 }
 
 void add_system(SchedulerBinding& scheduler, const std::string& name, const val& config) {
@@ -143,6 +150,7 @@ EMSCRIPTEN_BINDINGS(ecsia_builtins) {
     emscripten::function("builtinSpawnHeavy", &ecsia::wasm::spawn_heavy);
     emscripten::function("builtinSpawnHeavyGroup", &ecsia::wasm::spawn_heavy_group);
     emscripten::function("builtinAddSystem", &ecsia::wasm::add_system);
+    emscripten::function("builtinAddFaultSystem", &ecsia::wasm::add_fault_system);
     emscripten::function("builtinSetupScenario", &ecsia::wasm::setup_scenario, emscripten::allow_raw_pointers());
     emscripten::class_<BuiltinScenario>("BuiltinScenario")
         .function("observerLogHash", &ecsia::wasm::scenario_log_hash)

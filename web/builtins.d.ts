@@ -30,6 +30,8 @@ export interface Builtins {
   spawnHeavy(world: World, perGroup: number, seed?: number, options?: { group?: number }): void;
   /** Adds built-in system `name` with settings. */
   addSystem(scheduler: Scheduler, name: string, config?: BuiltinConfig): void;
+  /** Adds a system that fails on purpose (fault tests): a trap, heap exhaustion, an undeclared write. */
+  addFaultSystem(scheduler: Scheduler, name: 'FaultUndeclared' | 'FaultTrap' | 'FaultExhaust'): void;
   /** Sets up the native tests' determinism scenario on `scheduler` and its world. */
   setupScenario(scheduler: Scheduler, seed: number): Scenario;
 }

@@ -100,6 +100,18 @@ class Builtins {
   }
 
   /**
+   * Adds a system that fails on purpose (src/builtin/faults.hpp), for the fault tests:
+   * 'FaultUndeclared' (writes a component it did not declare: refused by the debug modules),
+   * 'FaultTrap' (its first batch traps on its worker), 'FaultExhaust' (its first batch allocates
+   * until the heap is exhausted).
+   */
+  addFaultSystem(scheduler, name) {
+    if (typeof name !== 'string') throw new Error(`builtins.addFaultSystem: a system name must be a string, got ${describe(name)}`);
+    const raw = internalsOf(scheduler, 'scheduler').raw('addFaultSystem');
+    this.#call('addFaultSystem', (m) => m.builtinAddFaultSystem(raw, name));
+  }
+
+  /**
    * Sets up the determinism scenario of the native tests (src/builtin/scenario.hpp) on `scheduler`
    * and its world: initial movers, the seven scenario systems and observers. Returns a Scenario
    * whose observerLogHash() the tests compare across builds and worker counts.
