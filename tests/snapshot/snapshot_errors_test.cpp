@@ -269,9 +269,9 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     CHECK(test::thrown_message([&] { restore(world, bytes); }).find("inside a frame") != std::string::npos);
     CHECK(state_hash(world) == hash);
     world.cursors().set_in_frame(false);
-    world.set_phase(WorldPhase::Wave);
+    detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(test::thrown_code([&] { restore(world, bytes); }) == "WrongPhase");
-    world.set_phase(WorldPhase::Serial);
+    detail::WorldAccess::set_phase(world, WorldPhase::Serial);
 
     std::string inside;
     world.observe(ObserverEvent::OnAdd, world.component_id("frozen"), [&](ObserverContext& ctx) {
@@ -280,8 +280,8 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     world.add(world.spawn(), ComponentValue{world.component_id("frozen"), nullptr, 0});
     CHECK(inside == "WrongPhase");
 
-    EntityReservation reservation = world.reserve(3);
+    EntityReservation reservation = detail::WorldAccess::reserve(world, 3);
     CHECK(test::thrown_message([&] { snapshot(world); }).find("reserved") != std::string::npos);
-    world.release_unused(reservation);
+    detail::WorldAccess::release_unused(world, reservation);
     CHECK_NOTHROW(snapshot(world));
 }

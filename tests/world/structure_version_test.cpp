@@ -45,10 +45,10 @@ TEST_CASE("structure_version rises on spawn, despawn, add, remove and applied co
 TEST_CASE("structural_allowed is false in a wave and inside an observer, exactly when spawn throws", "[world]") {
     World world;
     CHECK(world.structural_allowed());
-    world.set_phase(WorldPhase::Wave);
+    detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK_FALSE(world.structural_allowed());
     CHECK_THROWS_AS(world.spawn(Position{}), Error);
-    world.set_phase(WorldPhase::Serial);
+    detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     std::vector<bool> inside;
     world.observe(ObserverEvent::OnAdd, world.component<Enemy>(), [&](ObserverContext& ctx) {
         inside.push_back(ctx.world.structural_allowed());
