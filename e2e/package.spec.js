@@ -299,10 +299,11 @@ test('every app and mode ends with the same stateHash', () => {
   expect(new Set(Object.values(hashes)).size, JSON.stringify(hashes, null, 2)).toBe(1);
 });
 
-test('the scenario is the same file in every app', () => {
-  const copies = ['plain/scenario.js', 'vite/src/scenario.js', 'webpack/src/scenario.js', 'esbuild/src/scenario.js']
-    .map((f) => readFileSync(path.join(apps, f), 'utf8'));
-  for (const copy of copies.slice(1)) expect(copy).toBe(copies[0]);
+test('every app runs the scenario of e2e/apps/shared/scenario.js as it is', () => {
+  const source = readFileSync(path.join(apps, 'shared/scenario.js'), 'utf8');
+  for (const copy of ['plain/scenario.js', 'vite/src/scenario.js', 'webpack/src/scenario.js', 'esbuild/src/scenario.js']) {
+    expect(readFileSync(path.join(apps, copy), 'utf8'), `e2e/apps/${copy} (copied by scripts/lib/test_package.sh)`).toBe(source);
+  }
 });
 
 test('a dev server that sends index.html for the .wasm: loadEcsia names the file and the README recipe', async ({ page }) => {
@@ -357,7 +358,7 @@ test.describe('the npm README', () => {
     expect(readme.includes(block('js', readFileSync(path.join(apps, 'plain/kernels.js'), 'utf8'))), 'npm/README.md shows the kernel module the apps run').toBe(true);
     const addKernelSystem = "scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });";
     expect(readme).toContain(addKernelSystem);
-    expect(readFileSync(path.join(apps, 'plain/scenario.js'), 'utf8'), 'the README\'s kernel system is the one the apps run').toContain(addKernelSystem);
+    expect(readFileSync(path.join(apps, 'shared/scenario.js'), 'utf8'), 'the README\'s kernel system is the one the apps run').toContain(addKernelSystem);
     const typed = /## Types\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(typed, 'npm/README.md has a ts block under "## Types"').toBeTruthy();
     expect(readFileSync(path.join(apps, 'typescript/consumer.ts'), 'utf8'), 'the README\'s imports are the type-checked consumer\'s').toContain(typed);

@@ -13,28 +13,9 @@ namespace ecsia::wasm {
 
 namespace {
 
-std::vector<std::string> names_of(const val& spec, const char* key, const std::string& what) {
-    std::vector<std::string> out;
-    const val names = spec[key];
-    if (names.isUndefined() || names.isNull()) return out;
-    if (!names.isArray()) throw Error(ErrorCode::BadValue, what + " takes an array of names, got " + describe_js(names));
-    const auto length = names["length"].as<unsigned>();
-    for (unsigned i = 0; i < length; ++i) {
-        const val name = names[i];
-        if (!name.isString()) throw Error(ErrorCode::BadValue, what + "[" + std::to_string(i) + "] must be a string, got " + describe_js(name));
-        out.push_back(name.as<std::string>());
-    }
-    return out;
-}
-
+// The component names under spec[key], as ids.
 std::vector<ComponentId> ids_of(const World& world, const val& spec, const char* key, const std::string& what) {
-    std::vector<ComponentId> ids;
-    for (const std::string& name : names_of(spec, key, what)) {
-        const ComponentId id = world.components().find(name);
-        if (id == kNoComponent) throw Error(ErrorCode::UnknownComponent, what + " names unknown component '" + name + "'");
-        ids.push_back(id);
-    }
-    return ids;
+    return component_ids_of(world.components(), spec[key], what);
 }
 
 // spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, query?: { with,
@@ -50,8 +31,8 @@ void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
         const std::string what = "system '" + s.name + "'";
         s.reads = ids_of(world, spec, "reads", what + " reads");
         s.writes = ids_of(world, spec, "writes", what + " writes");
-        s.before = names_of(spec, "before", what + " before");
-        s.after = names_of(spec, "after", what + " after");
+        s.before = names_of(spec["before"], what + " before");
+        s.after = names_of(spec["after"], what + " after");
         const val query = spec["query"];
         if (!query.isUndefined() && !query.isNull()) {
             s.query.with = ids_of(world, query, "with", what + " query.with");

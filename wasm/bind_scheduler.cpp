@@ -55,29 +55,6 @@ SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, s
 
 SchedulerBinding::~SchedulerBinding() { dispose(); }
 
-std::vector<std::string> SchedulerBinding::strings_of(const val& names, const std::string& what) const {
-    std::vector<std::string> out;
-    if (names.isUndefined() || names.isNull()) return out;
-    if (!names.isArray()) throw Error(ErrorCode::BadValue, what + " takes an array of names, got " + describe_js(names));
-    const auto length = names["length"].as<unsigned>();
-    for (unsigned i = 0; i < length; ++i) {
-        const val name = names[i];
-        if (!name.isString()) throw Error(ErrorCode::BadValue, what + "[" + std::to_string(i) + "] must be a string, got " + describe_js(name));
-        out.push_back(name.as<std::string>());
-    }
-    return out;
-}
-
-std::vector<ComponentId> SchedulerBinding::ids_of(const val& names, const std::string& what) const {
-    std::vector<ComponentId> ids;
-    for (const std::string& name : strings_of(names, what)) {
-        const ComponentId id = world_.world().components().find(name);
-        if (id == kNoComponent) throw Error(ErrorCode::UnknownComponent, what + " names unknown component '" + name + "'");
-        ids.push_back(id);
-    }
-    return ids;
-}
-
 void SchedulerBinding::add_system(const std::string& name) {
     scheduler_->add_system(make_system(world_.world(), name));
 }
@@ -89,10 +66,10 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     }
     SystemDesc system;
     system.name = name;
-    system.reads = ids_of(reads, "system '" + name + "' reads");
-    system.writes = ids_of(writes, "system '" + name + "' writes");
-    system.before = strings_of(before, "system '" + name + "' before");
-    system.after = strings_of(after, "system '" + name + "' after");
+    system.reads = component_ids_of(world_.world().components(), reads, "system '" + name + "' reads");
+    system.writes = component_ids_of(world_.world().components(), writes, "system '" + name + "' writes");
+    system.before = names_of(before, "system '" + name + "' before");
+    system.after = names_of(after, "system '" + name + "' after");
     system.main_thread = [run](World&, float dt) { run(dt); };
     scheduler_->add_system(std::move(system));
 }

@@ -22,6 +22,29 @@ bool is_plain_object(const val& value) {
     return value.typeOf().as<std::string>() == "object" && !value.isNull() && !value.isArray();
 }
 
+std::vector<std::string> names_of(const val& names, const std::string& what) {
+    std::vector<std::string> out;
+    if (names.isUndefined() || names.isNull()) return out;
+    if (!names.isArray()) throw Error(ErrorCode::BadValue, what + " takes an array of names, got " + describe_js(names));
+    const auto length = names["length"].as<unsigned>();
+    for (unsigned i = 0; i < length; ++i) {
+        const val name = names[i];
+        if (!name.isString()) throw Error(ErrorCode::BadValue, what + "[" + std::to_string(i) + "] must be a string, got " + describe_js(name));
+        out.push_back(name.as<std::string>());
+    }
+    return out;
+}
+
+std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const val& names, const std::string& what) {
+    std::vector<ComponentId> ids;
+    for (const std::string& name : names_of(names, what)) {
+        const ComponentId id = registry.find(name);
+        if (id == kNoComponent) throw Error(ErrorCode::UnknownComponent, what + " names unknown component '" + name + "'");
+        ids.push_back(id);
+    }
+    return ids;
+}
+
 std::string describe_js(const val& value) {
     if (value.isNull()) return "null";
     if (value.isUndefined()) return "undefined";

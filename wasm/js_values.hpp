@@ -14,6 +14,7 @@
 #include <emscripten/val.h>
 
 #include "ecsia/schema/component_desc.hpp"
+#include "ecsia/schema/component_registry.hpp"
 
 namespace ecsia::wasm {
 
@@ -22,6 +23,12 @@ std::vector<std::string> object_keys(const emscripten::val& object);
 bool is_plain_object(const emscripten::val& value);
 // "a string (\"abc\")", "null", "an array", ... for error messages.
 std::string describe_js(const emscripten::val& value);
+
+// A JS array of strings (undefined or null: none); `what` names the argument in the errors.
+std::vector<std::string> names_of(const emscripten::val& names, const std::string& what);
+// The same, as component ids of `registry`: an unknown name is UnknownComponent.
+std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const emscripten::val& names,
+                                          const std::string& what);
 
 // A new row's element: zero bytes, entity fields null.
 std::vector<std::byte> default_element(const ComponentDesc& desc);

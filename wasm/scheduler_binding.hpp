@@ -56,8 +56,6 @@ public:
     Scheduler& scheduler() noexcept { return *scheduler_; }
 
 private:
-    std::vector<ComponentId> ids_of(const emscripten::val& names, const std::string& what) const;
-    std::vector<std::string> strings_of(const emscripten::val& names, const std::string& what) const;
 
     WorldBinding& world_;
     std::unique_ptr<Scheduler> scheduler_;

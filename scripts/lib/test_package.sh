@@ -11,12 +11,19 @@ prepare_package_apps() {
   [ -f "$tarball" ] || { echo "prepare_package_apps: scripts/pack printed no tarball" >&2; return 1; }
   for app in e2e/apps/*/; do
     app=${app%/}
+    [ "$app" = e2e/apps/shared ] && continue
     echo "==> consumer app: $app"
     if [ ! -f "$app/node_modules/.package-lock.json" ] || [ "$app/package-lock.json" -nt "$app/node_modules/.package-lock.json" ]; then
       (cd "$app" && npm ci --no-audit --no-fund --loglevel=error) || { echo "prepare_package_apps: npm ci failed in $app" >&2; return 1; }
     fi
     (cd "$app" && npm install --no-save --offline --no-audit --no-fund --loglevel=error "$tarball") ||
       { echo "prepare_package_apps: installing $tarball into $app failed" >&2; return 1; }
+    # The scenario every app runs, from its one source (the apps that import it: main.js does).
+    if grep -qs "from './scenario.js'" "$app"/*.js "$app"/src/*.js; then
+      local into=$app
+      [ -d "$app/src" ] && into=$app/src
+      cp e2e/apps/shared/scenario.js "$into/scenario.js" || return 1
+    fi
     if node -e 'process.exit(require(process.argv[1]).scripts?.build ? 0 : 1)' "$PWD/$app/package.json"; then
       # From an empty dist/: webpack leaves unchanged files untouched, and the spec checks that
       # each build is newer than its install.

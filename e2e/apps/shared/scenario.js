@@ -1,6 +1,7 @@
 // The frames every consumer app runs (e2e/apps/*): the same entities, systems and frames, so
-// every app, in every mode, must end with the same stateHash. Byte-identical in each app
-// (e2e/package.spec.js checks), because each app is a self-contained project.
+// every app, in every mode, must end with the same stateHash. The one source: each app is a
+// self-contained project, so scripts/lib/test_package.sh copies this file into it (plain/ and
+// <app>/src/, untracked) before the app is built.
 const ENTITIES = 4096;  // 16 batches of 256 rows per system: work for every worker
 const FRAMES = 30;
 
