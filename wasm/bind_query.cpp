@@ -52,7 +52,7 @@ std::uint32_t QueryBinding::fetch(bool advance) {
     const Tick now = world.tick();
     records_.clear();
     std::uint32_t chunks = 0;
-    cache_.for_each_chunk(world.tables(), since_, now, nullptr, [&](Chunk& chunk) {
+    cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world), since_, now, nullptr, [&](Chunk& chunk) {
         records_.push_back(chunk.table().index());
         records_.push_back(chunk.row_begin());
         records_.push_back(chunk.size());
@@ -69,7 +69,7 @@ std::uint32_t QueryBinding::fetch(bool advance) {
     return chunks;
 }
 
-std::uint32_t QueryBinding::count() { return cache_.count(world_.world().tables(), since_); }
+std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::WorldAccess::tables(world_.world()), since_); }
 
 void QueryBinding::mark_written(const val& ids) {
     World& world = world_.world();
@@ -88,7 +88,7 @@ void QueryBinding::mark_written(const val& ids) {
             if (table.has(id) && begin < end) log.record(index, id, begin, end);
         }
     }
-    world.merge_write_log(log, world.tick());
+    ::ecsia::detail::WorldAccess::merge_write_log(world, log, world.tick());
 }
 
 namespace {

@@ -281,7 +281,7 @@ void WorldBinding::mark_rows_changed(std::uint32_t table, std::uint32_t id, std:
     }
     WriteLog log;
     log.record(table, id, begin, end);
-    world.merge_write_log(log, world.tick());
+    ::ecsia::detail::WorldAccess::merge_write_log(world, log, world.tick());
     flush_if_allowed();
 }
 
