@@ -19,10 +19,10 @@ export { Chunk, Query };
 const OBSERVER_EVENTS = ['add', 'remove', 'change'];
 
 // Extra arguments are an error, never ignored (a misplaced option must not pass silently).
-function arity(op, args, most) {
-  if (args.length > most) {
-    throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${args.length}`);
-  }
+// Callers test `arguments.length` themselves: handing `arguments` to a function makes V8
+// allocate it on every call.
+function arity(op, given, most) {
+  throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${given}`);
 }
 
 const sameFields = (info, fields) => {
@@ -54,7 +54,7 @@ export class World {
    */
   defineComponent(name, fields) {
     const op = 'defineComponent';
-    arity(op, arguments, 2);
+    if (arguments.length > 2) arity(op, arguments.length, 2);
     if (typeof name !== 'string' || name === '') {
       throw new Error(`world.${op}: a component name must be a non-empty string, got ${describe(name)}`);
     }
@@ -81,7 +81,7 @@ export class World {
 
   /** Spawns an entity with components by name: { position: { x: 0, y: 0 }, frozen: true }. */
   spawn(components = {}) {
-    arity('spawn', arguments, 1);
+    if (arguments.length > 1) arity('spawn', arguments.length, 1);
     const core = this.#core;
     const encoded = core.encodeComponents('spawn', components);
     const entity = core.fast.spawn(core.address, encoded) >>> 0;
@@ -97,7 +97,7 @@ export class World {
    */
   spawnMany(count, components = {}) {
     const op = 'spawnMany';
-    arity(op, arguments, 2);
+    if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
     if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
     if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
@@ -121,7 +121,7 @@ export class World {
   }
 
   despawn(entity) {
-    arity('despawn', arguments, 1);
+    if (arguments.length > 1) arity('despawn', arguments.length, 1);
     checkEntity('world.despawn', entity);
     const core = this.#core;
     if (core.fast.despawn(core.address, entity) === 0) core.call('despawn', (r) => r.despawn(entity));
@@ -130,7 +130,7 @@ export class World {
   /** Despawns every handle in `handles` (an array or Uint32Array); all or nothing. */
   despawnMany(handles) {
     const op = 'despawnMany';
-    arity(op, arguments, 1);
+    if (arguments.length > 1) arity(op, arguments.length, 1);
     if (!(Array.isArray(handles) || ArrayBuffer.isView(handles)) || handles instanceof DataView) {
       throw new Error(`world.${op}: takes an array or Uint32Array of entity handles, got ${describe(handles)}`);
     }
@@ -149,7 +149,7 @@ export class World {
   }
 
   isAlive(entity) {
-    arity('isAlive', arguments, 1);
+    if (arguments.length > 1) arity('isAlive', arguments.length, 1);
     checkEntity('world.isAlive', entity);
     const core = this.#core;
     core.raw('isAlive');
@@ -159,7 +159,7 @@ export class World {
   /** Adds a component (or overwrites it whole): fields not given get default values. */
   add(entity, name, values) {
     const op = 'add';
-    arity(op, arguments, 3);
+    if (arguments.length > 3) arity(op, arguments.length, 3);
     checkEntity(`world.${op}`, entity);
     const core = this.#core;
     core.component(op, name);
@@ -168,7 +168,7 @@ export class World {
   }
 
   remove(entity, name) {
-    arity('remove', arguments, 2);
+    if (arguments.length > 2) arity('remove', arguments.length, 2);
     checkEntity('world.remove', entity);
     const core = this.#core;
     const { id } = core.component('remove', name);
@@ -176,7 +176,7 @@ export class World {
   }
 
   has(entity, name) {
-    arity('has', arguments, 2);
+    if (arguments.length > 2) arity('has', arguments.length, 2);
     checkEntity('world.has', entity);
     const core = this.#core;
     const { id } = core.component('has', name);
@@ -187,7 +187,7 @@ export class World {
 
   /** A plain object copy of the component's values ({} for a tag). */
   get(entity, name) {
-    arity('get', arguments, 2);
+    if (arguments.length > 2) arity('get', arguments.length, 2);
     checkEntity('world.get', entity);
     const core = this.#core;
     const entry = core.component('get', name);
@@ -199,14 +199,13 @@ export class World {
   /** Writes some or all fields; the others keep their values. The change is tracked. */
   set(entity, name, values) {
     const op = 'set';
-    arity(op, arguments, 3);
+    if (arguments.length > 3) arity(op, arguments.length, 3);
     checkEntity(`world.${op}`, entity);
     const core = this.#core;
     const entry = core.component(op, name);
     if (entry.fields.length <= 32 && !entry.tag) {
       const address = core.scratch(entry.size);
-      const { u8, dv } = core.engine.views();
-      const mask = core.encodeElement(op, entry, values, dv, u8, address, false);
+      const mask = core.encodeElement(op, entry, values, core.engine.viewsCovering(address + entry.size), address, false);
       if (core.fast.set(core.address, entity, entry.id, address, mask) === 1) return;
     }
     core.call(op, (r) => r.set(entity, name, values));  // throws the worded error (or sets)
@@ -218,7 +217,7 @@ export class World {
    */
   markChanged(entityOrChunk, name) {
     const op = 'markChanged';
-    arity(op, arguments, 2);
+    if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
     const entry = core.component(op, name);
     if (entityOrChunk instanceof Chunk) {
@@ -238,7 +237,7 @@ export class World {
 
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
   count(withNames = [], withoutNames = []) {
-    arity('count', arguments, 2);
+    if (arguments.length > 2) arity('count', arguments.length, 2);
     const withList = this.#core.names('count', withNames);
     const withoutList = this.#core.names('count', withoutNames);
     return this.#core.call('count', (r) => r.count(withList, withoutList));
@@ -249,7 +248,7 @@ export class World {
    * See Query in web/query.js: chunks(), count(), iteration.
    */
   query(spec) {
-    arity('query', arguments, 1);
+    if (arguments.length > 1) arity('query', arguments.length, 1);
     this.#core.raw('query');
     return new Query(this, this.#core, spec);
   }
@@ -259,7 +258,7 @@ export class World {
    * `withoutNames` (see Chunk). The same as world.query({ with, without }).chunks(), cached.
    */
   chunks(withNames = [], withoutNames = []) {
-    arity('chunks', arguments, 2);
+    if (arguments.length > 2) arity('chunks', arguments.length, 2);
     const core = this.#core;
     const withList = core.names('chunks', withNames);
     const withoutList = core.names('chunks', withoutNames);
@@ -298,7 +297,7 @@ export class World {
    */
   observe(event, name, fn) {
     const op = 'observe';
-    arity(op, arguments, 3);
+    if (arguments.length > 3) arity(op, arguments.length, 3);
     if (!OBSERVER_EVENTS.includes(event)) {
       throw new Error(`world.${op}: the event must be 'add', 'remove' or 'change', got ${describe(event)}`);
     }
@@ -327,7 +326,7 @@ export class World {
 
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash() {
-    arity('stateHash', arguments, 0);
+    if (arguments.length > 0) arity('stateHash', arguments.length, 0);
     return this.#core.call('stateHash', (r) => r.stateHash());
   }
 
@@ -357,7 +356,7 @@ export class World {
    * web/scheduler.js). Disposing the world disposes its schedulers first.
    */
   createScheduler(options = {}) {
-    arity('createScheduler', arguments, 1);
+    if (arguments.length > 1) arity('createScheduler', arguments.length, 1);
     this.#core.raw('createScheduler');
     return new Scheduler(this.#core, this, options);
   }

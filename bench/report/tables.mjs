@@ -122,8 +122,11 @@ export function kernels(results) {
   for (const size of k.move) {
     const ns = size.nsPerEntity;
     rows.push([`move ${count(size.entities)} (serial, ${size.batches} batches)`, `${n3(ns['ecsia JS kernel'])} ns/entity`,
-      `JS loop ${n3(ns['JS loop'])}, the same loop over the heap's column views ${n3(ns['JS loop over heap views'])}, C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
-      `**${n2(size.kernelOverJsLoop)}x** the JS loop`]);
+      `JS loop ${n3(ns['JS loop'])}, the same loop over the heap's column views ${n3(ns['JS loop over heap views'])}, ` +
+        (ns['JS loop over fresh views'] === undefined ? '' : `over fresh views per batch ${n3(ns['JS loop over fresh views'])}, `) +
+        `C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
+      `**${n2(size.kernelOverJsLoop)}x** the JS loop` +
+        (size.kernelOverFreshViewsLoop === undefined ? '' : `; ${n2(size.kernelOverFreshViewsLoop)}x the loop over fresh views`)]);
   }
   const serial = k.heavy.runs.find((r) => r.workers === 0);
   for (const run of k.heavy.runs.filter((r) => r.workers > 0)) {
@@ -147,9 +150,12 @@ function jsapi(results) {
   if (!j) return '(not run)';
   const ns = j.systemNsPerEntity;
   const rows = [[count(j.entities), n2(j.spawnManyNsPerEntity), n2(j.bitecsSpawnNsPerEntity), `**${n2(j.spawnManyOverBitecs)}x**`,
-    n3(j.spawnUsPerEntity), n3(j.getSetUsPerPair), n3(ns['ecsia JS system']), n3(ns['JS loop']), `**${n2(j.systemOverJsLoop)}x**`]];
+    n3(j.spawnUsPerEntity), n3(j.getSetUsPerPair), n3(ns['ecsia JS system']), n3(ns['JS loop']), `**${n2(j.systemOverJsLoop)}x**`,
+    ns['JS loop over the chunk views'] === undefined ? '' : n3(ns['JS loop over the chunk views']),
+    j.systemOverChunkViewLoop === undefined ? '' : `${n2(j.systemOverChunkViewLoop)}x`]];
   return table(['entities', 'spawnMany ns/entity', 'bitECS spawn ns/entity', 'spawnMany / bitECS', 'world.spawn µs',
-    'get + set µs', 'JS system ns/entity', 'JS loop ns/entity', 'system / loop'], rows, Array(9).fill('r'));
+    'get + set µs', 'JS system ns/entity', 'JS loop ns/entity', 'system / loop', 'loop over chunk views ns/entity',
+    'system / that loop'], rows, Array(11).fill('r'));
 }
 
 function snapshot(results) {

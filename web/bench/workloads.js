@@ -209,6 +209,11 @@ export async function churn(env, { populations = [10_000, 100_000], repetitions 
   return { populations: results };
 }
 
+// web/bench/kernels.js's move as a plain function of two arrays (the fresh-views yardstick).
+function freshViewsMove(p, v, rows, dt) {
+  for (let i = 0, n = 2 * rows; i < n; i++) p[i] += v[i] * dt;
+}
+
 function kernelMovers(ecsia, count, kernel) {
   const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
   const scheduler = world.createScheduler({ workers: 0 });
@@ -286,9 +291,27 @@ export async function kernels(env, {
         for (let i = 0, n = heapP.length; i < n; i += 1) heapP[i] += heapV[i] * DT;
       }
     };
+    // The same loop again, over typed arrays made afresh for each of the kernel's batches (as a
+    // kernel gets them): V8 compiles a loop over arrays it cannot treat as constants (the two
+    // loops above close over theirs) to about half their speed, with no engine in the way.
+    await jsKernel.run(1);
+    const batches = jsKernel.scheduler.lastFrame().waves.reduce((n, w) => n + w.batches, 0);
+    const perBatch = Math.ceil(entities / batches);
+    const heapBuffer = heapP.buffer;
+    const pAddress = heapP.byteOffset;
+    const vAddress = heapV.byteOffset;
+    const freshLoop = (frames) => {
+      for (let f = 0; f < frames; f += 1) {
+        for (let b = 0; b < entities; b += perBatch) {
+          const rows = Math.min(perBatch, entities - b);
+          freshViewsMove(new Float32Array(heapBuffer, pAddress + 8 * b, 2 * rows), new Float32Array(heapBuffer, vAddress + 8 * b, 2 * rows), rows, DT);
+        }
+      }
+    };
     const variants = [
       { name: 'JS loop', run: js.run },
       { name: 'JS loop over heap views', run: heapLoop },
+      { name: 'JS loop over fresh views', run: freshLoop },
       { name: 'ecsia JS kernel', run: jsKernel.run },
       { name: 'ecsia C++ kernel', run: cpp.run },
     ];
@@ -300,6 +323,8 @@ export async function kernels(env, {
       nsPerEntity: summarise(samples, entities),
       kernelOverJsLoop: ratio(samples, 'ecsia JS kernel', 'JS loop'),
       kernelOverHeapLoop: ratio(samples, 'ecsia JS kernel', 'JS loop over heap views'),
+      kernelOverFreshViewsLoop: ratio(samples, 'ecsia JS kernel', 'JS loop over fresh views'),
+      freshViewsLoopOverJsLoop: ratio(samples, 'JS loop over fresh views', 'JS loop'),
       kernelOverCpp: ratio(samples, 'ecsia JS kernel', 'ecsia C++ kernel'),
     });
     jsKernel.dispose();
@@ -423,8 +448,17 @@ export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntit
     },
   });
   const js = peers.jsLoop(entities, DT);
+  // The system's loop as a plain function over the query's own chunk views, no frame around it:
+  // what V8 makes of a loop over typed arrays handed in as values (see the kernels workload).
+  const viewQuery = world.query({ with: ['position', 'velocity'] });
+  const viewLoop = (n) => {
+    for (let f = 0; f < n; f += 1) {
+      for (const chunk of viewQuery.chunks()) freshViewsMove(chunk.columns.position, chunk.columns.velocity, chunk.count, DT);
+    }
+  };
   const { samples, frames } = await interleave([
     { name: 'JS loop', run: js.run },
+    { name: 'JS loop over the chunk views', run: viewLoop },
     { name: 'ecsia JS system', run: (n) => runFrames(scheduler, n) },
   ], { repetitions: 2 * repetitions + 1 });
   scheduler.dispose();
@@ -444,6 +478,7 @@ export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntit
     systemFramesPerSample: frames,
     systemNsPerEntity: summarise(samples, entities),
     systemOverJsLoop: ratio(samples, 'ecsia JS system', 'JS loop'),
+    systemOverChunkViewLoop: ratio(samples, 'ecsia JS system', 'JS loop over the chunk views'),
   };
 }
 

@@ -54,6 +54,34 @@ export class Engine {
     return this.#views;
   }
 
+  /**
+   * views() without asking the heap for its buffer when the views last made reach `end` bytes
+   * (the per-entity calls: Memory.buffer is a slow getter for shared memory). Sound for both
+   * builds: a shared heap's older buffer still maps the same memory up to its own length, and a
+   * plain heap's buffer stays current until growth detaches it (its length is then 0).
+   */
+  viewsCovering(end) {
+    const views = this.#views;
+    return end <= views.u8.length ? views : this.views();
+  }
+
+  /**
+   * The wasm function behind the C export `name` (e.g. '_ecsia_world_set'). Emscripten 3.1.6
+   * first installs a stand-in that looks the export up on every call (`Module["asm"]["xy"]`, then
+   * `.apply(null, arguments)`) and replaces only the Module property on its first call, so a
+   * reference kept before that stays the slow stand-in forever: about 0.1 µs a call. The stand-in's
+   * text names the instance export it forwards to; when that cannot be read, the export as the
+   * module has it (correct, only slower).
+   */
+  direct(name) {
+    const module = this.module;
+    const exported = module[name];
+    if (typeof exported !== 'function') throw new Error(`ecsia: the engine module has no export ${name}`);
+    const forwarded = /Module\["asm"\]\["([^"]+)"\]/.exec(Function.prototype.toString.call(exported));
+    const raw = forwarded === null ? undefined : module.asm?.[forwarded[1]];
+    return typeof raw === 'function' ? raw : exported;
+  }
+
   static #makeViews(buffer) {
     return { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), dv: new DataView(buffer) };
   }
