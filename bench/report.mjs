@@ -6,6 +6,9 @@
 //
 //   node bench/report.mjs --native DIR --browser FILE [--out FILE] [--doc FILE] [--check]
 //   node bench/report.mjs --check-only [--out FILE]     check an existing results file
+//   node bench/report.mjs --browser FILE --tables kernels,jsapi --out FILE
+//        a run of some browser workloads only (scripts/bench --only): the named tables are
+//        replaced, every other table keeps the run it came from; --native is then optional
 //
 // --check: exit 1 when a checked ratio is worse than its ceiling in bench/ceilings.json. Every
 // checked ratio is a cost (lower is better), so a ceiling is lowered when the code improves.
@@ -28,6 +31,7 @@ function parseArgs(argv) {
     ceilings: path.join(root, 'bench/ceilings.json'),
     check: false,
     checkOnly: false,
+    tables: null,
     meta: {},
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -44,13 +48,15 @@ function parseArgs(argv) {
     else if (arg === '--ceilings') options.ceilings = value();
     else if (arg === '--check') options.check = true;
     else if (arg === '--check-only') options.checkOnly = true;
+    else if (arg === '--tables') options.tables = value().split(',');
     else if (arg === '--started') options.meta.started = value();
     else if (arg === '--load-before') options.meta.loadBefore = value();
     else throw new Error(`report.mjs: unknown argument '${arg}'`);
   }
-  if (!options.checkOnly && (!options.native || !options.browser)) {
-    throw new Error('report.mjs: --native DIR and --browser FILE are required (or --check-only)');
+  if (!options.checkOnly && (!options.browser || (!options.native && options.tables === null))) {
+    throw new Error('report.mjs: --native DIR and --browser FILE are required (or --check-only; --native is optional with --tables)');
   }
+  if (options.tables !== null && options.check) throw new Error('report.mjs: --check needs a full run, not --tables');
   return options;
 }
 
@@ -93,7 +99,8 @@ function readJson(file) {
 function compose(options) {
   const native = {};
   for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot']) {
-    native[name] = readJson(path.join(options.native, `${name}.json`));
+    // --tables without --native: a browser-only run; the derived native targets are then absent.
+    if (options.native !== null) native[name] = readJson(path.join(options.native, `${name}.json`));
   }
   const browserRun = readJson(options.browser);
   const results = {
@@ -112,7 +119,10 @@ function compose(options) {
     pageDiagnostics: browserRun.pageDiagnostics ?? [],
     pageErrors: browserRun.pageErrors ?? [],
   };
-  const { targets, checked } = derive(results);
+  const derived = derive(results);
+  const { checked } = derived;
+  // A browser-only run (--tables) has no native figures: the targets that need them are left out.
+  const targets = options.native === null ? derived.targets.filter((t) => typeof t.measured !== 'number' || Number.isFinite(t.measured)) : derived.targets;
   results.targets = targets;
   results.checked = checked;
   return results;
@@ -168,7 +178,8 @@ function main() {
     writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
     if (options.doc) {
       const doc = readFileSync(options.doc, 'utf8');
-      writeFileSync(options.doc, replaceTables(doc, renderTables(results)));
+      const tables = options.tables === null ? renderTables(results) : renderTables(results, options.tables);
+      writeFileSync(options.doc, replaceTables(doc, tables));
     }
   }
   console.log(`\nbenchmarks of ${results.commit.shortSha}${results.commit.dirty ? ' (with uncommitted changes)' : ''}, ` +

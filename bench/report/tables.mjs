@@ -173,19 +173,13 @@ function snapshot(results) {
     'restore / copy'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
-export function renderTables(results) {
-  return {
-    summary: summary(results),
-    machine: machine(results),
-    move: move(results),
-    tracked: tracked(results),
-    heavy: heavy(results),
-    fence: fence(results),
-    churn: churn(results),
-    kernels: kernels(results),
-    jsapi: jsapi(results),
-    snapshot: snapshot(results),
-  };
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot };
+
+/** The generated tables by marker name: every one, or only `names` (a browser-only run). */
+export function renderTables(results, names = Object.keys(RENDERERS)) {
+  const unknown = names.filter((name) => !(name in RENDERERS));
+  if (unknown.length) throw new Error(`no table ${unknown.join(', ')} (known: ${Object.keys(RENDERERS).join(', ')})`);
+  return Object.fromEntries(names.map((name) => [name, RENDERERS[name](results)]));
 }
 
 /** Replaces each marked table; throws when the document lacks a marker (it would go stale). */
