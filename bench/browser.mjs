@@ -20,7 +20,7 @@ const QUICK = {
   fence: { frames: 1000, workerCounts: [0, 1, 2] },
   churn: { repetitions: 3, populations: [10_000] },
   kernels: { repetitions: 3, sizes: [50_000], heavyFrames: 2, tierFrames: 2, batchCostRows: 8192 },
-  jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000 },
+  jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000, warmupMs: 50 },
   snapshot: { repetitions: 3 },
 };
 
