@@ -20,6 +20,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       churn: await b.run('churn', { populations: [2000], repetitions: 2, sampleMs: 5 }),
       kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
       snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
+      jsapi: await b.run('jsapi', { entities: 2000, repetitions: 1, perEntityCalls: 200, warmupMs: 10 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -44,8 +45,12 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.snapshot.snapshotBytes).toBeGreaterThan(r.snapshot.columnBytes);
   expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
   const kernelMove = r.kernels.move[0];
-  expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'JS loop over heap views', 'ecsia C++ kernel', 'ecsia JS kernel']);
-  expect(positive(kernelMove.kernelOverJsLoop)).toBe(true);
+  expect(Object.keys(kernelMove.nsPerEntity).sort()).toEqual(['JS loop', 'JS loop over fresh views', 'JS loop over heap views', 'ecsia C++ kernel', 'ecsia JS kernel']);
+  expect(positive(kernelMove.kernelOverJsLoop) && positive(kernelMove.kernelOverFreshViewsLoop)).toBe(true);
+  const jsapi = r.jsapi;
+  expect(Object.keys(jsapi.systemNsPerEntity).sort()).toEqual(['JS loop', 'JS loop over the chunk views', 'ecsia JS system']);
+  expect([jsapi.spawnManyOverBitecs, jsapi.spawnUsPerEntity, jsapi.getSetUsPerPair, jsapi.systemOverJsLoop,
+    jsapi.systemOverChunkViewLoop].every(positive)).toBe(true);
   expect(r.kernels.heavy.runs.map((run) => run.workers)).toEqual([0, 2]);
   expect(r.kernels.heavy.cppRuns.map((run) => run.workers)).toEqual([0, 2]);
   expect(r.kernels.heavy.runs.every((run) => run.hashEqualsSerial && positive(run.msPerFrame))).toBe(true);
