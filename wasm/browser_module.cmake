@@ -36,7 +36,7 @@ set(ECSIA_BROWSER_LINK
     -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     # the URL the .wasm is fetched from, for the loader's "not a wasm file" error (every module
     # loadEcsia loads needs it, a user's too)
-    --post-js ${ECSIA_WASM_DIR}/wasm_url.post.js
+    "SHELL:--post-js ${ECSIA_WASM_DIR}/wasm_url.post.js"
     CACHE INTERNAL "link flags of every browser module")
 if(ECSIA_WASM_SIMD)
     set(ECSIA_BROWSER_COMPILE ${ECSIA_BROWSER_COMPILE} -msimd128 CACHE INTERNAL "")
@@ -54,7 +54,12 @@ set(ECSIA_WASM_POOL_SIZE 8 CACHE STRING "Web Workers a threaded browser module s
 set(ECSIA_BROWSER_VARIANTS threaded single CACHE INTERNAL "browser module variants")
 set(ECSIA_BROWSER_threaded_CORE ecsia::core_threaded CACHE INTERNAL "")
 set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")
-set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth CACHE INTERNAL "")
+# The pool workers get loadEcsia({ kernels })'s kernel module from the page by message
+# (wasm/worker_kernels.post.js, with the one import() bundlers must leave alone outside the factory).
+set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth
+    # SHELL: each flag with its file, or CMake's de-duplication of link options drops the second --post-js
+    "SHELL:--post-js ${ECSIA_WASM_DIR}/worker_kernels.post.js" "SHELL:--extern-post-js ${ECSIA_WASM_DIR}/native_import.extern.js"
+    CACHE INTERNAL "")
 set(ECSIA_BROWSER_threaded_POOL ${ECSIA_WASM_POOL_SIZE} CACHE INTERNAL "")
 set(ECSIA_BROWSER_threaded_EXPORT createEcsiaThreaded CACHE INTERNAL "")
 set(ECSIA_BROWSER_single_CORE ecsia::core_single CACHE INTERNAL "")
@@ -130,6 +135,6 @@ function(ecsia_add_browser_module name)
                             -sEXPORT_NAME=${ECSIA_BROWSER_${variant}_EXPORT})
         # The .mjs, .wasm (and .worker.js) sit side by side: the worker imports ./<name>_threaded.mjs.
         set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${out}
-                              LINK_DEPENDS ${ECSIA_WASM_DIR}/wasm_url.post.js)
+                              LINK_DEPENDS "${ECSIA_WASM_DIR}/wasm_url.post.js;${ECSIA_WASM_DIR}/worker_kernels.post.js;${ECSIA_WASM_DIR}/native_import.extern.js")
     endforeach()
 endfunction()

@@ -6,7 +6,8 @@
 //      as a C++ kernel's write<T>() does) and read access to the declared reads,
 //   2. lays out a batch descriptor (below) and calls the JS side through EM_JS on the calling
 //      thread: `Module.ecsiaKernels.run(...)` (web/internal/kernel_runtime.js), which every pool worker and
-//      the page have, because the workers import the engine through web/internal/kernel_worker.js,
+//      the page have, because loadEcsia sends each loaded pool worker the runtime's and the kernel
+//      module's URLs to import before any thread runs (wasm/worker_kernels.post.js),
 //   3. turns a JS failure (the kernel threw, or the module did not load on that worker) into an
 //      ecsia::Error, so the batch fails, its commands are dropped, and the merge reports it.
 // The JS side never lets an exception escape EM_JS (that would kill the worker) and allocates

@@ -23,7 +23,7 @@ import { attachInternals, Engine } from './internal/engine.js';
 import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
-import { importKernelModule, kernelFactoryOptions, withLoadDeadline } from './internal/kernel_module.js';
+import { importKernelModule, kernelFactoryOptions, startWorkerKernels, withLoadDeadline } from './internal/kernel_module.js';
 
 export { NULL_ENTITY };
 
@@ -34,9 +34,9 @@ const MODULES = {
   threaded_debug: () => import('./dist/ecsia_threaded_debug.mjs'),
   single_debug: () => import('./dist/ecsia_single_debug.mjs'),
 };
-// The same modules' addresses, which pool workers import when a kernel module is loaded
-// (web/kernel_worker.js). Not `new URL('...', import.meta.url)` literals: bundlers would copy
-// the engine as an asset for every page, kernels or not.
+// The same modules' addresses, as the package ships them (Engine.moduleUrl; in a bundle they name
+// where the file would be, not the chunk that holds it). Not `new URL('...', import.meta.url)`
+// literals: bundlers would copy the engine as an asset for every page.
 const ENGINE_FILES = {
   threaded: './dist/ecsia_threaded.mjs',
   single: './dist/ecsia_single.mjs',
@@ -145,8 +145,7 @@ export async function loadEcsia(options = {}) {
   const variant = warning === null ? 'threaded' : 'single';
   if (warning !== null) diagnose(warning);
 
-  // The variant's files: <name>_<variant>[_debug].mjs. The URL of the .mjs is what every pool
-  // worker imports too (the kernel worker re-exports the factory from it, whatever the prefix).
+  // The variant's files: <name>_<variant>[_debug].mjs.
   const fileVariant = debug ? `${variant}_debug` : variant;
   const moduleUrl = files === null ? new URL(ENGINE_FILES[fileVariant], HERE).href : files.urls(fileVariant)[0];
   const factory = files === null ? (await MODULES[fileVariant]()).default : await files.importFactory(fileVariant);
@@ -154,7 +153,7 @@ export async function loadEcsia(options = {}) {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
   };
-  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, moduleUrl, moduleArgs);
+  if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, moduleArgs);
   let module;
   try {
     module = await withLoadDeadline(factory(moduleArgs), kernelModule);
@@ -163,6 +162,10 @@ export async function loadEcsia(options = {}) {
     throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
   }
   const where = files === null ? 'the engine module' : `the module ${files.describe(fileVariant)}`;
+  // The pool workers have loaded; each imports the kernel module before any thread runs there.
+  if (kernelModule !== null && variant === 'threaded') {
+    await withLoadDeadline(startWorkerKernels(module, kernelModule, where, diagnose), kernelModule);
+  }
   let systems;
   try {
     // Throws DuplicateName when a name was registered twice: a start-up error, reported now.

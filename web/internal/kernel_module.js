@@ -1,15 +1,16 @@
 // Loading a kernel module for loadEcsia({ kernels }): the page imports it first (so a 404, a syntax
 // error or a throw at import rejects at once, naming the URL), then the engine is created with a
-// KernelRuntime for the page's own inline batches and, in the threaded build, with
-// Module.mainScriptUrlOrBlob pointing every pool worker at web/internal/kernel_worker.js, which imports the
-// same module there. See wasm/js_kernel.hpp for how a batch reaches a kernel.
+// KernelRuntime for the page's own inline batches and, in the threaded build, every pool worker
+// is sent the runtime's and the module's URLs once it has loaded (startWorkerKernels,
+// wasm/worker_kernels.post.js) and imports both there. See wasm/js_kernel.hpp for how a batch
+// reaches a kernel.
 // Thread rule: the page's main thread.
 
 import { KernelRuntime, kernelNames } from './kernel_runtime.js';
 
-// How long the engine may take to start its workers once they import the kernel module. Loading
-// takes well under a second; this only turns a worker that can never load (its engine import
-// failed) into a rejection instead of a hang.
+// How long the engine may take to start its workers and have them import the kernel module.
+// Loading takes well under a second; this only turns a worker that never answers (a module
+// import that never settles) into a rejection instead of a hang.
 export const KERNEL_LOAD_DEADLINE_MS = 15000;
 
 function describe(value) {
@@ -48,30 +49,48 @@ export async function importKernelModule(kernels) {
   return { url, namespace, names };
 }
 
-// Not `new URL('./kernel_worker.js', import.meta.url)`: bundlers would turn that literal into a
-// minified script asset, which an ES module cannot be.
-const HERE = import.meta.url;
+// The kernel runtime the pool workers import (web/internal/kernel_runtime.js has no imports). A
+// `new URL('./…', import.meta.url)` literal on purpose: Vite and webpack then emit the file with
+// the bundle (as it is, or minified as the ES module it is) and put its final URL here; unbundled,
+// it is the package's own file. esbuild emits nothing for it: its recipe copies it beside the bundle.
+const RUNTIME_URL = new URL('./kernel_runtime.js', import.meta.url).href;
 
 /**
- * Sets the factory options that give the engine `kernelModule`'s kernels on the page and on every
- * worker. The threaded build's worker bootstrap is imported on the page first: where it cannot
- * load (a bundler that did not ship ecsia's files as they are), this rejects at once, naming it,
- * instead of leaving the workers unable to start.
+ * Sets the factory options that give the engine `kernelModule`'s kernels on the page. In the
+ * threaded build the workers' runtime is imported on the page first: where it cannot load (a
+ * bundler that did not emit it), this rejects at once, naming it, before any worker starts.
  */
-export async function kernelFactoryOptions(kernelModule, variant, engineUrl, moduleArg) {
+export async function kernelFactoryOptions(kernelModule, variant, moduleArg) {
   moduleArg.ecsiaKernels = new KernelRuntime(kernelModule.namespace, moduleArg, kernelModule.url);
   if (variant !== 'threaded') return;
-  const wrapper = new URL('./kernel_worker.js', HERE);
-  wrapper.searchParams.set('engine', engineUrl);
-  wrapper.searchParams.set('kernels', kernelModule.url);
   try {
-    await import(/* webpackIgnore: true */ /* @vite-ignore */ wrapper.href);
+    await import(/* webpackIgnore: true */ /* @vite-ignore */ RUNTIME_URL);
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new Error(`loadEcsia: the workers' bootstrap for the kernel module, ${wrapper.href}, failed to load: ${why} ` +
-      '(it and the engine module must be served as the package ships them)');
+    throw new Error(`loadEcsia: the workers' kernel runtime, ${RUNTIME_URL}, failed to load: ${why} ` +
+      '(a bundler that does not emit `new URL(..., import.meta.url)` files must have it copied beside the bundle; see the ecsia-wasm README)');
   }
-  moduleArg.mainScriptUrlOrBlob = wrapper.href;
+}
+
+/**
+ * Gives every pool worker of a loaded threaded module the kernel module (wasm/worker_kernels.post.js)
+ * and waits for all of them. A worker that cannot import the runtime rejects; one that cannot
+ * import the kernel module (but the page could) is reported once through `diagnose`, and its
+ * batches fail with the reason.
+ */
+export async function startWorkerKernels(module, kernelModule, where, diagnose) {
+  if (typeof module.ecsiaLoadWorkerKernels !== 'function') {
+    throw new Error(`loadEcsia: ${where} cannot run JS kernels on its workers: it was linked without ` +
+      'wasm/worker_kernels.post.js (build it with this ecsia\'s ecsia_add_browser_module)');
+  }
+  const answers = await module.ecsiaLoadWorkerKernels(RUNTIME_URL, kernelModule.url);
+  const runtimeError = answers.find((answer) => answer.runtimeError !== undefined);
+  if (runtimeError !== undefined) {
+    throw new Error(`loadEcsia: the workers' kernel runtime, ${RUNTIME_URL}, failed to load on a worker: ${runtimeError.runtimeError}`);
+  }
+  for (const loadError of new Set(answers.map((answer) => answer.loadError).filter((e) => e !== null))) {
+    diagnose(`ecsia: the kernel module ${kernelModule.url} failed to load on a worker: ${loadError}; its batches there will fail`);
+  }
 }
 
 /** `promise`, or a rejection naming the kernel module once KERNEL_LOAD_DEADLINE_MS have passed. */

@@ -1,6 +1,6 @@
 // The JS half of a JS kernel batch (the C++ half is wasm/js_kernel.cpp). One KernelRuntime per
 // engine instance and thread: the page makes one for inline batches (serial executor, single
-// build), and each pool worker makes its own in web/internal/kernel_worker.js. The engine reaches it as
+// build), and each pool worker makes its own (wasm/worker_kernels.post.js). The engine reaches it as
 // `Module.ecsiaKernels.run(batch, dt, memory)` through EM_JS on the thread that runs the batch.
 //
 // Per batch: read the descriptor (layout in wasm/js_kernel.hpp), make the chunk's views over the
