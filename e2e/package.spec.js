@@ -39,7 +39,6 @@ const EXPECTED_FILES = [
   'internal/engine.js',
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',
-  'internal/kernel_worker.js',
   'internal/module_files.js',
   'internal/snapshot.js',
   'internal/world_core.js',
@@ -248,10 +247,10 @@ test('Cross-Origin-Embedder-Policy: credentialless isolates the page too (the RE
   }
 });
 
-// loadEcsia({ kernels }) from the installed package: where the package's files are served as it
-// ships them (no bundling), the kernel module runs on the workers and moves the entities exactly
-// as the C++ Move does; a bundled build cannot start the threaded workers with it and says so.
-const KERNEL_APPS = APPS.filter(({ app, built }) => app === 'plain' || (app === 'vite' && built === null));
+// loadEcsia({ kernels }) from the installed package, in every app: unbundled and bundled alike,
+// the kernel module runs on the workers (each imports it and the package's kernel runtime, which
+// the bundlers emit as a file) and moves the entities exactly as the C++ Move does.
+const KERNEL_APPS = APPS;
 for (const { name, app, built, serve } of KERNEL_APPS) {
   for (const isolated of [true, false]) {
     const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
@@ -281,16 +280,64 @@ for (const { name, app, built, serve } of KERNEL_APPS) {
   }
 }
 
-test('Vite 8 build with COOP/COEP: the kernels option rejects at once, naming the workers\' bootstrap it cannot load', async ({ page }) => {
-  expectPrepared('vite', 'dist/index.html');
-  const server = await serveStatic(path.join(apps, 'vite/dist'), true);
+test('esbuild bundle with COOP/COEP, its kernel runtime not served: the kernels option rejects at once, naming it', async ({ page }) => {
+  expectPrepared('esbuild', 'dist/main.js');
+  const server = await serveStatic(path.join(apps, 'esbuild'), true);
   try {
+    await page.route(/\/kernel_runtime\.js(\?.*)?$/, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+    const started = Date.now();
     const { result } = await runApp(page, server.url, '?kernels');
-    expect(result.error).toMatch(/^loadEcsia: the workers' bootstrap for the kernel module, http:\/\/127\.0\.0\.1:\d+\/assets\/kernel_worker\.js\?\S+, failed to load/);
-    expect(result.error).toContain('must be served as the package ships them');
+    expect(result.error).toMatch(/^loadEcsia: the workers' kernel runtime, http:\/\/127\.0\.0\.1:\d+\/dist\/kernel_runtime\.js, failed to load/);
+    expect(result.error).toContain('see the ecsia-wasm README');
+    expect(Date.now() - started).toBeLessThan(10_000);  // at once, not the 15 s load deadline
   } finally {
     server.stop();
   }
+});
+
+// loadEcsia({ module }) from the installed package: the Vite app serves examples/boids' browser
+// module from its public/ folder (copied there by scripts/lib/test_package.sh), in the dev server
+// and the build, and runs the module's own C++ systems: the same state in every mode.
+const BOIDS_FILES = ['boids_threaded.mjs', 'boids_threaded.wasm', 'boids_threaded.worker.js', 'boids_single.mjs', 'boids_single.wasm'];
+const boidsHashes = {};
+for (const { name, app, built, serve } of APPS.filter(({ app }) => app === 'vite')) {
+  for (const isolated of [true, false]) {
+    const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
+    test(`${name}, ${mode}: the module option runs a module of the app's own (examples/boids from public/)`, async ({ page }) => {
+      expectPrepared(app, built);
+      for (const file of BOIDS_FILES) {
+        const copy = path.join(apps, 'vite', built === null ? 'public/boids' : 'dist/boids', file);
+        expect(existsSync(copy) && sha256(copy), `${copy} is examples/boids/dist/${file}: run ${PREPARE}`)
+          .toBe(sha256(path.join(root, 'examples/boids/dist', file)));
+      }
+      const server = await serve(isolated);
+      try {
+        const { result, warnings, errors } = await runApp(page, server.url, '?module');
+        expect(result.error, 'the app failed').toBeUndefined();
+        expect(errors).toEqual([]);
+        expect(result.systems).toEqual(['BuildGrid', 'Flock', 'Integrate']);
+        expect(result.plan).toEqual([['BuildGrid'], ['Flock'], ['Integrate']]);
+        expect(result.frames).toBe(10);
+        expect(result.boids).toBe(1000);
+        expect(result.variant).toBe(isolated ? 'threaded' : 'single');
+        if (isolated) {
+          expect(result.workers).toBeGreaterThanOrEqual(2);
+          expect(withoutBlockingNotice(warnings)).toEqual([]);
+        } else {
+          expect(warnings).toHaveLength(1);
+        }
+        expect(result.hash).toMatch(/^[0-9a-f]{16}$/);
+        boidsHashes[`${name}, ${mode}`] = result.hash;
+      } finally {
+        server.stop();
+      }
+    });
+  }
+}
+
+test('the boids module gives the same stateHash in the dev server and the build, threaded and single', () => {
+  expect(Object.keys(boidsHashes)).toHaveLength(4);
+  expect(new Set(Object.values(boidsHashes)).size, JSON.stringify(boidsHashes, null, 2)).toBe(1);
 });
 
 test('every app and mode ends with the same stateHash', () => {
@@ -355,7 +402,13 @@ test.describe('the npm README', () => {
     for (const [language, file] of [['js', 'vite/vite.config.js'], ['js', 'webpack/webpack.config.js'], ['html', 'plain/index.html']]) {
       expect(readme.includes(block(language, readFileSync(path.join(apps, file), 'utf8'))), `npm/README.md shows e2e/apps/${file} as it is`).toBe(true);
     }
-    expect(readme.includes(block('js', readFileSync(path.join(apps, 'plain/kernels.js'), 'utf8'))), 'npm/README.md shows the kernel module the apps run').toBe(true);
+    const kernels = readFileSync(path.join(apps, 'plain/kernels.js'), 'utf8');
+    expect(readme.includes(block('js', kernels)), 'npm/README.md shows the kernel module the apps run').toBe(true);
+    for (const copy of ['vite/src/kernels.js', 'webpack/src/kernels.js', 'esbuild/src/kernels.js']) {
+      expect(readFileSync(path.join(apps, copy), 'utf8'), `e2e/apps/${copy} is plain/kernels.js`).toBe(kernels);
+    }
+    expect(readme.includes(block('js', readFileSync(path.join(apps, 'vite/src/own_module.js'), 'utf8'))),
+      'npm/README.md shows the own-module code the Vite app runs (e2e/apps/vite/src/own_module.js)').toBe(true);
     const addKernelSystem = "scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });";
     expect(readme).toContain(addKernelSystem);
     expect(readFileSync(path.join(apps, 'shared/scenario.js'), 'utf8'), 'the README\'s kernel system is the one the apps run').toContain(addKernelSystem);

@@ -50,7 +50,7 @@ export async function importKernelModule(kernels) {
 }
 
 // The kernel runtime the pool workers import (web/internal/kernel_runtime.js has no imports). A
-// `new URL('./…', import.meta.url)` literal on purpose: Vite and webpack then emit the file with
+// literal new URL of import.meta.url on purpose: Vite and webpack then emit the file with
 // the bundle (as it is, or minified as the ES module it is) and put its final URL here; unbundled,
 // it is the package's own file. esbuild emits nothing for it: its recipe copies it beside the bundle.
 const RUNTIME_URL = new URL('./kernel_runtime.js', import.meta.url).href;

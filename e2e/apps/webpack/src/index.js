@@ -2,8 +2,10 @@
 import { loadEcsia } from 'ecsia-wasm';
 import { runScenario } from './scenario.js';
 
+// ?kernels: move the entities with the JS kernel of ./kernels.js (loadEcsia's kernels option).
+const kernels = new URLSearchParams(location.search).has('kernels') ? new URL('./kernels.js', import.meta.url) : undefined;
 const out = document.getElementById('result');
-runScenario(loadEcsia).then(
+runScenario(loadEcsia, { kernels }).then(
   (result) => {
     window.ecsiaApp = { done: true, ...result };
     out.textContent = JSON.stringify(result, null, 2);
