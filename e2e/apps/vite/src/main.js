@@ -1,11 +1,14 @@
 // The app's entry: Vite resolves 'ecsia-wasm' from node_modules (vite.config.js has the settings).
 import { loadEcsia } from 'ecsia-wasm';
+import { runBoids } from './own_module.js';
 import { runScenario } from './scenario.js';
 
 // ?kernels: move the entities with the JS kernel of ./kernels.js (loadEcsia's kernels option).
 const kernels = new URLSearchParams(location.search).has('kernels') ? new URL('./kernels.js', import.meta.url) : undefined;
+// ?module: run the boids module of public/boids/ instead (loadEcsia's module option).
+const ownModule = new URLSearchParams(location.search).has('module');
 const out = document.getElementById('result');
-runScenario(loadEcsia, { kernels }).then(
+(ownModule ? boidsResult() : runScenario(loadEcsia, { kernels })).then(
   (result) => {
     window.ecsiaApp = { done: true, ...result };
     out.textContent = JSON.stringify(result, null, 2);
@@ -15,3 +18,14 @@ runScenario(loadEcsia, { kernels }).then(
     out.textContent = `failed: ${window.ecsiaApp.error}`;
   },
 );
+
+async function boidsResult() {
+  const { ecsia, world, scheduler } = await runBoids(10);
+  const result = {
+    systems: ecsia.systems, variant: ecsia.variant, workers: ecsia.workers, plan: scheduler.plan(),
+    frames: scheduler.frames, boids: world.count(['position', 'velocity']), hash: world.stateHash(),
+  };
+  scheduler.dispose();
+  world.dispose();
+  return result;
+}
