@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, servers } from './support.js';
 
-const native = fileURLToPath(new URL('../build/examples/boids-native/boids_native', import.meta.url));
+const native = fileURLToPath(new URL('../build/plain/examples/boids/boids_native', import.meta.url));
 const dist = fileURLToPath(new URL('../examples/boids/dist/', import.meta.url));
 const run = { boids: 2000, frames: 60, seed: 7 };
 

@@ -27,7 +27,7 @@ run_cpp_package_tests() {
   rm -f "$example.new"
   for mode in package subdirectory; do
     echo "==> package: a consumer project with $([ $mode = package ] && echo 'find_package(ecsia)' || echo 'add_subdirectory(ecsia)')"
-    cmake -S tests/package -B "build/package/$mode" -DCMAKE_BUILD_TYPE=Release -DECSIA_CONSUMER_MODE=$mode \
+    cmake -S tests/package -B "build/package/$mode" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DECSIA_CONSUMER_MODE=$mode \
       -DCMAKE_PREFIX_PATH="$prefix" -DECSIA_SOURCE_DIR="$PWD" -DECSIA_README_EXAMPLE="$example" >/dev/null
     cmake --build "build/package/$mode" -j "$jobs" >/dev/null
     "build/package/$mode/consumer"

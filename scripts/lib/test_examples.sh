@@ -1,18 +1,25 @@
-# examples/: each is a separate CMake project a newcomer copies (its own CMakeLists.txt, which
-# add_subdirectory()s this tree). Built here the way its README says; e2e/examples.spec.js then
-# loads each page in Chromium and compares its state hash with the native program's.
-# Sourced by scripts/test (native) and scripts/lib/test_web.sh (wasm).
+# examples/: built inside the engine's own build trees (ECSIA_BUILD_EXAMPLES=ON in the native-release
+# and wasm presets), so they reuse the engine objects those trees compiled. Each example is also a
+# project of its own (add_subdirectory of the engine): that path is configured here, on its own,
+# so its CMake stays right; its compile is the same sources with the same flags.
+# Sourced by scripts/test and scripts/lib/test_web.sh; call from the repository root.
 
 build_examples_native() {
-  echo "==> examples: boids, native (build/examples/boids-native)"
+  echo "==> examples: boids, native (build/plain/examples/boids, built with native-release)"
+  [ -x build/plain/examples/boids/boids_native ] ||
+    { echo "build/plain/examples/boids/boids_native is missing (ECSIA_BUILD_EXAMPLES in the native-release preset)" >&2; return 1; }
+  echo "boids_native, 2000 boids, 60 frames, 2 workers: $(build/plain/examples/boids/boids_native --workers 2)"
+  echo "==> examples: boids as a project of its own, configured (build/examples/boids-native)"
   cmake -S examples/boids -B build/examples/boids-native -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build/examples/boids-native -j "$(nproc)" >/dev/null
-  echo "boids_native, 2000 boids, 60 frames, 2 workers: $(build/examples/boids-native/boids_native --workers 2)"
 }
 
 build_examples_wasm() {
-  echo "==> examples: boids, browser module (examples/boids/dist via build/examples/boids-wasm)"
+  echo "==> examples: boids, browser module (examples/boids/dist, built with the wasm-modules preset)"
+  local file
+  for file in boids_threaded.mjs boids_threaded.wasm boids_threaded.worker.js boids_single.mjs boids_single.wasm; do
+    [ -f "examples/boids/dist/$file" ] || { echo "examples/boids/dist/$file is missing (the wasm-modules build preset)" >&2; return 1; }
+  done
+  echo "==> examples: boids as a project of its own under emcmake, configured (build/examples/boids-wasm)"
   export NODE_PATH=/usr/share/nodejs
   emcmake cmake -S examples/boids -B build/examples/boids-wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build/examples/boids-wasm -j "$(nproc)" >/dev/null
 }

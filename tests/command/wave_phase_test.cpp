@@ -18,12 +18,12 @@ using test::Velocity;
 
 namespace {
 
-struct Scene {
+struct WavePhaseScene {
     World world;
     ComponentId position, velocity, health;
     Entity mover, other;
 
-    Scene() {
+    WavePhaseScene() {
         position = world.component<Position>();
         velocity = world.component<Velocity>();
         health = world.component<Health>();
@@ -35,7 +35,7 @@ struct Scene {
 }  // namespace
 
 TEST_CASE("a wave rejects direct structural changes and leaves the world unchanged", "[command]") {
-    Scene s;
+    WavePhaseScene s;
     World& world = s.world;
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     const Position p{7, 8};
@@ -60,7 +60,7 @@ TEST_CASE("a wave rejects direct structural changes and leaves the world unchang
 }
 
 TEST_CASE("the wave phase error tells the caller to use a command buffer", "[command]") {
-    Scene s;
+    WavePhaseScene s;
     ecsia::detail::WorldAccess::set_phase(s.world, WorldPhase::Wave);
     const std::string message = test::thrown_message([&] { s.world.despawn(s.other); });
     CHECK(message.find("command buffer") != std::string::npos);
@@ -68,7 +68,7 @@ TEST_CASE("the wave phase error tells the caller to use a command buffer", "[com
 }
 
 TEST_CASE("a wave still reads values, and every world write is refused naming the call", "[command]") {
-    Scene s;
+    WavePhaseScene s;
     World& world = s.world;
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(world.get<Position>(s.mover).x == 1);
@@ -100,7 +100,7 @@ TEST_CASE("a wave still reads values, and every world write is refused naming th
 }
 
 TEST_CASE("structural changes recorded during a wave apply once the phase is serial again", "[command]") {
-    Scene s;
+    WavePhaseScene s;
     World& world = s.world;
     EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 1);
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);

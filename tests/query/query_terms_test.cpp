@@ -14,13 +14,6 @@ using test::Velocity;
 
 namespace {
 
-std::vector<std::uint32_t> sorted_bits(std::vector<Entity> entities) {
-    std::vector<std::uint32_t> bits;
-    for (Entity e : entities) bits.push_back(e.bits);
-    std::sort(bits.begin(), bits.end());
-    return bits;
-}
-
 struct Population {
     World world;
     ComponentId position = world.component<Position>();
@@ -34,8 +27,8 @@ struct Population {
     Entity h = world.spawn(Health{5, true, 0});
     Entity bare = world.spawn();
 
-    std::vector<std::uint32_t> select(QueryDesc desc) { return sorted_bits(world.query(std::move(desc)).entities()); }
-    std::vector<std::uint32_t> of(std::vector<Entity> entities) { return sorted_bits(std::move(entities)); }
+    std::vector<std::uint32_t> select(QueryDesc desc) { return test::sorted_bits(world.query(std::move(desc)).entities()); }
+    std::vector<std::uint32_t> of(std::vector<Entity> entities) { return test::sorted_bits(std::move(entities)); }
 };
 
 }  // namespace

@@ -60,14 +60,7 @@ private:
     std::map<std::uint32_t, std::map<ComponentId, Ticks>> rows_;
 };
 
-std::vector<std::uint32_t> sorted_bits(const std::vector<Entity>& entities) {
-    std::vector<std::uint32_t> out;
-    for (Entity e : entities) out.push_back(e.bits);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-struct Scene {
+struct ChangeFilterScene {
     World world;
     ComponentId position = world.component<Position>();
     ComponentId velocity = world.component<Velocity>();
@@ -97,7 +90,7 @@ QueryDesc random_desc(Rng& rng, const std::vector<ComponentId>& all) {
 }
 
 // Writes one component through the typed accessors, picking the path at random.
-void write_value(Rng& rng, Scene& s, Entity e, ComponentId id) {
+void write_value(Rng& rng, ChangeFilterScene& s, Entity e, ComponentId id) {
     const float value = static_cast<float>(rng.below(100));
     switch (rng.below(4)) {
         case 0:
@@ -121,7 +114,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         CAPTURE(seed);
         Rng rng(seed);
-        Scene s;
+        ChangeFilterScene s;
         World& world = s.world;
         TickModel model;
         // Queries kept across ticks, so the cached table lists are exercised as tables appear.
@@ -237,7 +230,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
                     const Tick since = rng.below(now + 1);
                     CAPTURE(since);
                     const std::vector<std::uint32_t> expected = model.select(q->cache().desc(), since);
-                    CHECK(sorted_bits(q->entities(since)) == expected);
+                    CHECK(test::sorted_bits(q->entities(since)) == expected);
                     CHECK(q->count(since) == expected.size());
                     selected_total += expected.size();
                     ++checks;
@@ -250,7 +243,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
 }
 
 TEST_CASE("an add marks the component added and changed while a write marks it changed only", "[reactivity]") {
-    Scene s;
+    ChangeFilterScene s;
     World& world = s.world;
     const Entity e = world.spawn(Position{1, 2});  // tick 1
     world.advance_tick();                         // 2
@@ -274,7 +267,7 @@ TEST_CASE("an add marks the component added and changed while a write marks it c
 }
 
 TEST_CASE("a chunk write marks exactly the rows of its chunk", "[reactivity]") {
-    Scene s;
+    ChangeFilterScene s;
     World& world = s.world;
     std::vector<Entity> rows;
     for (int i = 0; i < 6; ++i) rows.push_back(world.spawn(Position{float(i), 0}));
@@ -296,12 +289,12 @@ TEST_CASE("a chunk write marks exactly the rows of its chunk", "[reactivity]") {
         },
         1);
     CHECK(chunks == 1);
-    CHECK(sorted_bits(q.entities(2)) == sorted_bits({rows[2], rows[3]}));
+    CHECK(test::sorted_bits(q.entities(2)) == test::sorted_bits({rows[2], rows[3]}));
     CHECK(q.count(0) == 6);
 }
 
 TEST_CASE("rows keep their ticks when they move to another table or fill a hole", "[reactivity]") {
-    Scene s;
+    ChangeFilterScene s;
     World& world = s.world;
     const Entity a = world.spawn(Position{1, 0});  // tick 1
     world.advance_tick();
@@ -315,7 +308,7 @@ TEST_CASE("rows keep their ticks when they move to another table or fill a hole"
     QueryDesc added;
     added.added = {s.position};
     Query q = world.query(added);
-    CHECK(sorted_bits(q.entities(1)) == sorted_bits({b, c}));
+    CHECK(test::sorted_bits(q.entities(1)) == test::sorted_bits({b, c}));
     CHECK(q.entities(2).empty());
     QueryDesc changed;
     changed.changed = {s.position};
@@ -323,7 +316,7 @@ TEST_CASE("rows keep their ticks when they move to another table or fill a hole"
 }
 
 TEST_CASE("a write log is stamped at the tick it is merged with", "[reactivity]") {
-    Scene s;
+    ChangeFilterScene s;
     World& world = s.world;
     for (int i = 0; i < 4; ++i) world.spawn(Position{float(i), 0});
     world.advance_tick();  // 2

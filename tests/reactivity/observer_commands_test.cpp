@@ -19,7 +19,7 @@ using test::Velocity;
 
 namespace {
 
-struct Scene {
+struct ObserverCommandScene {
     World world;
     ComponentId position = world.component<Position>();
     ComponentId velocity = world.component<Velocity>();
@@ -29,7 +29,7 @@ struct Scene {
 }  // namespace
 
 TEST_CASE("remove observers can read the entity's values during a despawn", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     std::vector<float> seen;
     world.observe(ObserverEvent::OnRemove, s.position, [&](ObserverContext& ctx) {
@@ -52,7 +52,7 @@ TEST_CASE("remove observers can read the entity's values during a despawn", "[re
 }
 
 TEST_CASE("a remove observer can read the value being removed", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     std::vector<std::int32_t> seen;
     world.observe(ObserverEvent::OnRemove, s.health,
@@ -63,7 +63,7 @@ TEST_CASE("a remove observer can read the value being removed", "[reactivity]") 
 }
 
 TEST_CASE("add observers see the values the component was added with", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     std::vector<float> seen;
     world.observe(ObserverEvent::OnAdd, s.velocity,
@@ -81,7 +81,7 @@ TEST_CASE("add observers see the values the component was added with", "[reactiv
 }
 
 TEST_CASE("structural changes an observer records are applied at the next flush", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     world.diagnostics().set_sink([](const std::string&) {});
     std::vector<std::string> log;
@@ -119,7 +119,7 @@ TEST_CASE("structural changes an observer records are applied at the next flush"
 }
 
 TEST_CASE("a direct structural change inside an observer throws WrongPhase", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     std::vector<std::string> codes;
     auto attempt_all = [&](ObserverContext& ctx) {
@@ -149,7 +149,7 @@ TEST_CASE("a direct structural change inside an observer throws WrongPhase", "[r
 }
 
 TEST_CASE("the WrongPhase error of an observer's direct change is a diagnostic and the change stands", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     test::CapturedDiagnostics said(world);
     world.observe(ObserverEvent::OnAdd, s.velocity, [](ObserverContext& ctx) { ctx.world.despawn(ctx.entity); });
@@ -164,7 +164,7 @@ TEST_CASE("the WrongPhase error of an observer's direct change is a diagnostic a
 }
 
 TEST_CASE("an exception thrown by a change observer is a diagnostic, its commands are dropped, later observers run", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     test::CapturedDiagnostics said(world);
     std::vector<int> ran;
@@ -190,7 +190,7 @@ TEST_CASE("an exception thrown by a change observer is a diagnostic, its command
 }
 
 TEST_CASE("observers that keep causing changes are cut off at flush with a diagnostic", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     test::CapturedDiagnostics said(world);
     const ObserverId forever = world.observe(ObserverEvent::OnChange, s.position, [&](ObserverContext& ctx) {
@@ -207,7 +207,7 @@ TEST_CASE("observers that keep causing changes are cut off at flush with a diagn
 }
 
 TEST_CASE("a flush during a wave is rejected and loses no queued change or command", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     int ran = 0;
     world.observe(ObserverEvent::OnChange, s.position, [&](ObserverContext& ctx) {
@@ -228,7 +228,7 @@ TEST_CASE("a flush during a wave is rejected and loses no queued change or comma
 }
 
 TEST_CASE("an observer cannot flush: observers never run re-entrantly", "[reactivity]") {
-    Scene s;
+    ObserverCommandScene s;
     World& world = s.world;
     std::vector<std::string> codes;
     int changes_seen = 0;

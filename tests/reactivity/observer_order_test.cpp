@@ -56,7 +56,7 @@ void register_logging(World& world, const std::vector<Registration>& list, std::
     }
 }
 
-struct Scene {
+struct ObserverOrderScene {
     World world;
     ComponentId position = world.component<Position>();
     ComponentId velocity = world.component<Velocity>();
@@ -65,7 +65,7 @@ struct Scene {
 
 // The scripted run: returns its log.
 std::vector<Firing> scripted_run(std::vector<Entity>& spawned) {
-    Scene s;
+    ObserverOrderScene s;
     World& world = s.world;
     std::vector<Firing> log;
     register_logging(world,
@@ -102,7 +102,7 @@ std::vector<Firing> scripted_run(std::vector<Entity>& spawned) {
 TEST_CASE("observers fire in the order of the changes and then in registration order", "[reactivity]") {
     std::vector<Entity> e;
     const std::vector<Firing> log = scripted_run(e);
-    Scene s;  // only for the ids, which registration order fixes
+    ObserverOrderScene s;  // only for the ids, which registration order fixes
     const ComponentId p = s.position, v = s.velocity;
     const auto add = ObserverEvent::OnAdd, remove = ObserverEvent::OnRemove, change = ObserverEvent::OnChange;
     const std::vector<Firing> expected = {
@@ -214,7 +214,7 @@ private:
 // One seeded random run: the world's log and the model's.
 std::pair<std::vector<Firing>, std::vector<Firing>> random_run(std::uint64_t seed) {
     Rng rng(seed);
-    Scene s;
+    ObserverOrderScene s;
     World& world = s.world;
     const std::vector<ComponentId> all = {s.position, s.velocity, s.health};
     std::vector<Registration> observers;
@@ -309,7 +309,7 @@ TEST_CASE("observer order matches the documented model over random operations on
 }
 
 TEST_CASE("an observer removed while its event fires does not stop the observers after it", "[reactivity]") {
-    Scene s;
+    ObserverOrderScene s;
     World& world = s.world;
     std::vector<std::string> log;
     ObserverId first = 0;
@@ -325,7 +325,7 @@ TEST_CASE("an observer removed while its event fires does not stop the observers
 }
 
 TEST_CASE("an observer that removes a later one stops it from this event on", "[reactivity]") {
-    Scene s;
+    ObserverOrderScene s;
     World& world = s.world;
     std::vector<std::string> log;
     ObserverId later = 0;
@@ -340,7 +340,7 @@ TEST_CASE("an observer that removes a later one stops it from this event on", "[
 }
 
 TEST_CASE("an observer registered while an event fires joins from the next event", "[reactivity]") {
-    Scene s;
+    ObserverOrderScene s;
     World& world = s.world;
     std::vector<std::string> log;
     bool registered = false;

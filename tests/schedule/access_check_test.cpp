@@ -18,13 +18,6 @@ using namespace ecsia;
 
 namespace {
 
-SchedulerOptions with_workers(std::uint32_t workers) {
-    SchedulerOptions options;
-    options.workers = workers;
-    options.batch_rows = 64;
-    return options;
-}
-
 }  // namespace
 
 TEST_CASE("a kernel writing a component it did not declare fails its batches, naming both", "[schedule][threads]") {
@@ -34,7 +27,7 @@ TEST_CASE("a kernel writing a component it did not declare fails its batches, na
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 256, 3);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers, 64));
         // Move declares velocity read, position written. Sneaky declares energy only, but writes
         // position too: the plan puts them in one wave (no declared conflict).
         scheduler.add_system(builtin::make_builtin_system(world, "Move"));
@@ -66,7 +59,7 @@ TEST_CASE("a kernel reading a component it did not declare fails its batch", "[s
     test::CapturedDiagnostics said(world);
     const auto ids = builtin::register_builtin_components(world);
     builtin::spawn_movers(world, 10, 3);
-    Scheduler scheduler(world, with_workers(0));
+    Scheduler scheduler(world, test::with_workers(0, 64));
     SystemDesc peek;
     peek.name = "Peek";
     peek.reads = {ids.position};
@@ -82,7 +75,7 @@ TEST_CASE("declared reads and writes pass the checks and give the unchecked resu
         World world;
         world.diagnostics().set_sink([](const std::string& m) { FAIL("unexpected diagnostic: " << m); });
         builtin::spawn_movers(world, 500, 4);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers, 64));
         for (const char* name : {"Move", "Bounce", "Marker", "Pulse", "Drain"}) {
             scheduler.add_system(builtin::make_builtin_system(world, name));
         }

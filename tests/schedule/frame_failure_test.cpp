@@ -19,13 +19,6 @@ using namespace ecsia;
 
 namespace {
 
-SchedulerOptions with_workers(std::uint32_t workers) {
-    SchedulerOptions options;
-    options.workers = workers;
-    options.batch_rows = 16;
-    return options;
-}
-
 // Counts how often each system ran, per frame.
 struct RunLog {
     std::map<std::string, int> runs;
@@ -53,7 +46,7 @@ TEST_CASE("a throwing main-thread system is reported, the frame goes on, and not
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 100, 3);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         RunLog log;
         int frame = 0;
         scheduler.add_system(main_thread_system("Input", [&](World&) {
@@ -95,7 +88,7 @@ TEST_CASE("a throwing observer during the merge leaks no reserved handle and say
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 64, 5);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc breeder;
         breeder.name = "Breeder";
         breeder.reads = {ids.position};
@@ -134,7 +127,7 @@ TEST_CASE("a failing kernel that reserved handles returns them", "[schedule][thr
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 64, 5);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc breeder;
         breeder.name = "Breeder";
         breeder.reads = {ids.position};
@@ -159,7 +152,7 @@ TEST_CASE("a rejected command is skipped with its reason and the next frame is w
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 32, 5);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc bad;
         bad.name = "Bad";
         bad.reads = {ids.position};
@@ -183,7 +176,7 @@ TEST_CASE("dispose() from inside a main-thread system ends the frame there and l
         World world;
         test::CapturedDiagnostics said(world);
         builtin::spawn_movers(world, 200, 5);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         RunLog log;
         scheduler.add_system(main_thread_system("Quit", [&](World&) {
             log.ran("Quit");
@@ -209,7 +202,7 @@ TEST_CASE("dispose() from a serial kernel waits for the call to return", "[sched
     World world;
     test::CapturedDiagnostics said(world);
     builtin::spawn_movers(world, 64, 5);
-    Scheduler scheduler(world, with_workers(0));
+    Scheduler scheduler(world, test::with_workers(0));
     SystemDesc quitter = builtin::make_builtin_system(world, "Move");
     const Kernel inner = quitter.kernel;
     int batches = 0;
@@ -230,7 +223,7 @@ TEST_CASE("a scheduler whose world was destroyed refuses every call with Dispose
         INFO("workers " << workers);
         auto world = std::make_unique<World>();
         builtin::spawn_movers(*world, 64, 5);
-        Scheduler scheduler(*world, with_workers(workers));
+        Scheduler scheduler(*world, test::with_workers(workers));
         scheduler.add_system(builtin::make_builtin_system(*world, "Move"));
         scheduler.update(0.016f);
         world.reset();
@@ -245,7 +238,7 @@ TEST_CASE("a scheduler whose world was destroyed refuses every call with Dispose
 TEST_CASE("a world destroyed mid-frame stops its scheduler's workers first", "[schedule][threads]") {
     auto world = std::make_unique<World>();
     builtin::spawn_movers(*world, 256, 5);
-    Scheduler scheduler(*world, with_workers(2));
+    Scheduler scheduler(*world, test::with_workers(2));
     scheduler.add_system(builtin::make_builtin_system(*world, "Move"));
     scheduler.begin_frame(0.016f);
     (void)scheduler.step();  // possibly Waiting: a wave may be out on the pool
@@ -256,10 +249,10 @@ TEST_CASE("a world destroyed mid-frame stops its scheduler's workers first", "[s
 
 TEST_CASE("worker_stats names the workers a scheduler has", "[schedule][threads]") {
     World world;
-    Scheduler serial(world, with_workers(0));
+    Scheduler serial(world, test::with_workers(0));
     CHECK(test::thrown_message([&] { serial.worker_stats(0); }) ==
           "BadValue: worker_stats(0): this scheduler has 0 worker(s)");
-    Scheduler pooled(world, with_workers(2));
+    Scheduler pooled(world, test::with_workers(2));
     CHECK(test::thrown_code([&] { pooled.worker_stats(1); }) == "no error");
     CHECK(test::thrown_code([&] { pooled.worker_stats(2); }) == "BadValue");
 }
@@ -283,7 +276,7 @@ TEST_CASE("a pending handle used outside its own batch is refused, never another
         test::CapturedDiagnostics said(world);
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 32, 5);  // two batches of 16
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         // Batch 0 spawns (no reservation: every spawn is pending); its handle leaks to a global.
         // Batch 1 and the next frame use the leaked handle in their own commands; in their own
         // buffer, pending handles of the same ordinal name their own spawns.
@@ -322,7 +315,7 @@ TEST_CASE("a pending handle is refused by every world call", "[schedule]") {
     World world;
     const auto ids = builtin::register_builtin_components(world);
     builtin::spawn_movers(world, 16, 5);
-    Scheduler scheduler(world, with_workers(0));
+    Scheduler scheduler(world, test::with_workers(0));
     Entity pending;
     SystemDesc spawner;
     spawner.name = "Spawner";
@@ -374,7 +367,7 @@ TEST_CASE("a kernel calling a world write during a wave fails its batch, naming 
         builtin::spawn_movers(world, 64, 5);
         int changes = 0;
         world.observe(ObserverEvent::OnChange, ids.energy, [&](ObserverContext&) { ++changes; });
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc meddler;
         meddler.name = "Meddler";
         meddler.writes = {ids.energy};

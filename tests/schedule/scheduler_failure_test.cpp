@@ -27,13 +27,6 @@ struct Captured {
     }
 };
 
-SchedulerOptions with_workers(std::uint32_t workers) {
-    SchedulerOptions options;
-    options.workers = workers;
-    options.batch_rows = 16;
-    return options;
-}
-
 }  // namespace
 
 TEST_CASE("a throwing kernel drops only its own batch's commands and names the system", "[schedule][threads]") {
@@ -43,7 +36,7 @@ TEST_CASE("a throwing kernel drops only its own batch's commands and names the s
         diagnostics.attach(world);
         builtin::spawn_movers(world, 64, 1);
         const auto ids = builtin::register_builtin_components(world);
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc flaky;
         flaky.name = "Flaky";
         flaky.writes = {ids.marked};
@@ -72,7 +65,7 @@ TEST_CASE("a worker that stalls past the deadline becomes an error, not a hang",
     diagnostics.attach(world);
     builtin::spawn_movers(world, 8, 1);
     const auto ids = builtin::register_builtin_components(world);
-    SchedulerOptions options = with_workers(2);
+    SchedulerOptions options = test::with_workers(2);
     options.wave_deadline = std::chrono::milliseconds(50);
     Scheduler scheduler(world, options);
     // The kernel holds its batch until the test lets it go: no sleep decides the outcome.
@@ -120,7 +113,7 @@ TEST_CASE("dispose stops the workers mid-frame and is idempotent", "[schedule][t
     diagnostics.attach(world);
     builtin::spawn_movers(world, 256, 1);
     const auto ids = builtin::register_builtin_components(world);
-    Scheduler scheduler(world, with_workers(2));
+    Scheduler scheduler(world, test::with_workers(2));
     SystemDesc slow;
     slow.name = "Slow";
     slow.writes = {ids.position};
@@ -141,7 +134,7 @@ TEST_CASE("the resumable frame reaches the same state as the blocking one", "[sc
         World world;
         world.diagnostics().set_sink([](const std::string&) {});
         builtin::spawn_movers(world, 300, 9);
-        Scheduler scheduler(world, with_workers(2));
+        Scheduler scheduler(world, test::with_workers(2));
         for (const char* name : {"Move", "Bounce", "Reaper"}) scheduler.add_system(builtin::make_builtin_system(world, name));
         for (int f = 0; f < 20; ++f) {
             if (!resumable) {
@@ -193,7 +186,7 @@ TEST_CASE("a batch that spawns past its reservation loses nothing and stays dete
         world.diagnostics().set_sink([](const std::string&) {});
         const auto ids = builtin::register_builtin_components(world);
         builtin::spawn_movers(world, 40, 2);
-        SchedulerOptions options = with_workers(workers);
+        SchedulerOptions options = test::with_workers(workers);
         options.batch_rows = 8;
         Scheduler scheduler(world, options);
         SystemDesc breeder;
@@ -242,7 +235,7 @@ TEST_CASE("a pool that misses its start-up deadline is reported and the serial e
     Captured diagnostics;
     diagnostics.attach(world);
     builtin::spawn_movers(world, 50, 4);
-    SchedulerOptions options = with_workers(2);
+    SchedulerOptions options = test::with_workers(2);
     options.startup_deadline = std::chrono::milliseconds(20);
     Scheduler scheduler(world, options);
     WorkerPool::set_start_hook(nullptr);

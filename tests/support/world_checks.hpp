@@ -2,6 +2,7 @@
 // Checks shared by the core tests: what "the world did not change" means (G5), how to tell which
 // ErrorCode an operation threw, and readable printing of handles and codes in Catch2 messages.
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -52,6 +53,23 @@ std::string thrown_message(Fn&& fn) {
         return error.what();
     }
     return "";
+}
+
+// Scheduler options for tests: `workers` threads, batches of `batch_rows` rows (small, so that a
+// few hundred entities make many batches).
+inline ecsia::SchedulerOptions with_workers(std::uint32_t workers, std::uint32_t batch_rows = 16) {
+    ecsia::SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = batch_rows;
+    return options;
+}
+
+// The entities' handle bits, sorted: a set of entities to compare regardless of order.
+inline std::vector<std::uint32_t> sorted_bits(const std::vector<ecsia::Entity>& entities) {
+    std::vector<std::uint32_t> bits;
+    for (ecsia::Entity e : entities) bits.push_back(e.bits);
+    std::sort(bits.begin(), bits.end());
+    return bits;
 }
 
 }  // namespace test
