@@ -75,9 +75,12 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_take(ecsia::KernelContext* conte
     return context->reservation.take().bits;
 }
 
-// The stand-in handle of the batch's next overflow spawn (one whose record targets null).
+// The stand-in handle of the batch's next overflow spawn (one whose record targets null), from
+// the batch's own block of ordinals: another batch's or an earlier frame's pending handle then
+// names nothing in this batch's buffer, and the merge refuses it instead of taking it for a
+// different new entity.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_pending(ecsia::KernelContext* context) {
-    return context->layout.pending(context->overflow_spawns++).bits;
+    return context->next_pending().bits;
 }
 
 // Room for `records` encoded records (`words` words) at the end of the batch's command buffer.

@@ -51,7 +51,9 @@ struct KernelContext {
         return entity;
     }
 
-private:
+    // The stand-in handle of the batch's next overflow spawn, for a caller that writes the spawn
+    // record (null target) itself: the JS kernel glue (wasm/js_kernel.cpp), whose records reach
+    // the buffer only when the kernel returns. Same batch-scoped ordinals as spawn() above.
     Entity next_pending() {
         const std::uint32_t k = overflow_spawns++;
         if (pending_blocks_claimed == nullptr) return layout.pending(k);
@@ -68,6 +70,8 @@ private:
         }
         return layout.pending(commands.pending_blocks().back() + k % size);
     }
+
+private:
     static constexpr std::uint32_t kPendingBlock = 64;
 };
 
