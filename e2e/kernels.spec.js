@@ -75,7 +75,7 @@ for (const { variant, server } of variants) {
       world.dispose();
       return out;
     });
-    expect(r.kernels).toEqual(['age', 'badCommand', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'integrate', 'keep', 'mix', 'nothing', 'peek', 'spin', 'tally', 'unflag']);
+    expect(r.kernels).toEqual(['age', 'badCommand', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'hoard', 'integrate', 'keep', 'meddle', 'mix', 'nothing', 'peek', 'spin', 'tally', 'unflag']);
     expect(r.errors.unknown).toContain("unknown kernel 'nosuch'");
     expect(r.errors.unknown).toContain('age, badCommand, breed');
     expect(r.errors.both).toContain('not both');
@@ -239,6 +239,77 @@ for (const { variant, server } of variants) {
     expect(r.diagnostics.some((m) => m.includes("system 'Keep'") && m.includes('commands.despawn: called outside its kernel call'))).toBe(true);
     expect(r.alive).toBe(1);
     expect(r.same).toBe(true);
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: a JS kernel's pending spawn handle works only in its own batch's commands`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const diagnostics = [];
+      // One worker (threaded) or the page (single): every batch runs on the thread whose kernel
+      // module keeps the handles, so the misuse is the same in both builds.
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 1024 });
+      defineScenarioComponents(world);
+      world.defineComponent('seed', {});
+      world.spawn({ seed: true });
+      world.spawn({ seed: true });
+      // Two batches a frame (one row each), no reserved handles: every spawn's handle is pending.
+      const scheduler = world.createScheduler({ batchRows: 1 });
+      scheduler.addSystem({ name: 'Hoard', kernel: 'hoard', reads: [], writes: [], query: { with: ['seed'] }, spawnsPerBatch: 0 });
+      for (let f = 0; f < 3; f++) await scheduler.update(1 / 60);
+      const hp = [];
+      for (const chunk of world.chunks(['hp'])) {
+        for (let i = 0; i < chunk.count; i++) hp.push(world.get(chunk.entities[i], 'hp').value);
+      }
+      const out = { workers: scheduler.workers, hp, diagnostics };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    // 3 frames of 2 batches: 6 spawns, each set to 600 through its own pending handle.
+    expect(r.hp).toEqual([600, 600, 600, 600, 600, 600]);
+    // Batch k of the run misused the k handles of the batches before it: 0+1+2+3+4+5.
+    const refused = r.diagnostics.filter((m) => m.includes('was not spawned by this batch'));
+    expect(refused).toHaveLength(15);
+    expect(refused[0]).toMatch(/^ecsia: command skipped: StaleEntity: pending handle 0x[0-9a-f]{8} was not spawned by this batch: a pending handle \(a spawn beyond the batch's reservation\) is valid only in its own batch's commands, in its frame/);
+    // Nothing else went wrong: the rest are the fallback warning (single build) and, per frame,
+    // the notice that the two spawns got their handles at the merge (G3).
+    const others = r.diagnostics.filter((m) => !m.includes('was not spawned by this batch') && !m.includes('worker threads are off'));
+    expect(others).toEqual(Array(3).fill("ecsia: 2 spawn(s) exceeded their batch's reservation and got handles at merge time"));
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: a JS kernel on the page calling world.set or world.markChanged during its wave is refused, naming the call`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 1024 });
+      defineScenarioComponents(world);
+      const e = world.spawn({ hp: { value: 5 } });
+      let changes = 0;
+      world.observe('change', 'hp', () => { changes += 1; });
+      globalThis.meddleWorld = world;
+      // The serial executor: batches run on the page, where the kernel can reach the world.
+      const scheduler = world.createScheduler({ workers: 0 });
+      scheduler.addSystem({ name: 'Meddle', kernel: 'meddle', reads: ['hp'], writes: [] });
+      const before = world.stateHash();
+      await scheduler.update(1 / 60);
+      const out = { refused: globalThis.meddleRefused, hp: world.get(e, 'hp').value, changes, frames: scheduler.frames, sameValues: world.stateHash() === before, failed: diagnostics.filter((m) => m.includes('failed')) };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.refused).toHaveLength(2);
+    expect(r.refused[0]).toContain('world.set: WrongPhase: set during a wave');
+    expect(r.refused[1]).toContain('world.markChanged: WrongPhase: mark_changed during a wave');
+    expect(r.hp).toBe(5);
+    expect(r.changes).toBe(0);
+    expect(r.frames).toBe(1);
+    expect(r.failed).toEqual([]);
     expectNoPageErrors(log);
   });
 }

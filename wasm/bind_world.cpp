@@ -176,6 +176,11 @@ void WorldBinding::set(std::uint32_t entity, const std::string& name, const val&
     flush_if_allowed();  // as the fast path does: a JS set's change observers run before it returns
 }
 
+void WorldBinding::mark_changed(std::uint32_t entity, const std::string& name) {
+    world_->mark_changed(handle(entity), id_of(*world_, name));
+    flush_if_allowed();
+}
+
 std::vector<ComponentId> WorldBinding::ids_of(const val& names, const char* what) const {
     std::vector<ComponentId> ids;
     if (names.isUndefined() || names.isNull()) return ids;
@@ -237,6 +242,11 @@ std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encode
                                                      " are free; nothing was spawned");
     }
     spawned_.resize(count);
+    if (count > 0) {
+        // Room for every row first: out of heap, nothing is spawned (OutOfMemory), not a part.
+        values.seek(base, offsets, 0);
+        world.reserve_spawns(values.values, count);
+    }
     for (std::uint32_t row = 0; row < count; ++row) {
         values.seek(base, offsets, row);
         spawned_[row] = world.spawn_with(values.values).bits;
@@ -355,6 +365,7 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("has", &Guarded<&WorldBinding::has>::call)
         .function("get", &Guarded<&WorldBinding::get>::call)
         .function("set", &Guarded<&WorldBinding::set>::call)
+        .function("markChanged", &Guarded<&WorldBinding::mark_changed>::call)
         .function("count", &Guarded<&WorldBinding::count>::call)
         .function("storageGeneration", &Guarded<&WorldBinding::storage_generation>::call)
         .function("structureVersion", &Guarded<&WorldBinding::structure_version>::call)

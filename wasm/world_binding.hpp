@@ -49,6 +49,9 @@ public:
     emscripten::val get(std::uint32_t entity, const std::string& name) const;
     // Writes the fields given; the others keep their values.
     void set(std::uint32_t entity, const std::string& name, const emscripten::val& values);
+    // world.markChanged(entity, name) when the fast path declined: throws the worded error
+    // (dead handle, missing component, a tag, WrongPhase in a wave) or marks it.
+    void mark_changed(std::uint32_t entity, const std::string& name);
 
     // ---- queries and storage (queries themselves: query_binding.hpp)
     std::uint32_t count(const emscripten::val& with, const emscripten::val& without);

@@ -76,7 +76,8 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t en
                                          std::uint32_t mask) {
     World& world = binding->world();
     const Entity e{entity};
-    if (!holds(world, e, id)) return 0;
+    // In a wave (a JS kernel on the page calling world.set): the Embind call throws WrongPhase.
+    if (world.phase() != ecsia::WorldPhase::Serial || !holds(world, e, id)) return 0;
     const ecsia::ComponentDesc& desc = world.components().desc(id);
     if (desc.size == 0) return 0;
     auto* element = const_cast<std::byte*>(world.get_bytes(e, id));
@@ -145,7 +146,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_has(WorldBinding* binding, std::uint32_t en
 EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
     World& world = binding->world();
     const Entity e{entity};
-    if (!holds(world, e, id) || world.components().desc(id).size == 0) return 0;
+    if (world.phase() != ecsia::WorldPhase::Serial || !holds(world, e, id) || world.components().desc(id).size == 0) return 0;
     world.mark_changed(e, id);
     if (world.structural_allowed()) world.flush();
     return 1;

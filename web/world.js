@@ -230,7 +230,7 @@ export class World {
     checkEntity(`world.${op}`, entityOrChunk);
     if (entry.tag) throw new Error(`world.${op}: '${name}' is a tag: it has no values to change`);
     if (core.fast.markChanged(core.address, entityOrChunk, entry.id) === 1) return;
-    core.call(op, (r) => r.get(entityOrChunk, name));  // throws: dead handle or missing component
+    core.call(op, (r) => r.markChanged(entityOrChunk, name));  // throws the worded error (dead, missing, in a wave)
   }
 
   // ---- queries and storage

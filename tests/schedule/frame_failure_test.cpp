@@ -384,3 +384,37 @@ TEST_CASE("a kernel calling a world write during a wave fails its batch, naming 
         CHECK(scheduler.frames() == 2);
     }
 }
+
+TEST_CASE("mark_changed checks its handle and component, and is refused during a wave", "[schedule][threads]") {
+    World world;
+    test::CapturedDiagnostics said(world);
+    const auto ids = builtin::register_builtin_components(world);
+    builtin::spawn_movers(world, 64, 5);
+    const Entity bare = world.spawn(builtin::Marked{7});
+    const Entity gone = world.spawn(builtin::Marked{8});
+    world.despawn(gone);
+    // Serial phase: bad arguments are errors, never a write into another entity's ticks.
+    CHECK(test::thrown_code([&] { world.mark_changed(gone, ids.marked); }) == "StaleEntity");
+    CHECK(test::thrown_code([&] { world.mark_changed(world.entities().layout().pending(3), ids.marked); }) == "StaleEntity");
+    CHECK(test::thrown_code([&] { world.mark_changed(bare, ids.position); }) == "MissingComponent");
+    CHECK_NOTHROW(world.mark_changed(bare, ids.marked));
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        said.messages.clear();
+        int changes = 0;
+        const ObserverId observer = world.observe(ObserverEvent::OnChange, ids.energy, [&](ObserverContext&) { ++changes; });
+        Scheduler scheduler(world, with_workers(workers));
+        SystemDesc meddler;
+        meddler.name = "Meddler";
+        meddler.reads = {ids.energy};
+        meddler.kernel = [&world, ids](KernelContext& ctx) { world.mark_changed(ctx.chunk.entities()[0], ids.energy); };
+        scheduler.add_system(meddler);
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(said.count("system 'Meddler' failed in batch") == 4);
+        CHECK(said.count("WrongPhase: mark_changed during a wave") == 4);
+        CHECK(changes == 0);
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(scheduler.frames() == 2);
+        world.unobserve(observer);
+    }
+}

@@ -1,5 +1,6 @@
 #include "ecsia/entity/entity_pool.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "ecsia/base/error.hpp"
@@ -44,6 +45,19 @@ Entity EntityPool::create() {
     return e;
 }
 
+void EntityPool::make_room(std::uint32_t count) {
+    if (count > available()) {
+        throw Error(ErrorCode::CapacityExceeded,
+                    count == 1 ? "cannot spawn: the world is at its max_entities limit of " + std::to_string(max_entities_)
+                               : "cannot spawn " + std::to_string(count) + " entities: only " + std::to_string(available()) +
+                                     " of max_entities " + std::to_string(max_entities_) + " are free");
+    }
+    const std::size_t reused = std::min<std::size_t>(count, free_indices_.size());
+    const std::size_t need = slots_.size() + (count - reused);
+    // Geometric, like push_back: one spawn at a time must not reallocate every time.
+    if (need > slots_.capacity()) slots_.reserve(std::max(need, slots_.capacity() * 2));
+}
+
 std::vector<Entity> EntityPool::reserve(std::uint32_t count) {
     if (count > available()) {
         throw Error(ErrorCode::CapacityExceeded, "cannot reserve " + std::to_string(count) + " handles: only " +
@@ -52,6 +66,7 @@ std::vector<Entity> EntityPool::reserve(std::uint32_t count) {
     }
     std::vector<Entity> handles;
     handles.reserve(count);
+    make_room(count);  // allocate_slot below must not throw
     for (std::uint32_t i = 0; i < count; ++i) {
         const Entity e = allocate_slot();
         slots_[layout_.index(e)].state = SlotState::Reserved;

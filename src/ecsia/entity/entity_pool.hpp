@@ -28,6 +28,12 @@ public:
 
     // A fresh live handle. Throws CapacityExceeded (naming max_entities) and changes nothing when full.
     Entity create();
+    // Makes room for `count` more handles, so that the next `count` create()s allocate nothing.
+    // Throws CapacityExceeded (as create() does) when they are not free, and std::bad_alloc with
+    // the pool unchanged when the heap cannot hold them: the world
+    // calls it before anything of a spawn happens (spawning until the heap is full then fails
+    // cleanly instead of terminating inside allocate_slot, which must not throw).
+    void make_room(std::uint32_t count);
     // Hands out `count` handles that are allocated but not alive yet (all or nothing).
     std::vector<Entity> reserve(std::uint32_t count);
     // Makes a reserved handle alive. Precondition: is_reserved(e).

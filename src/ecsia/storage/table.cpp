@@ -20,8 +20,15 @@ void Table::reserve(std::uint32_t rows) {
     if (rows <= capacity_) return;
     const std::uint32_t capacity = std::max<std::uint32_t>({rows, capacity_ * 2, 16});
     bool moved = false;
-    for (Column& column : columns_) moved |= column.reserve(capacity, size());
-    entities_.reserve(capacity);
+    try {
+        for (Column& column : columns_) moved |= column.reserve(capacity, size());
+        entities_.reserve(capacity);
+    } catch (...) {
+        // Out of heap part way (std::bad_alloc): the rows are all still there, but the columns
+        // that did move must still invalidate the views of their old storage.
+        if (moved) ++*storage_generation_;
+        throw;
+    }
     capacity_ = capacity;
     if (moved) ++*storage_generation_;
 }

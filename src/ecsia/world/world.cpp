@@ -91,6 +91,12 @@ std::byte* World::element(Entity entity, ComponentId id) const {
 }
 
 void World::mark_changed(Entity entity, ComponentId id) {
+    require_serial("mark_changed");
+    (void)element(entity, id);  // alive, has it, not a tag
+    touch(entity, id);
+}
+
+void World::touch(Entity entity, ComponentId id) {
     const EntityLocation at = locations_[pool_.layout().index(entity)];
     graph_.table(at.table).column(id)->mark_changed(at.row, tick_);
     if (observers_.any(ObserverEvent::OnChange, id)) pending_changes_.push_back({entity, id});
@@ -148,17 +154,39 @@ void World::require_spawn_capacity(std::uint64_t count, const char* operation) c
 Entity World::spawn_with(std::span<const ComponentValue> values) {
     require_structural("spawn");
     check_values(values);
+    // Everything the spawn allocates comes before the handle is made: out of heap, the world is
+    // as it was (std::bad_alloc; JS: OutOfMemory), never an alive entity without a row (G5).
+    pool_.make_room(1);  // first: a full world throws CapacityExceeded before any table is made
+    const TableIndex index = prepare_rows(values, 1);
     const Entity entity = pool_.create();
-    place(entity, values);
+    place_in(index, entity, values);
     return entity;
 }
 
-void World::place(Entity entity, std::span<const ComponentValue> values) {
+void World::reserve_spawns(std::span<const ComponentValue> values, std::uint32_t count) {
+    pool_.make_room(count);
+    (void)prepare_rows(values, count);
+}
+
+TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint32_t count) {
     std::vector<ComponentId>& signature = place_signature_;
     signature.clear();
     for (const ComponentValue& value : values) signature.push_back(value.id);
     std::sort(signature.begin(), signature.end());
     const TableIndex index = graph_.find_or_create(signature);
+    Table& table = graph_.table(index);
+    table.reserve(table.size() + count);
+    // A handle's index is below the pool's slot count after the spawns (reused or new slots).
+    const std::size_t slots = std::size_t(pool_.slot_count()) + count;
+    if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
+    return index;
+}
+
+void World::place(Entity entity, std::span<const ComponentValue> values) {
+    place_in(prepare_rows(values, 1), entity, values);
+}
+
+void World::place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values) {
     Table& table = graph_.table(index);
     const std::uint32_t row = table.push_default(entity, tick_);
     ++structure_version_;
@@ -264,7 +292,7 @@ void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const
                                              " does not fit '" + desc.name + "' (" + std::to_string(desc.size) + " bytes)");
     }
     std::memcpy(target + offset, bytes, size);
-    mark_changed(entity, id);
+    touch(entity, id);
 }
 
 void World::set_field(Entity entity, ComponentId id, std::string_view field, double value) {
@@ -278,7 +306,7 @@ void World::set_field(Entity entity, ComponentId id, std::string_view field, dou
     std::byte encoded[8];
     encode_field(f->type, value, encoded, f->name);
     std::memcpy(target + f->offset, encoded, field_size(f->type));
-    mark_changed(entity, id);
+    touch(entity, id);
 }
 
 double World::get_field(Entity entity, ComponentId id, std::string_view field) const {

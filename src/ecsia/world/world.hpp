@@ -99,6 +99,11 @@ public:
     // For bulk spawns, which must be all or nothing: throws CapacityExceeded naming `operation`
     // unless `count` more entities fit, and WrongPhase during a wave or inside an observer.
     void require_spawn_capacity(std::uint64_t count, const char* operation) const;
+    // Makes room for `count` spawns with the components of `values` (their table's rows and the
+    // handles' bookkeeping), so that those spawns allocate nothing more. Bulk spawns call it before
+    // the first entity, so that running out of heap is all or nothing too: std::bad_alloc, nothing
+    // spawned (the room already made stays, which only capacity shows). Checks no values.
+    void reserve_spawns(std::span<const ComponentValue> values, std::uint32_t count);
     const EntityPool& entities() const noexcept { return pool_; }
 
     // ---- components of one entity
@@ -139,7 +144,7 @@ public:
         require_serial("get_mut");
         const ComponentId id = registry_type<T>();
         std::byte* bytes = element(entity, id);
-        mark_changed(entity, id);
+        touch(entity, id);
         return *reinterpret_cast<T*>(bytes);
     }
     // nullptr when the entity lacks T; throws StaleEntity when the handle is not alive.
@@ -159,7 +164,9 @@ public:
     // The component's bytes; throws StaleEntity / MissingComponent / UnknownComponent.
     const std::byte* get_bytes(Entity entity, ComponentId id) const { return element(entity, id); }
     // Marks the component changed at the current tick (for writes made through a pointer or a
-    // view); the change observers run at the next flush. Precondition: alive and has(entity, id).
+    // view); the change observers run at the next flush. Throws StaleEntity / MissingComponent /
+    // BadValue (a tag) like get_bytes, and WrongPhase during a wave (a kernel's writes through its
+    // chunk are tracked already; this would race with the other batches).
     void mark_changed(Entity entity, ComponentId id);
 
     // ---- queries
@@ -246,9 +253,15 @@ private:
     [[noreturn]] static void throw_unregistered();
     std::byte* element(Entity entity, ComponentId id) const;
     void require_structural(const char* operation) const;
+    // mark_changed without its checks, for callers that have just checked the same things.
+    void touch(Entity entity, ComponentId id);
     void check_values(std::span<const ComponentValue> values) const;
     // Places an allocated handle into the table for `values` and fires add observers.
     void place(Entity entity, std::span<const ComponentValue> values);
+    // The table for `values`, with room for `count` more rows and locations: everything place()
+    // would allocate, done before anything changes.
+    TableIndex prepare_rows(std::span<const ComponentValue> values, std::uint32_t count);
+    void place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values);
     void move_to(Entity entity, TableIndex target);
     // Runs the observers of one event with structural changes locked out.
     void fire(ObserverEvent event, ComponentId id, Entity entity);

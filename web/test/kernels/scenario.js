@@ -141,3 +141,32 @@ export function keep(chunk, dt, commands) {
 
 /** Does nothing: the per-batch cost of a JS kernel call. */
 export function nothing() {}
+
+/**
+ * Spawns one entity (hp 500) per batch with no reserved handles, so its handle is a pending one,
+ * and sets the new entity's hp to 600 through it (valid: its own batch). Then it misuses every
+ * pending handle an earlier batch on this thread returned (another batch of this frame, or an
+ * earlier frame): hp -7 must never reach any entity; the merge refuses those records.
+ */
+const hoarded = [];
+export function hoard(chunk, dt, commands) {
+  const own = commands.spawn({ hp: { value: 500 } });
+  commands.set(own, 'hp', { value: 600 });
+  for (const old of hoarded) commands.set(old, 'hp', { value: -7 });
+  hoarded.push(own);
+}
+
+/**
+ * Calls the page's world (globalThis.meddleWorld, set by the test) from inside its batch, which
+ * a kernel must never do: world.set, then world.markChanged, each refused during the wave.
+ */
+export function meddle(chunk) {
+  const world = globalThis.meddleWorld;
+  if (world === undefined) throw new Error('meddle runs only on the page (serial executor or single build)');
+  const e = chunk.entities[0];
+  const refused = [];
+  for (const call of [() => world.set(e, 'hp', { value: 99 }), () => world.markChanged(e, 'hp')]) {
+    try { call(); refused.push(null); } catch (error) { refused.push(error.message); }
+  }
+  globalThis.meddleRefused = refused;
+}
