@@ -41,6 +41,7 @@ const EXPECTED_FILES = [
   'internal/kernel_runtime.js',
   'internal/module_files.js',
   'internal/snapshot.js',
+  'internal/worker_crashes.js',
   'internal/world_core.js',
   'package.json',
   'query.d.ts',

@@ -251,6 +251,8 @@ export class Scheduler {
       throw new Error(`scheduler.update: dt must be a finite number >= 0 (seconds since the last frame), got ${describe(dt)}`);
     }
     this.#running = true;
+    const crashes = this.#engine.workerCrashes;
+    const crashesBefore = crashes.length;
     try {
       let status = this.#call('update', (r) => r.beginAndStep(dt));
       while (status === WAITING && !this.#disposeRequested) {
@@ -258,6 +260,13 @@ export class Scheduler {
         if (this.#disposeRequested) break;  // disposed while the wave ran: the frame ends here
         status = this.#call('update', (r) => r.step());
       }
+    } catch (error) {
+      // A wave that missed its deadline because its worker crashed: say so (the engine only sees
+      // a worker that never arrived).
+      if (error instanceof Error && error.code === 'WorkerFailure' && crashes.length > crashesBefore) {
+        error.message += `; a worker thread crashed during this frame: ${crashes[crashes.length - 1]}`;
+      }
+      throw error;
     } finally {
       this.#running = false;
       if (this.#disposeRequested) this.#release();

@@ -1,5 +1,7 @@
 #include "builtin/faults.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <string>
@@ -35,18 +37,24 @@ SystemDesc make_fault_system(World& world, std::string_view name) {
     }
     if (name == "FaultTrap") {
         return fault_system("FaultTrap", {ids.energy}, [](KernelContext& ctx) {
-            if (ctx.batch_id == 0) __builtin_trap();
+            if (ctx.chunk.row_begin() == 0) __builtin_trap();
         });
     }
     if (name == "FaultExhaust") {
         return fault_system("FaultExhaust", {ids.energy}, [](KernelContext& ctx) {
-            if (ctx.batch_id != 0) return;
-            // 16 MB blocks until the allocator gives up; freed again when the batch fails.
+            if (ctx.chunk.row_begin() != 0) return;
+            // 16 MB blocks until the allocator gives up (std::bad_alloc); freed again when the
+            // batch fails. The volatile writes keep the compiler from removing the allocations:
+            // a loop of new-expressions with no observable effect may be elided, and was (the
+            // kernel returned at once in the first wasm build). Bounded at 8 GB, past any heap
+            // wasm32 can have, so that a heap that never runs out is an error too.
+            constexpr std::size_t kBlock = std::size_t(16) << 20;
             std::vector<std::unique_ptr<char[]>> blocks;
-            for (;;) {
-                blocks.emplace_back(new char[16u << 20]);
-                blocks.back()[0] = 1;  // touch it
+            for (std::uint64_t total = 0; total < (std::uint64_t(8) << 30); total += kBlock) {
+                blocks.emplace_back(new char[kBlock]);
+                static_cast<volatile char*>(blocks.back().get())[kBlock - 1] = 1;
             }
+            throw Error(ErrorCode::BadValue, "FaultExhaust allocated 8 GB without running out of heap");
         });
     }
     throw Error(ErrorCode::BadValue, "no fault system named '" + std::string(name) +

@@ -8,6 +8,8 @@
 //   Scheduler  -> { engine, world: WorldCore, raw() }   (the raw scheduler; throws once disposed)
 // Thread rule: the page's main thread.
 
+import { watchWorkerCrashes } from './worker_crashes.js';
+
 const internals = new WeakMap();  // public object -> its internal side
 
 export function attachInternals(publicObject, internal) {
@@ -39,6 +41,8 @@ export class Engine {
     this.diagnose = diagnose;
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
+    /** Messages of the pool workers that crashed, oldest first (web/internal/worker_crashes.js). */
+    this.workerCrashes = watchWorkerCrashes(module, diagnose).crashes;
     this.#memory = module.wasmMemory instanceof WebAssembly.Memory && typeof SharedArrayBuffer === 'function' &&
       module.wasmMemory.buffer instanceof SharedArrayBuffer ? module.wasmMemory : undefined;
     this.#heap = this.#currentHeap();
