@@ -403,7 +403,7 @@ TEST_CASE("mark_changed checks its handle and component, and is refused during a
         said.messages.clear();
         int changes = 0;
         const ObserverId observer = world.observe(ObserverEvent::OnChange, ids.energy, [&](ObserverContext&) { ++changes; });
-        Scheduler scheduler(world, with_workers(workers));
+        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc meddler;
         meddler.name = "Meddler";
         meddler.reads = {ids.energy};
