@@ -102,6 +102,8 @@ TEST_CASE("a wave with fewer jobs than workers wakes only as many workers", "[sc
     options.workers = 4;
     Scheduler scheduler(world, options);
     scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    // On the pool, workers only: left to decide, a one-batch wave runs on the coordinator.
+    detail::SchedulerTesting::force_placement(scheduler, WavePlacement::Pool);
     for (int frame = 0; frame < 20; ++frame) scheduler.update(1.0f / 60);
     CHECK(scheduler.worker_stats(0).jobs_run == 20);
     for (std::uint32_t w = 1; w < 4; ++w) CHECK(scheduler.worker_stats(w).jobs_run == 0);

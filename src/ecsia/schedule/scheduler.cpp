@@ -20,6 +20,10 @@ struct Scheduler::Batch {
     EntityReservation reservation;
     bool failed = false;  // written by the one thread that runs the batch, read after the fence
     std::string error;
+    // Its run time (a dispatched batch), or its system's whole inline run (on the system's last
+    // inline batch; 0 on the others); and who ran it. Same rule as `failed`.
+    std::int64_t ns = 0;
+    std::uint32_t runner = WorkerPool::kCoordinator;
 
     void fail(const char* why) {
         failed = true;
@@ -49,6 +53,12 @@ Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(&world), o
         world.diagnostics().report(std::string(error.what()) + "; running with the serial executor instead");
     }
 }
+
+void detail::SchedulerTesting::force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) noexcept {
+    scheduler.forced_placement_ = placement;
+}
+
+const PlacementModel& detail::SchedulerTesting::model(const Scheduler& scheduler) noexcept { return scheduler.placement_; }
 
 Scheduler::~Scheduler() {
     dispose();
@@ -121,6 +131,7 @@ void Scheduler::add_system(SystemDesc system) {
 #endif
     systems_.push_back(std::move(system));
     run_tick_.push_back(0);
+    placement_.resize(systems_.size());
     plan_valid_ = false;
 }
 
@@ -199,6 +210,7 @@ FrameStatus Scheduler::run_waves() {
                                 " ms; its results will be dropped once the stalled worker returns");
             }
             set_state(FrameState::Running);
+            learn_from_wave(true);
             finish_wave(true);
             ++wave_;
             continue;
@@ -213,14 +225,19 @@ FrameStatus Scheduler::run_waves() {
         prepare_batches(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
         detail::WorldAccess::set_phase(*world_, WorldPhase::Wave);
-        if (pool_ && !batches_.empty()) {
+        const WavePlacement placement = choose_placement();
+        waves_.back().placement = placement;
+        if (placement != WavePlacement::Inline) {
+            dispatch_ns_ = monotonic_ns();
             epoch_ = pool_->dispatch(static_cast<std::uint32_t>(batches_.size()), &Scheduler::run_batch, this);
             deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
             set_state(FrameState::Dispatched);
+            if (placement == WavePlacement::Shared) help_with_wave();
             poll_fence();
             continue;  // fast waves are often done already: check before reporting Waiting
         }
         run_batches_inline();
+        if (pool_) learn_from_wave(false);
         finish_wave(true);
         ++wave_;
     }
@@ -264,6 +281,8 @@ Scheduler::Batch& Scheduler::next_batch() {
     batch.log.clear();
     batch.failed = false;
     batch.error.clear();
+    batch.ns = 0;
+    batch.runner = WorkerPool::kCoordinator;
     batches_.push_back(&batch);
     return batch;
 }
@@ -332,21 +351,83 @@ std::uint32_t Scheduler::rows_per_batch(std::uint64_t rows) const noexcept {
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(share, floor, options_.batch_rows));
 }
 
-bool Scheduler::run_batch(void* self, std::uint32_t job, std::uint32_t) {
-    auto* scheduler = static_cast<Scheduler*>(self);
-    return scheduler->run_batch(*scheduler->batches_[job]);
+WavePlacement Scheduler::choose_placement() {
+    if (!pool_ || batches_.empty()) return WavePlacement::Inline;
+    if (forced_placement_) return *forced_placement_;
+    WaveShape shape;
+    shape.known = true;
+    shape.batches = static_cast<std::uint32_t>(batches_.size());
+    shape.workers = pool_->size();
+    shape.coordinator_budget_ns =
+        options_.wait_for_workers ? -1.0 : static_cast<double>(std::chrono::nanoseconds(options_.coordinator_slice).count());
+    for (const Batch* batch : batches_) {
+        const double per_row = placement_.ns_per_row(batch->system);
+        if (per_row < 0) {
+            shape.known = false;
+            break;
+        }
+        shape.work_ns += per_row * std::max<std::uint32_t>(1, batch->row_end - batch->row_begin);
+    }
+    return placement_.decide(shape);
 }
 
-bool Scheduler::run_batch(Batch& batch) noexcept {
+void Scheduler::help_with_wave() {
+    // The coordinator would otherwise only wait: it claims batches from the same counter as the
+    // workers. A coordinator that must stay live stops after its slice (checked before each
+    // claim, so it overruns by at most one batch), leaving the rest to the workers.
+    if (options_.wait_for_workers) {
+        while (pool_->help()) {
+        }
+        return;
+    }
+    const std::int64_t until = monotonic_ns() + std::chrono::nanoseconds(options_.coordinator_slice).count();
+    while (monotonic_ns() < until && pool_->help()) {
+    }
+}
+
+void Scheduler::learn_from_wave(bool dispatched) {
+    // Per system: its rows (one per batch for a system without a query) and their run time. A
+    // system's batches are consecutive in batch-id order.
+    const std::int64_t seen_done_ns = dispatched ? monotonic_ns() : 0;
+    std::size_t b = 0;
+    while (b < batches_.size()) {
+        const std::uint32_t system = batches_[b]->system;
+        std::uint64_t rows = 0;
+        std::int64_t ns = 0;
+        for (; b < batches_.size() && batches_[b]->system == system; ++b) {
+            rows += std::max<std::uint32_t>(1, batches_[b]->row_end - batches_[b]->row_begin);
+            ns += batches_[b]->ns;
+        }
+        placement_.observe_system(system, rows, static_cast<double>(ns));
+    }
+    if (!dispatched) return;
+    // The pool's overhead: the wave's wall time (dispatch to the coordinator seeing the fence)
+    // beyond the busiest runner's own work.
+    runner_ns_.assign(pool_->size() + 1, 0.0);
+    for (const Batch* batch : batches_) {
+        const std::size_t slot = batch->runner == WorkerPool::kCoordinator ? pool_->size() : batch->runner;
+        runner_ns_[slot] += static_cast<double>(batch->ns);
+    }
+    const double busiest = *std::max_element(runner_ns_.begin(), runner_ns_.end());
+    placement_.observe_dispatch(static_cast<double>(seen_done_ns - dispatch_ns_) - busiest);
+}
+
+void Scheduler::run_batch(void* self, std::uint32_t job, std::uint32_t worker) {
+    auto* scheduler = static_cast<Scheduler*>(self);
+    scheduler->run_batch(*scheduler->batches_[job], worker);
+}
+
+void Scheduler::run_batch(Batch& batch, std::uint32_t runner) noexcept {
+    const std::int64_t start = monotonic_ns();
     try {
         run_kernel(batch);
-        return true;
     } catch (const std::exception& error) {
         batch.fail(error.what());
     } catch (...) {
         batch.fail(kNonStandardException);
     }
-    return false;
+    batch.ns = monotonic_ns() - start;
+    batch.runner = runner;
 }
 
 void Scheduler::run_kernel(Batch& batch) {
@@ -363,7 +444,17 @@ void Scheduler::run_kernel(Batch& batch) {
 
 // Out of line and without a try of its own: see run_batches_inline.
 [[gnu::noinline]] void Scheduler::run_kernels_from(std::size_t& next) {
-    for (; next < batches_.size(); ++next) run_kernel(*batches_[next]);
+    for (; next < batches_.size(); ++next) {
+        Batch& batch = *batches_[next];
+        run_kernel(batch);
+        // One clock read per system, not per batch: a wave kept inline is a short one. The
+        // serial executor (no pool) has nothing to decide and reads no clock.
+        if (pool_ && (next + 1 == batches_.size() || batches_[next + 1]->system != batch.system)) {
+            const std::int64_t now = monotonic_ns();
+            batch.ns = now - segment_start_ns_;
+            segment_start_ns_ = now;
+        }
+    }
 }
 
 void Scheduler::run_batches_inline() noexcept {
@@ -371,6 +462,7 @@ void Scheduler::run_batches_inline() noexcept {
     // JS; one try around the whole run (resumed after a failing batch) keeps the kernel calls
     // direct. Same outcome as run_batch per batch: a failure marks its batch, the rest run.
     std::size_t next = 0;
+    if (pool_) segment_start_ns_ = monotonic_ns();
     while (next < batches_.size()) {
         try {
             run_kernels_from(next);

@@ -6,7 +6,9 @@
 //      at least 256, at most batch_rows: a function of the rows, never of the worker count);
 //      batch ids follow system order then chunk order; each batch gets its own command buffer,
 //      write log and reservation (reserved in batch-id order);
-//   3. dispatch: phase = wave; the pool claims batches (or they run inline, in batch-id order);
+//   3. dispatch: phase = wave; the executor chooses where the batches run from measured costs
+//      (placement.hpp): inline on the coordinator, in batch-id order, when a dispatch cannot pay
+//      for itself; otherwise on the pool with the coordinator claiming a bounded share;
 //   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
 //   5. merge: phase = serial; write logs, then command buffers and reservations, in batch-id
 //      order; then observers. Failures become diagnostics naming the system.
@@ -23,10 +25,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ecsia/query/query_cache.hpp"
+#include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/plan.hpp"
 #include "ecsia/schedule/system.hpp"
 #include "ecsia/threads/worker_pool.hpp"
@@ -44,6 +48,10 @@ struct SchedulerOptions {
     // the workers' round trip, not an event-loop turn of Atomics.waitAsync (tens of µs).
     std::chrono::microseconds step_poll{0};
     bool wait_for_workers = true;     // false on the browser main thread, which must never block
+    // Only when wait_for_workers is false: the most the coordinator runs batches in one go, so the
+    // page stays live (G2). A wave predicted longer than this always goes to the pool, and the
+    // coordinator's share of a dispatched wave stops here. (A blocking coordinator is unbounded.)
+    std::chrono::microseconds coordinator_slice{2000};
 };
 
 enum class FrameStatus { Done, Waiting };
@@ -62,7 +70,17 @@ struct WaveTiming {
     std::uint32_t batches;
     double begin_us;  // since the frame began
     double end_us;
+    WavePlacement placement = WavePlacement::Inline;  // where its batches ran (see placement.hpp)
 };
+
+class Scheduler;
+namespace detail {
+// Tests and benchmarks only (not public API): pin every wave's placement, or read the model.
+struct SchedulerTesting {
+    static void force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) noexcept;
+    static const PlacementModel& model(const Scheduler& scheduler) noexcept;
+};
+}  // namespace detail
 
 class Scheduler final : public WorldDependent {
 public:
@@ -107,9 +125,13 @@ public:
     void on_world_destroyed() noexcept override;
 
 private:
+    friend struct detail::SchedulerTesting;
     struct Batch;
-    static bool run_batch(void* self, std::uint32_t job, std::uint32_t worker);
-    bool run_batch(Batch& batch) noexcept;
+    static void run_batch(void* self, std::uint32_t job, std::uint32_t worker);
+    void run_batch(Batch& batch, std::uint32_t runner) noexcept;
+    WavePlacement choose_placement();
+    void help_with_wave();
+    void learn_from_wave(bool dispatched);
     void run_kernel(Batch& batch);
     void run_kernels_from(std::size_t& next);
     void run_batches_inline() noexcept;
@@ -143,6 +165,8 @@ private:
     Plan plan_;
     bool plan_valid_ = false;
     std::unique_ptr<WorkerPool> pool_;
+    PlacementModel placement_;
+    std::optional<WavePlacement> forced_placement_;  // tests: SchedulerTesting::force_placement
 
     // The frame in progress.
     FrameState state_ = FrameState::Idle;
@@ -154,6 +178,9 @@ private:
     std::size_t wave_ = 0;
     std::uint32_t epoch_ = 0;
     std::chrono::steady_clock::time_point deadline_;
+    std::int64_t dispatch_ns_ = 0;       // monotonic_ns() when the current wave was dispatched
+    std::int64_t segment_start_ns_ = 0;  // run_kernels_from: start of the current system's batches
+    std::vector<double> runner_ns_;      // learn_from_wave: each runner's batch time (workers, then coordinator)
     std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
     std::uint64_t frames_ = 0;
     // Batches of the current wave by batch id; the storage is reused across waves and frames.

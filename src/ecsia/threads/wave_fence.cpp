@@ -6,14 +6,11 @@ namespace ecsia {
 
 std::uint32_t WaveFence::arm(std::uint32_t participants) noexcept {
     // relaxed: these stores are published to workers by the release on their wake word.
-    failed_.store(0, std::memory_order_relaxed);
     remaining_.store(participants, std::memory_order_relaxed);
     return epoch_.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-void WaveFence::arrive(bool job_failed) noexcept {
-    // relaxed: read by the coordinator only after the acquire on done_epoch.
-    if (job_failed) failed_.store(1, std::memory_order_relaxed);
+void WaveFence::arrive() noexcept {
     // acq_rel: the release publishes this worker's writes to the last arriver; the acquire lets the
     // last arriver carry every worker's writes into its release store of done_epoch below.
     if (remaining_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;

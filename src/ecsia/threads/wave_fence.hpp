@@ -6,7 +6,7 @@
 //   remaining   workers still running in the armed wave; the one that takes it to 0 completes it
 //   epoch       number of the armed wave (coordinator writes, before dispatch)
 //   done_epoch  number of the last completed wave: the word every waiter watches
-//   failed      nonzero once any job of the armed wave failed
+// (A failing job records its failure in its own output, not here.)
 // Waiting styles: wait_until() blocks (native, Node, any worker); done() + done_epoch_address()
 // let the browser main thread await the same word with Atomics.waitAsync and never block.
 
@@ -28,7 +28,7 @@ public:
     // Coordinator thread. Arms the next wave for `participants` arrivals; returns its epoch.
     std::uint32_t arm(std::uint32_t participants) noexcept;
     // Any worker. The last arrival of the armed wave completes it and wakes every waiter.
-    void arrive(bool job_failed) noexcept;
+    void arrive() noexcept;
 
     // Any thread. True once the wave numbered `epoch` has completed.
     bool done(std::uint32_t epoch) const noexcept {
@@ -36,8 +36,6 @@ public:
         // happens-before whatever the caller does after seeing the wave done.
         return done_epoch_.load(std::memory_order_acquire) == epoch;
     }
-    // acquire: read after done(); pairs with the release chain through arrive().
-    bool failed() const noexcept { return failed_.load(std::memory_order_acquire) != 0; }
     // Blocks until `epoch` is done or the deadline passes; returns done(epoch). Never call it on
     // the browser main thread.
     bool wait_until(std::uint32_t epoch, std::chrono::steady_clock::time_point deadline);
@@ -50,7 +48,6 @@ private:
     std::atomic<std::uint32_t> remaining_{0};
     std::atomic<std::uint32_t> epoch_{0};
     std::atomic<std::uint32_t> done_epoch_{0};
-    std::atomic<std::uint32_t> failed_{0};
     std::mutex mutex_;  // only for the blocking waiters' condition variable
     std::condition_variable completed_;
     static inline WakeHook wake_hook_ = nullptr;

@@ -68,6 +68,14 @@ std::uint32_t WorkerPool::dispatch(std::uint32_t job_count, JobFn fn, void* cont
     return last_epoch_;
 }
 
+bool WorkerPool::help() {
+    // relaxed: as in run(); the coordinator wrote the job table itself.
+    const std::uint32_t job = next_job_.fetch_add(1, std::memory_order_relaxed);
+    if (job >= job_count_ || disposed_) return false;
+    job_fn_(job_context_, job, kCoordinator);
+    return true;
+}
+
 void WorkerPool::run(std::uint32_t index) {
     Worker& self = *workers_[index];
     if (start_hook_ != nullptr) start_hook_(index);
@@ -87,7 +95,6 @@ void WorkerPool::run(std::uint32_t index) {
         seen = self.wake.load(std::memory_order_acquire);
         // acquire: pairs with the release in dispose(); a stopping pool runs nothing more.
         if (stopping_.load(std::memory_order_acquire)) return;
-        bool all_ok = true;
         const std::int64_t start = monotonic_ns();
         std::uint64_t jobs = 0;
         for (;;) {
@@ -95,14 +102,14 @@ void WorkerPool::run(std::uint32_t index) {
             // visible through the wake acquire.
             const std::uint32_t job = next_job_.fetch_add(1, std::memory_order_relaxed);
             if (job >= job_count_ || stopping_.load(std::memory_order_acquire)) break;
-            all_ok &= job_fn_(job_context_, job, index);
+            job_fn_(job_context_, job, index);
             ++jobs;
         }
         const std::int64_t busy = monotonic_ns() - start;
         // relaxed: statistics, read by the coordinator after the fence or tolerated as slightly old.
         self.busy_ns.fetch_add(static_cast<std::uint64_t>(busy), std::memory_order_relaxed);
         self.jobs_run.fetch_add(jobs, std::memory_order_relaxed);
-        fence_.arrive(!all_ok);
+        fence_.arrive();
     }
 }
 

@@ -41,8 +41,10 @@ public:
     // while no pool exists.
     static void set_start_hook(void (*hook)(std::uint32_t worker)) noexcept { start_hook_ = hook; }
 
-    // Runs job `job` on worker `worker`; returns false when the job failed.
-    using JobFn = bool (*)(void* context, std::uint32_t job, std::uint32_t worker);
+    // Runs job `job` on worker `worker` (kCoordinator when the coordinator runs it, see help()).
+    // A job records its own failure in its own output: the pool only hands out numbers.
+    using JobFn = void (*)(void* context, std::uint32_t job, std::uint32_t worker);
+    static constexpr std::uint32_t kCoordinator = 0xffffffffu;
 
     // Starts `workers` threads and returns without waiting for them (see wait_ready / ready).
     explicit WorkerPool(std::uint32_t workers);
@@ -60,6 +62,10 @@ public:
     // fence epoch to wait for.
     // Throws WorkerFailure if the previous wave has not completed (a stalled worker), or Disposed.
     std::uint32_t dispatch(std::uint32_t job_count, JobFn fn, void* context);
+    // Coordinator thread, after dispatch: claims the next unclaimed job of the wave and runs it
+    // here, as the workers do; false once none is left. The wave is complete when the fence is
+    // done AND the coordinator's own jobs have returned (they are not counted by the fence).
+    bool help();
     WaveFence& fence() noexcept { return fence_; }
     bool idle() const noexcept { return fence_.done(last_epoch_); }
 

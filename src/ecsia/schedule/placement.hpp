@@ -1,0 +1,68 @@
+#pragma once
+// Where a wave's batches run, and the cost model that decides it. The batches themselves (ids,
+// boundaries, reservations) and their merge order are fixed before this choice is made, so the
+// choice changes timing only, never results (G1).
+//
+// The model keeps, from measurements taken as frames run:
+//   - per system, an EWMA of the nanoseconds one row costs (from the batches' own timing; a
+//     system without a query counts one "row" per batch);
+//   - for the pool, an EWMA of the round trip a dispatch adds to the slowest runner's work:
+//     waking the workers, their arrival at the fence, and the coordinator seeing it (in the
+//     browser that includes the Atomics.waitAsync continuation, which is a real cost to the page).
+// A wave whose predicted pool time (overhead + work shared over the workers and the coordinator)
+// does not beat running it inline stays on the coordinator. Unknown costs are measured by
+// dispatching to the workers alone (a new kernel runs first where the wave deadline applies); a wave kept inline re-tries the pool now and then (with growing intervals)
+// when the pool could win were its overhead at the best value seen, so a stale estimate heals.
+// Thread rule: coordinator thread only.
+
+#include <cstdint>
+#include <vector>
+
+namespace ecsia {
+
+enum class WavePlacement : std::uint8_t {
+    Inline,  // every batch on the coordinator, in batch-id order (what the serial executor does)
+    Pool,    // every batch on the workers; the coordinator waits
+    Shared,  // dispatched to the workers, and the coordinator claims batches too, for a bounded time
+};
+
+const char* placement_name(WavePlacement placement) noexcept;
+
+// What the decision needs to know about the wave about to run.
+struct WaveShape {
+    double work_ns = 0;         // predicted sum of every batch's run time (valid if known)
+    bool known = false;         // every system of the wave has a per-row cost
+    std::uint32_t batches = 0;  // batches in the wave
+    std::uint32_t workers = 0;  // pool size (0 = no pool)
+    // The most the coordinator may spend running batches in one go; < 0 = no bound (it may block
+    // anyway). In the browser the page's main thread must stay live (G2): a wave predicted longer
+    // than this is never run inline, and a shared wave's coordinator stops claiming batches here.
+    double coordinator_budget_ns = -1;
+};
+
+class PlacementModel {
+public:
+    void resize(std::size_t systems) { per_row_ns_.resize(systems, -1.0); }
+    // <0 until the system has run once.
+    double ns_per_row(std::uint32_t system) const noexcept { return per_row_ns_[system]; }
+    double dispatch_overhead_ns() const noexcept { return overhead_ns_; }
+
+    void observe_system(std::uint32_t system, std::uint64_t rows, double ns) noexcept;
+    void observe_dispatch(double overhead_ns) noexcept;
+
+    // Predicted wall time of the wave in each placement.
+    double predict_inline(const WaveShape& wave) const noexcept { return wave.work_ns; }
+    double predict_shared(const WaveShape& wave, double overhead_ns) const noexcept;
+
+    // The choice for the next wave. Counts its own re-tries, so call it once per wave.
+    WavePlacement decide(const WaveShape& wave) noexcept;
+
+private:
+    std::vector<double> per_row_ns_;  // by system
+    double overhead_ns_ = -1;         // <0 until the pool has run a wave
+    double best_overhead_ns_ = -1;    // lowest sample seen: what a re-try hopes for
+    std::uint32_t inline_since_probe_ = 0;
+    std::uint32_t probe_interval_ = 16;
+};
+
+}  // namespace ecsia

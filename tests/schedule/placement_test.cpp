@@ -1,0 +1,195 @@
+// Where a wave runs: the cost model's decisions (pure, no threads), and G1 across every placement:
+// the executor's choice changes where batches run, never what they are or what they produce.
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "builtin/builtin_systems.hpp"
+#include "builtin/scenario.hpp"
+#include "ecsia/schedule/placement.hpp"
+#include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/snapshot/state_hash.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+WaveShape shape(double work_ns, std::uint32_t batches, std::uint32_t workers, double budget_ns = -1) {
+    WaveShape wave;
+    wave.work_ns = work_ns;
+    wave.known = true;
+    wave.batches = batches;
+    wave.workers = workers;
+    wave.coordinator_budget_ns = budget_ns;
+    return wave;
+}
+
+}  // namespace
+
+TEST_CASE("placement: no pool or no batches runs inline; unmeasured costs go to the workers to be measured", "[schedule][placement]") {
+    PlacementModel model;
+    model.resize(1);
+    CHECK(model.decide(shape(1e9, 16, 0)) == WavePlacement::Inline);
+    CHECK(model.decide(shape(1e9, 0, 4)) == WavePlacement::Inline);
+    WaveShape unknown = shape(10, 16, 2);
+    unknown.known = false;
+    // On the workers alone: a kernel not yet seen to return runs where the wave deadline holds.
+    CHECK(model.decide(unknown) == WavePlacement::Pool);
+    CHECK(model.decide(shape(10, 16, 2)) == WavePlacement::Pool);  // known rows, unknown pool
+    model.observe_dispatch(50'000);
+    CHECK(model.decide(unknown) == WavePlacement::Pool);
+    CHECK(model.decide(shape(10, 16, 2)) == WavePlacement::Inline);
+}
+
+TEST_CASE("placement: per-row costs and the pool's overhead follow their samples", "[schedule][placement]") {
+    PlacementModel model;
+    model.resize(2);
+    CHECK(model.ns_per_row(0) < 0);
+    model.observe_system(0, 1000, 5000.0);
+    CHECK(model.ns_per_row(0) == Approx(5.0));
+    for (int i = 0; i < 60; ++i) model.observe_system(0, 100, 2000.0);
+    CHECK(model.ns_per_row(0) == Approx(20.0).epsilon(0.001));
+    model.observe_system(1, 0, 100.0);  // no rows: no sample
+    CHECK(model.ns_per_row(1) < 0);
+    model.observe_dispatch(-10.0);  // a sample below zero is noise: clamped
+    CHECK(model.dispatch_overhead_ns() == 0.0);
+    for (int i = 0; i < 60; ++i) model.observe_dispatch(30'000.0);
+    CHECK(model.dispatch_overhead_ns() == Approx(30'000.0).epsilon(0.001));
+}
+
+TEST_CASE("placement: with a fixed overhead the choice flips once, from inline to shared, as work grows", "[schedule][placement][model]") {
+    std::mt19937 random(15);
+    for (int trial = 0; trial < 200; ++trial) {
+        const double overhead = std::uniform_real_distribution<double>(1e3, 2e5)(random);
+        const std::uint32_t workers = 1 + random() % 8;
+        const std::uint32_t batches = 1 + random() % 32;
+        const bool bounded = random() % 2 == 0;
+        const double budget = bounded ? std::uniform_real_distribution<double>(5e4, 5e6)(random) : -1;
+        PlacementModel model;
+        model.resize(1);
+        model.observe_dispatch(overhead);  // best == current: no re-tries, a pure threshold
+        int flips = 0;
+        WavePlacement last = WavePlacement::Inline;
+        for (double work = 100; work < 1e9; work *= 1.1) {
+            const WaveShape wave = shape(work, batches, workers, budget);
+            const WavePlacement now = model.decide(wave);
+            INFO("overhead " << overhead << " workers " << workers << " batches " << batches << " budget " << budget
+                             << " work " << work);
+            REQUIRE(now != WavePlacement::Pool);  // the coordinator never idles by choice
+            if (now == WavePlacement::Inline) {
+                // Inline only when the pool is not predicted clearly faster, and never past the budget.
+                REQUIRE(model.predict_shared(wave, overhead) >= 0.85 * model.predict_inline(wave));
+                if (bounded) REQUIRE(work <= budget);
+            } else {
+                REQUIRE((model.predict_shared(wave, overhead) < 0.85 * work || (bounded && work > budget)));
+            }
+            flips += now != last;
+            last = now;
+        }
+        if (batches == 1 && !bounded) REQUIRE(flips == 0);  // one batch can never be shared
+        REQUIRE(flips <= 1);
+    }
+}
+
+TEST_CASE("placement: a wave kept inline re-tries the pool at growing intervals when the best overhead would pay", "[schedule][placement]") {
+    PlacementModel model;
+    model.resize(1);
+    model.observe_dispatch(1'000);  // the best seen
+    for (int i = 0; i < 40; ++i) model.observe_dispatch(1'000'000);  // now the pool is slow
+    const WaveShape wave = shape(200'000, 16, 4);
+    std::vector<int> retries;
+    for (int i = 1; i <= 16 + 32 + 64 + 128; ++i) {
+        if (model.decide(wave) == WavePlacement::Shared) retries.push_back(i);
+    }
+    CHECK(retries == std::vector<int>{16, 48, 112, 240});
+    // A wave the pool could not pay for even at its best is never re-tried.
+    const WaveShape tiny = shape(500, 16, 4);
+    for (int i = 0; i < 10'000; ++i) REQUIRE(model.decide(tiny) == WavePlacement::Inline);
+}
+
+namespace {
+
+struct Run {
+    std::vector<std::uint64_t> frame_hashes;
+    std::vector<std::uint64_t> observer_log;
+    std::vector<WavePlacement> placements;  // of every wave of every frame
+};
+
+// placement: nullopt = the executor decides; otherwise pinned, and cycled through all three
+// from frame to frame when `cycle` is set (so a world sees every placement in turn).
+Run run_scenario(std::uint32_t workers, std::uint32_t extra_movers, std::optional<WavePlacement> placement,
+                 bool cycle, std::uint32_t frames) {
+    Run run;
+    World world(WorldOptions{1u << 17, 22});
+    world.diagnostics().set_sink([](const std::string&) {});
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = 256;
+    Scheduler scheduler(world, options);
+    builtin::setup_scenario(world, scheduler, 9, run.observer_log);
+    builtin::spawn_movers(world, extra_movers, 11);
+    constexpr WavePlacement kAll[] = {WavePlacement::Inline, WavePlacement::Pool, WavePlacement::Shared};
+    for (std::uint32_t f = 0; f < frames; ++f) {
+        if (cycle) placement = kAll[f % 3];
+        detail::SchedulerTesting::force_placement(scheduler, placement);
+        scheduler.update(1.0f / 60);
+        run.frame_hashes.push_back(state_hash(world));
+        for (const WaveTiming& wave : scheduler.last_frame_waves()) run.placements.push_back(wave.placement);
+    }
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("every placement, forced or decided, hashes like the serial executor at several sizes", "[schedule][threads][determinism][placement]") {
+    constexpr std::uint32_t kFrames = 16;
+    for (std::uint32_t extra : {0u, 2000u, 12000u}) {
+        const Run serial = run_scenario(0, extra, std::nullopt, false, kFrames);
+        REQUIRE(serial.observer_log.size() > 20);
+        for (WavePlacement p : serial.placements) REQUIRE(p == WavePlacement::Inline);
+        for (std::uint32_t workers : {1u, 2u, 4u}) {
+            struct Mode {
+                const char* name;
+                std::optional<WavePlacement> placement;
+                bool cycle;
+            };
+            for (const Mode& mode : {Mode{"decide", std::nullopt, false}, Mode{"inline", WavePlacement::Inline, false},
+                                     Mode{"pool", WavePlacement::Pool, false}, Mode{"shared", WavePlacement::Shared, false},
+                                     Mode{"cycled", std::nullopt, true}}) {
+                INFO("extra movers " << extra << ", workers " << workers << ", placement " << mode.name);
+                const Run threaded = run_scenario(workers, extra, mode.placement, mode.cycle, kFrames);
+                REQUIRE(threaded.frame_hashes == serial.frame_hashes);
+                REQUIRE(threaded.observer_log == serial.observer_log);
+                if (mode.placement && *mode.placement != WavePlacement::Inline) {
+                    // Forced onto the pool: every wave with batches went there.
+                    bool dispatched = false;
+                    for (WavePlacement p : threaded.placements) dispatched |= p == *mode.placement;
+                    REQUIRE(dispatched);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("the executor dispatches to the workers to measure first, then keeps one-batch waves inline", "[schedule][threads][placement]") {
+    World world(WorldOptions{1u << 12, 20});
+    world.diagnostics().set_sink([](const std::string&) {});
+    SchedulerOptions options;
+    options.workers = 2;
+    Scheduler scheduler(world, options);
+    builtin::spawn_movers(world, 100, 1);  // 100 rows: one batch
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    scheduler.update(1.0f / 60);
+    REQUIRE(scheduler.last_frame_waves().size() == 1);
+    CHECK(scheduler.last_frame_waves()[0].placement == WavePlacement::Pool);  // costs unknown
+    CHECK(detail::SchedulerTesting::model(scheduler).ns_per_row(0) >= 0);
+    CHECK(detail::SchedulerTesting::model(scheduler).dispatch_overhead_ns() >= 0);
+    for (int f = 0; f < 50; ++f) {
+        scheduler.update(1.0f / 60);
+        // Sharing one batch can only add the round trip: never chosen, re-tries included.
+        REQUIRE(scheduler.last_frame_waves()[0].placement == WavePlacement::Inline);
+    }
+}
