@@ -39,6 +39,35 @@ test('the isolated demo runs threaded, draws, and replays to the same hash at 0 
   expect(errors).toEqual([]);
 });
 
+test('changing the worker count while a frame is in flight waits for the frame, then resets', async ({ page }) => {
+  const errors = await openDemo(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const select = document.getElementById('c-workers');
+    const seen = [];
+    for (const workers of ['0', '1', '0']) {
+      // Catch the render loop inside update(): the scheduler it awaits is the one a reset disposes.
+      const until = performance.now() + 10_000;
+      while (!window.demo.running && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 0));
+      const inFlight = window.demo.running;
+      select.value = workers;
+      select.dispatchEvent(new Event('change'));
+      // The reset happens after that frame; then the loop runs frames again.
+      const before = performance.now();
+      while (!(window.demo.workers === Number(workers) && window.demo.frame >= 3) && performance.now() - before < 20_000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      seen.push({ inFlight, workers: window.demo.workers, frame: window.demo.frame });
+    }
+    return seen;
+  });
+  for (const [i, workers] of [0, 1, 0].entries()) {
+    expect(r[i].inFlight).toBe(true);
+    expect(r[i].workers).toBe(workers);
+    expect(r[i].frame).toBeGreaterThanOrEqual(3);  // the loop lives on after the reset
+  }
+  expect(errors).toEqual([]);
+});
+
 test('without isolation the demo runs the single build and shows why', async ({ page }, testInfo) => {
   const errors = await openDemo(page, servers.plain);
   const overlay = await page.evaluate(() => window.demo.overlay());

@@ -109,6 +109,7 @@ val SchedulerBinding::last_frame() const {
         w.set("batches", t.batches);
         w.set("beginUs", t.begin_us);
         w.set("endUs", t.end_us);
+        w.set("placement", std::string(placement_name(t.placement)));
         waves.call<void>("push", w);
     }
     out.set("waves", waves);

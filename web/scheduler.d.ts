@@ -110,6 +110,12 @@ export interface WaveTiming {
   batches: number;
   beginUs: number;
   endUs: number;
+  /**
+   * Where the wave's batches ran, chosen per wave from measured costs (results never depend on
+   * it): 'inline' on the page's thread, 'pool' on the workers, 'shared' on the workers with the
+   * page's thread taking a bounded share (at most ~2 ms in one go).
+   */
+  placement: 'inline' | 'pool' | 'shared';
 }
 
 /** The last frame's timing. */

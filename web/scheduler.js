@@ -277,7 +277,7 @@ export class Scheduler {
   plan() { return this.#call('plan', (r) => r.plan()); }
   /** Why each system is in its wave, and which run on the main thread, as text. */
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
-  /** The last frame: { waves: [{ wave, batches, beginUs, endUs }], busyNs: [...], jobs: [...] }. */
+  /** The last frame: { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [...], jobs: [...] }. */
   lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
   /**
    * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.

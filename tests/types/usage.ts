@@ -78,6 +78,9 @@ export async function usage(): Promise<void> {
   const logHash: string = scenario.observerLogHash();
   await scheduler.update(1 / 60);
   const waves: string[][] = scheduler.plan();
+  const where: 'inline' | 'pool' | 'shared' = scheduler.lastFrame().waves[0].placement;
+  // @ts-expect-error: placement is one of three names
+  const nowhere: 'gpu' = scheduler.lastFrame().waves[0].placement;
   const hash: string = world.stateHash();
   const saved: Uint8Array = world.snapshot();
   world.restore(saved);

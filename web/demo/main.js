@@ -26,6 +26,8 @@ const state = {
   lastUpdateMs: 0, fps: 0, chunks: [], chunkKey: '',
   history: new Map(),  // `${seed}|${entities}|${frame}` -> { hash, workers }, for the replay check
   lastHash: null, busyBefore: [],
+  frameDone: Promise.resolve(),  // settles when the frames in flight end (runFrames)
+  pendingReset: null,            // a reset waiting for those frames (resetWhenIdle)
 };
 
 function describeVariant() {
@@ -79,6 +81,31 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   showPlan();
   recordHash();
   showStats();
+}
+
+// Runs frames one after another; a reset asked for meanwhile waits for them (resetWhenIdle).
+async function runFrames(frames) {
+  state.running = true;
+  let done;
+  state.frameDone = new Promise((resolve) => { done = resolve; });
+  try {
+    for (let i = 0; i < frames; i++) await stepFrame();
+  } finally {
+    state.running = false;
+    done();
+  }
+}
+
+// A reset (new worker count, seed, entity count) while a frame is in flight must not dispose the
+// scheduler under it (update() would reject: "the scheduler was disposed", and the render loop
+// would die): it waits for that frame, then resets. Requests made meanwhile merge; the last wins.
+async function resetWhenIdle(options = {}) {
+  state.pendingReset = { ...state.pendingReset, ...options };
+  while (state.running) await state.frameDone;
+  const pending = state.pendingReset;
+  if (pending === null) return;  // an earlier waiter already applied it
+  state.pendingReset = null;
+  reset(pending);
 }
 
 async function stepFrame() {
@@ -177,17 +204,14 @@ async function loop() {
     const now = await new Promise(requestAnimationFrame);
     state.fps = 0.9 * state.fps + 0.1 * (1000 / Math.max(1, now - last));
     last = now;
-    if (!state.paused && !state.running) {
-      state.running = true;
-      try { await stepFrame(); } finally { state.running = false; }
-    }
+    if (!state.paused && !state.running && state.pendingReset === null) await runFrames(1);
     renderer.draw(currentChunks());
     showStats();
   }
 }
 
-$('c-reset').onclick = () => reset({ seed: Number($('c-seed').value), entities: Number($('c-entities').value), workers: Number($('c-workers').value) });
-$('c-workers').onchange = () => reset({ workers: Number($('c-workers').value) });
+$('c-reset').onclick = () => resetWhenIdle({ seed: Number($('c-seed').value), entities: Number($('c-entities').value), workers: Number($('c-workers').value) });
+$('c-workers').onchange = () => resetWhenIdle({ workers: Number($('c-workers').value) });
 $('c-pause').onclick = () => {
   state.paused = !state.paused;
   $('c-pause').textContent = state.paused ? 'resume' : 'pause';
@@ -195,8 +219,8 @@ $('c-pause').onclick = () => {
 };
 $('c-step').onclick = async () => {
   if (!state.paused || state.running) return;
-  state.running = true;
-  try { await stepFrame(); recordHash(); } finally { state.running = false; }
+  await runFrames(1);
+  recordHash();
 };
 $('view').addEventListener('click', (event) => {
   const [x, y] = renderer.toWorld(event.clientX, event.clientY);
@@ -214,16 +238,13 @@ window.demo = {
   diagnostics,
   get frame() { return state.frame; },
   get workers() { return state.scheduler.workers; },
+  get running() { return state.running; },
   pause() { state.paused = true; $('c-pause').textContent = 'resume'; },
-  async reset(options) {
-    while (state.running) await new Promise((r) => setTimeout(r, 1));
-    reset(options);
-  },
+  reset: (options) => resetWhenIdle(options),
   async step(frames = 1) {
     this.pause();
-    while (state.running) await new Promise((r) => setTimeout(r, 1));
-    state.running = true;
-    try { for (let i = 0; i < frames; i++) await stepFrame(); } finally { state.running = false; }
+    while (state.running) await state.frameDone;
+    await runFrames(frames);
     return recordHash();
   },
   hash: () => state.world.stateHash(),
