@@ -141,6 +141,8 @@ for (const { variant, server } of variants) {
       const world = ecsia.createWorld({ maxEntities: 1 << 16 });
       defineScenarioComponents(world);
       const scheduler = world.createScheduler({ batchRows: 16 });
+      // On the workers every frame: left to decide, a wave this small runs on the page.
+      if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
       for (let i = 0; i < 64; i++) world.spawn({ hp: { value: 100 + i } });
       const bomb = world.spawn({ hp: { value: 13 } });  // row 64: the 5th batch of 16 rows
       scheduler.addSystem({ name: 'Explode', kernel: 'explode', reads: ['hp'], writes: [], spawnsPerBatch: 1 });

@@ -7,6 +7,7 @@
 
 #include <climits>
 #include <cmath>
+#include <optional>
 
 #include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/system_registry.hpp"
@@ -125,6 +126,17 @@ val SchedulerBinding::last_frame() const {
     return out;
 }
 
+void SchedulerBinding::force_placement(const std::string& placement) {
+    std::optional<WavePlacement> pinned;
+    for (WavePlacement p : {WavePlacement::Inline, WavePlacement::Pool, WavePlacement::Shared}) {
+        if (placement == placement_name(p)) pinned = p;
+    }
+    if (!pinned && !placement.empty()) {
+        throw Error(ErrorCode::BadValue, "forcePlacement: '" + placement + "' is not 'inline', 'pool', 'shared' or ''");
+    }
+    ecsia::detail::SchedulerTesting::force_placement(*scheduler_, pinned);
+}
+
 void SchedulerBinding::dispose() {
     if (scheduler_) scheduler_->dispose();
 }
@@ -189,6 +201,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("plan", &Guarded<&SchedulerBinding::plan>::call)
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
+        .function("forcePlacement", &Guarded<&SchedulerBinding::force_placement>::call)
         .function("workers", &Guarded<&SchedulerBinding::workers>::call)
         .function("frames", &Guarded<&SchedulerBinding::frames>::call)
         .function("dispose", &Guarded<&SchedulerBinding::dispose>::call);

@@ -47,6 +47,9 @@ public:
     std::string explain();
     // { waves: [{ wave, batches, beginUs, endUs }], busyNs: [per worker, since start], jobs: [...] }
     emscripten::val last_frame() const;
+    // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's
+    // placement ('inline', 'pool', 'shared'), or '' to let the executor decide again.
+    void force_placement(const std::string& placement);
     std::uint32_t workers() const { return scheduler_->workers(); }
     double frames() const { return static_cast<double>(scheduler_->frames()); }
     void dispose();
