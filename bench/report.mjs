@@ -98,7 +98,7 @@ function readJson(file) {
 
 function compose(options) {
   const native = {};
-  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot']) {
+  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot', 'executor']) {
     // --tables without --native: a browser-only run; the derived native targets are then absent.
     if (options.native !== null) native[name] = readJson(path.join(options.native, `${name}.json`));
   }

@@ -29,6 +29,20 @@ export function derive(results) {
     checked[`move_${n}_ecsia_over_simd_loop`] = size.ecsiaOverSimdLoop;
     checked[`move_${n}_ecsia_over_bitecs`] = 1 / size.bitecsOverEcsia;
   }
+  // Threads never make a frame slower (issue 15), natively: serial wall time / threaded wall time
+  // of the same frames (bench_executor), with the executor deciding where each wave runs.
+  const executorRuns = [
+    ...(native.executor?.move ?? []).map((size) => [`move_${size.entities}`, `move ${sizeLabel(size.entities)}`, size.result]),
+    ...(native.executor?.scenario ? [['scenario', 'scenario frame', native.executor.scenario]] : []),
+  ];
+  for (const [slug, label, result] of executorRuns) {
+    for (const run of result.runs.filter((r) => r.mode === 'decide')) {
+      const id = `executor_${slug}_w${run.workers}`;
+      target(targets, `${id}_over_serial`, `native ${label}, ${run.workers} workers: speed / serial`,
+        run.ratio, 0.95, false, { unit: 'x' });
+      checked[`${id}_serial_over_threaded`] = 1 / run.ratio;
+    }
+  }
   for (const size of browser.tracked?.sizes ?? []) {
     const n = size.entities;
     target(targets, `tracked_${n}_over_move`, `tracked ${sizeLabel(n)}: tracked / move`,
