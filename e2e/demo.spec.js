@@ -45,12 +45,14 @@ test('changing the worker count while a frame is in flight waits for the frame, 
     const select = document.getElementById('c-workers');
     const seen = [];
     for (const workers of ['0', '1', '0']) {
-      // Catch the render loop inside update(): the scheduler it awaits is the one a reset disposes.
-      const until = performance.now() + 10_000;
-      while (!window.demo.running && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 0));
-      const inFlight = window.demo.running;
-      select.value = workers;
-      select.dispatchEvent(new Event('change'));
+      // From inside a frame (its main-thread Input system): the scheduler that frame runs on is
+      // the one a reset disposes, and the world cannot be disposed from inside its own callback.
+      const inFlight = await new Promise((resolve) => window.demo.duringNextFrame(() => {
+        const running = window.demo.running;
+        select.value = workers;
+        select.dispatchEvent(new Event('change'));
+        resolve(running);
+      }));
       // The reset happens after that frame; then the loop runs frames again.
       const before = performance.now();
       while (!(window.demo.workers === Number(workers) && window.demo.frame >= 3) && performance.now() - before < 20_000) {

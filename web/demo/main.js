@@ -28,6 +28,7 @@ const state = {
   lastHash: null, busyBefore: [],
   frameDone: Promise.resolve(),  // settles when the frames in flight end (runFrames)
   pendingReset: null,            // a reset waiting for those frames (resetWhenIdle)
+  duringFrame: null,             // tests: called from inside the next frame's Input system
 };
 
 function describeVariant() {
@@ -66,6 +67,11 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
     name: 'Input',
     writes: ['position', 'velocity'],
     run(w) {
+      if (state.duringFrame) {  // tests: act from inside a frame (window.demo.duringNextFrame)
+        const fn = state.duringFrame;
+        state.duringFrame = null;
+        fn();
+      }
       for (const { x, y } of state.clicks.splice(0)) {
         for (let i = 0; i < BURST; i++) {
           const angle = (i / BURST) * Math.PI * 2;
@@ -239,6 +245,7 @@ window.demo = {
   get frame() { return state.frame; },
   get workers() { return state.scheduler.workers; },
   get running() { return state.running; },
+  duringNextFrame(fn) { state.duringFrame = fn; },
   pause() { state.paused = true; $('c-pause').textContent = 'resume'; },
   reset: (options) => resetWhenIdle(options),
   async step(frames = 1) {
