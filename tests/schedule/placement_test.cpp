@@ -78,7 +78,7 @@ TEST_CASE("placement: with a fixed overhead the choice flips once, from inline t
             const WavePlacement now = model.decide(wave);
             INFO("overhead " << overhead << " workers " << workers << " batches " << batches << " budget " << budget
                              << " work " << work);
-            REQUIRE(now != WavePlacement::Pool);  // the coordinator never idles by choice
+            REQUIRE(now != WavePlacement::Pool);  // the coordinator never idles by choice (batches fit its budget)
             if (now == WavePlacement::Inline) {
                 // Inline only when the pool is not predicted clearly faster, and never past the budget.
                 REQUIRE(model.predict_shared(wave, overhead) >= 0.85 * model.predict_inline(wave));
@@ -92,6 +92,20 @@ TEST_CASE("placement: with a fixed overhead the choice flips once, from inline t
         if (batches == 1 && !bounded) REQUIRE(flips == 0);  // one batch can never be shared
         REQUIRE(flips <= 1);
     }
+}
+
+TEST_CASE("placement: a page's thread never claims a batch longer than its budget", "[schedule][placement]") {
+    PlacementModel model;
+    model.resize(1);
+    model.observe_dispatch(10'000);
+    WaveShape wave = shape(80e6, 32, 2, 2e6);  // 80 ms of work in 32 batches of 2.5 ms
+    wave.largest_batch_ns = 2.5e6;
+    CHECK(model.decide(wave) == WavePlacement::Pool);
+    wave.largest_batch_ns = 1.5e6;
+    CHECK(model.decide(wave) == WavePlacement::Shared);
+    wave.coordinator_budget_ns = -1;  // a coordinator that may block has no budget
+    wave.largest_batch_ns = 2.5e6;
+    CHECK(model.decide(wave) == WavePlacement::Shared);
 }
 
 TEST_CASE("placement: a wave kept inline re-tries the pool at growing intervals when the best overhead would pay", "[schedule][placement]") {

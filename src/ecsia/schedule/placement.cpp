@@ -55,7 +55,10 @@ WavePlacement PlacementModel::decide(const WaveShape& wave) noexcept {
     if (!wave.known || overhead_ns_ < 0) return WavePlacement::Pool;
     const double inline_ns = predict_inline(wave);
     // A coordinator that must stay live (the page) never runs more than its budget in one go.
-    if (wave.coordinator_budget_ns >= 0 && inline_ns > wave.coordinator_budget_ns) return WavePlacement::Shared;
+    const bool bounded = wave.coordinator_budget_ns >= 0;
+    // One batch longer than the budget would stall the page by itself: the workers take them all.
+    if (bounded && wave.largest_batch_ns > wave.coordinator_budget_ns) return WavePlacement::Pool;
+    if (bounded && inline_ns > wave.coordinator_budget_ns) return WavePlacement::Shared;
     if (predict_shared(wave, overhead_ns_) < inline_ns * kMargin) {
         probe_interval_ = 16;
         inline_since_probe_ = 0;

@@ -38,6 +38,9 @@ struct WaveShape {
     // anyway). In the browser the page's main thread must stay live (G2): a wave predicted longer
     // than this is never run inline, and a shared wave's coordinator stops claiming batches here.
     double coordinator_budget_ns = -1;
+    // Predicted run time of the wave's longest batch: a coordinator with a budget never claims a
+    // batch that alone would overrun it (the wave then goes to the workers alone).
+    double largest_batch_ns = 0;
 };
 
 class PlacementModel {

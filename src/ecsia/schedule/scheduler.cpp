@@ -366,7 +366,9 @@ WavePlacement Scheduler::choose_placement() {
             shape.known = false;
             break;
         }
-        shape.work_ns += per_row * std::max<std::uint32_t>(1, batch->row_end - batch->row_begin);
+        const double batch_ns = per_row * std::max<std::uint32_t>(1, batch->row_end - batch->row_begin);
+        shape.work_ns += batch_ns;
+        shape.largest_batch_ns = std::max(shape.largest_batch_ns, batch_ns);
     }
     return placement_.decide(shape);
 }
