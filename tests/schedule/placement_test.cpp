@@ -17,7 +17,7 @@ using namespace ecsia;
 
 namespace {
 
-WaveShape shape(double work_ns, std::uint32_t batches, std::uint32_t workers, double budget_ns = -1) {
+WaveShape wave_shape(double work_ns, std::uint32_t batches, std::uint32_t workers, double budget_ns = -1) {
     WaveShape wave;
     wave.work_ns = work_ns;
     wave.known = true;
@@ -32,16 +32,16 @@ WaveShape shape(double work_ns, std::uint32_t batches, std::uint32_t workers, do
 TEST_CASE("placement: no pool or no batches runs inline; unmeasured costs go to the workers to be measured", "[schedule][placement]") {
     PlacementModel model;
     model.resize(1);
-    CHECK(model.decide(shape(1e9, 16, 0)) == WavePlacement::Inline);
-    CHECK(model.decide(shape(1e9, 0, 4)) == WavePlacement::Inline);
-    WaveShape unknown = shape(10, 16, 2);
+    CHECK(model.decide(wave_shape(1e9, 16, 0)) == WavePlacement::Inline);
+    CHECK(model.decide(wave_shape(1e9, 0, 4)) == WavePlacement::Inline);
+    WaveShape unknown = wave_shape(10, 16, 2);
     unknown.known = false;
     // On the workers alone: a kernel not yet seen to return runs where the wave deadline holds.
     CHECK(model.decide(unknown) == WavePlacement::Pool);
-    CHECK(model.decide(shape(10, 16, 2)) == WavePlacement::Pool);  // known rows, unknown pool
+    CHECK(model.decide(wave_shape(10, 16, 2)) == WavePlacement::Pool);  // known rows, unknown pool
     model.observe_dispatch(50'000);
     CHECK(model.decide(unknown) == WavePlacement::Pool);
-    CHECK(model.decide(shape(10, 16, 2)) == WavePlacement::Inline);
+    CHECK(model.decide(wave_shape(10, 16, 2)) == WavePlacement::Inline);
 }
 
 TEST_CASE("placement: per-row costs and the pool's overhead follow their samples", "[schedule][placement]") {
@@ -74,7 +74,7 @@ TEST_CASE("placement: with a fixed overhead the choice flips once, from inline t
         int flips = 0;
         WavePlacement last = WavePlacement::Inline;
         for (double work = 100; work < 1e9; work *= 1.1) {
-            const WaveShape wave = shape(work, batches, workers, budget);
+            const WaveShape wave = wave_shape(work, batches, workers, budget);
             const WavePlacement now = model.decide(wave);
             INFO("overhead " << overhead << " workers " << workers << " batches " << batches << " budget " << budget
                              << " work " << work);
@@ -98,7 +98,7 @@ TEST_CASE("placement: a page's thread never claims a batch longer than its budge
     PlacementModel model;
     model.resize(1);
     model.observe_dispatch(10'000);
-    WaveShape wave = shape(80e6, 32, 2, 2e6);  // 80 ms of work in 32 batches of 2.5 ms
+    WaveShape wave = wave_shape(80e6, 32, 2, 2e6);  // 80 ms of work in 32 batches of 2.5 ms
     wave.largest_batch_ns = 2.5e6;
     CHECK(model.decide(wave) == WavePlacement::Pool);
     wave.largest_batch_ns = 1.5e6;
@@ -113,20 +113,20 @@ TEST_CASE("placement: a wave kept inline re-tries the pool at growing intervals 
     model.resize(1);
     model.observe_dispatch(1'000);  // the best seen
     for (int i = 0; i < 40; ++i) model.observe_dispatch(1'000'000);  // now the pool is slow
-    const WaveShape wave = shape(200'000, 16, 4);
+    const WaveShape wave = wave_shape(200'000, 16, 4);
     std::vector<int> retries;
     for (int i = 1; i <= 16 + 32 + 64 + 128; ++i) {
         if (model.decide(wave) == WavePlacement::Shared) retries.push_back(i);
     }
     CHECK(retries == std::vector<int>{16, 48, 112, 240});
     // A wave the pool could not pay for even at its best is never re-tried.
-    const WaveShape tiny = shape(500, 16, 4);
+    const WaveShape tiny = wave_shape(500, 16, 4);
     for (int i = 0; i < 10'000; ++i) REQUIRE(model.decide(tiny) == WavePlacement::Inline);
 }
 
 namespace {
 
-struct Run {
+struct PlacedRun {
     std::vector<std::uint64_t> frame_hashes;
     std::vector<std::uint64_t> observer_log;
     std::vector<WavePlacement> placements;  // of every wave of every frame
@@ -134,9 +134,9 @@ struct Run {
 
 // placement: nullopt = the executor decides; otherwise pinned, and cycled through all three
 // from frame to frame when `cycle` is set (so a world sees every placement in turn).
-Run run_scenario(std::uint32_t workers, std::uint32_t extra_movers, std::optional<WavePlacement> placement,
+PlacedRun run_placed_scenario(std::uint32_t workers, std::uint32_t extra_movers, std::optional<WavePlacement> placement,
                  bool cycle, std::uint32_t frames) {
-    Run run;
+    PlacedRun run;
     World world(WorldOptions{1u << 17, 22});
     world.diagnostics().set_sink([](const std::string&) {});
     SchedulerOptions options;
@@ -161,7 +161,7 @@ Run run_scenario(std::uint32_t workers, std::uint32_t extra_movers, std::optiona
 TEST_CASE("every placement, forced or decided, hashes like the serial executor at several sizes", "[schedule][threads][determinism][placement]") {
     constexpr std::uint32_t kFrames = 16;
     for (std::uint32_t extra : {0u, 2000u, 12000u}) {
-        const Run serial = run_scenario(0, extra, std::nullopt, false, kFrames);
+        const PlacedRun serial = run_placed_scenario(0, extra, std::nullopt, false, kFrames);
         REQUIRE(serial.observer_log.size() > 20);
         for (WavePlacement p : serial.placements) REQUIRE(p == WavePlacement::Inline);
         for (std::uint32_t workers : {1u, 2u, 4u}) {
@@ -174,7 +174,7 @@ TEST_CASE("every placement, forced or decided, hashes like the serial executor a
                                      Mode{"pool", WavePlacement::Pool, false}, Mode{"shared", WavePlacement::Shared, false},
                                      Mode{"cycled", std::nullopt, true}}) {
                 INFO("extra movers " << extra << ", workers " << workers << ", placement " << mode.name);
-                const Run threaded = run_scenario(workers, extra, mode.placement, mode.cycle, kFrames);
+                const PlacedRun threaded = run_placed_scenario(workers, extra, mode.placement, mode.cycle, kFrames);
                 REQUIRE(threaded.frame_hashes == serial.frame_hashes);
                 REQUIRE(threaded.observer_log == serial.observer_log);
                 if (mode.placement && *mode.placement != WavePlacement::Inline) {
