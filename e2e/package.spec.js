@@ -211,7 +211,9 @@ for (const { name, app, built, serve } of APPS) {
             expect(result.workers).toBeGreaterThanOrEqual(2);
             expect(result.schedulerWorkers).toBe(result.workers);
             expect(result.workerFrames).toBeGreaterThanOrEqual(1);
-            expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(2);
+            // The deciding executor (issue 15) runs a wave this small on as few workers as pay, and
+            // the first worker awake may take every batch: at least one worker ran jobs.
+            expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);
             expect(withoutBlockingNotice(warnings)).toEqual([]);
           } else {
             expect(result.isolated).toBe(false);
