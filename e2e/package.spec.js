@@ -270,7 +270,7 @@ for (const { name, app, built, serve } of KERNEL_APPS) {
         expect(result.variant).toBe(isolated ? 'threaded' : 'single');
         if (isolated) {
           expect(result.workerFrames).toBeGreaterThanOrEqual(1);
-          expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(2);
+          expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);  // as above: the deciding executor
           expect(withoutBlockingNotice(warnings)).toEqual([]);
         } else {
           expect(warnings).toHaveLength(1);
