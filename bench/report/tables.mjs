@@ -124,7 +124,8 @@ export function kernels(results) {
     rows.push([`move ${count(size.entities)} (serial, ${size.batches} batches)`, `${n3(ns['ecsia JS kernel'])} ns/entity`,
       `JS loop ${n3(ns['JS loop'])}, the same loop over the heap's column views ${n3(ns['JS loop over heap views'])}, ` +
         (ns['JS loop over fresh views'] === undefined ? '' : `over fresh views per batch ${n3(ns['JS loop over fresh views'])}, `) +
-        `C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity`,
+        `C++ kernel ${n3(ns['ecsia C++ kernel'])} ns/entity` +
+        (size.warmupMs === undefined ? '' : `; timed once settled, the kernel after ${(size.warmupMs['ecsia JS kernel'] / 1e3).toFixed(1)} s of frames`),
       `**${n2(size.kernelOverJsLoop)}x** the JS loop` +
         (size.kernelOverFreshViewsLoop === undefined ? '' : `; ${n2(size.kernelOverFreshViewsLoop)}x the loop over fresh views`)]);
   }
