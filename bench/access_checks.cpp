@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "workloads/move_rows.hpp"
 #include "builtin/builtin_systems.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
@@ -21,17 +22,11 @@ namespace {
 
 using ecsia::builtin::Position;
 using ecsia::builtin::Velocity;
+using bench::move_rows;
 
 constexpr std::uint32_t kEntities = 1'000'000;
 constexpr int kRepetitions = 11;
 constexpr int kFrames = 10;
-
-[[gnu::noinline]] void move_rows(Position* position, const Velocity* velocity, std::uint32_t rows, float dt) {
-    for (std::uint32_t i = 0; i < rows; ++i) {
-        position[i].x += velocity[i].dx * dt;
-        position[i].y += velocity[i].dy * dt;
-    }
-}
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "workloads/move_rows.hpp"
 #include "builtin/components.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
@@ -28,17 +29,11 @@ using ecsia::builtin::Velocity;
 using bench::Variant;
 using bench::add_variant;
 using bench::time_frames;
+using bench::move_rows;
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr int kRepetitions = 21;
 constexpr double kSampleSeconds = 0.02;
-
-[[gnu::noinline]] void move_rows(Position* position, const Velocity* velocity, std::uint32_t rows, float dt) {
-    for (std::uint32_t i = 0; i < rows; ++i) {
-        position[i].x += velocity[i].dx * dt;
-        position[i].y += velocity[i].dy * dt;
-    }
-}
 
 // What the drainer does with each changed row: sums x (the built-in SumMoved's code).
 using ecsia::builtin::sum_position_x;
