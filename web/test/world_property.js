@@ -4,15 +4,7 @@
 // which code, where the model knows it), and that a rejected call changed nothing (stateHash).
 // e2e/world_property.spec.js runs it on both builds.
 
-function rng(seed) {
-  let state = (seed >>> 0) || 1;
-  return (n) => {  // xorshift32, an integer in [0, n)
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state % n;
-  };
-}
+import { rng } from './rng.js';
 
 // The model's schema: what the engine's world has once these are defined (position and velocity
 // come with the engine's built-ins).

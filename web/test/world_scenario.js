@@ -2,15 +2,7 @@
 // Same seed and steps, same operations: the threaded and the single build must end with the same
 // stateHash(). Values are exact in f32 (multiples of 1/8), so no rounding differs between builds.
 
-function rng(seed) {
-  let state = (seed >>> 0) || 1;
-  return (n) => {  // xorshift32, an integer in [0, n)
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state % n;
-  };
-}
+import { rng } from './rng.js';
 
 export function defineScenarioComponents(world) {
   world.defineComponent('health', { hp: 'i32', alive: 'bool', regen: 'f64' });
