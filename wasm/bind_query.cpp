@@ -12,29 +12,16 @@ using emscripten::val;
 
 namespace ecsia::wasm {
 
-std::vector<ComponentId> QueryBinding::ids_of(const val& names, const char* what) const {
-    std::vector<ComponentId> ids;
-    if (names.isUndefined() || names.isNull()) return ids;
-    if (!names.isArray()) throw Error(ErrorCode::BadValue, std::string(what) + " takes an array of component names, got " + describe_js(names));
-    const auto length = names["length"].as<unsigned>();
-    for (unsigned i = 0; i < length; ++i) {
-        const val name = names[i];
-        if (!name.isString()) throw Error(ErrorCode::BadValue, std::string(what) + " takes component names, got " + describe_js(name));
-        ids.push_back(world_.world().components().id_of(name.as<std::string>()));
-    }
-    return ids;
-}
-
 namespace {
 
-QueryDesc make_desc(std::vector<ComponentId> with, std::vector<ComponentId> without, std::vector<ComponentId> optional,
-                    std::vector<ComponentId> changed, std::vector<ComponentId> added) {
+QueryDesc make_desc(const ComponentRegistry& registry, const val& with, const val& without, const val& optional,
+                    const val& changed, const val& added) {
     QueryDesc desc;
-    desc.with = std::move(with);
-    desc.without = std::move(without);
-    desc.optional = std::move(optional);
-    desc.changed = std::move(changed);
-    desc.added = std::move(added);
+    desc.with = component_ids_of(registry, with, "with");
+    desc.without = component_ids_of(registry, without, "without");
+    desc.optional = component_ids_of(registry, optional, "optional");
+    desc.changed = component_ids_of(registry, changed, "changed");
+    desc.added = component_ids_of(registry, added, "added");
     return desc;
 }
 
@@ -43,9 +30,8 @@ QueryDesc make_desc(std::vector<ComponentId> with, std::vector<ComponentId> with
 QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& without, const val& optional,
                            const val& changed, const val& added, const val& columns)
     : world_(world),
-      cache_(make_desc(ids_of(with, "with"), ids_of(without, "without"), ids_of(optional, "optional"),
-                       ids_of(changed, "changed"), ids_of(added, "added"))),
-      columns_(ids_of(columns, "columns")) {}
+      cache_(make_desc(world.world().components(), with, without, optional, changed, added)),
+      columns_(component_ids_of(world.world().components(), columns, "columns")) {}
 
 std::uint32_t QueryBinding::fetch(bool advance) {
     World& world = world_.world();

@@ -20,17 +20,11 @@ namespace ecsia::wasm {
 
 namespace {
 
-std::string defined_names(const ComponentRegistry& registry) {
-    std::string out;
-    for (ComponentId id = 0; id < registry.size(); ++id) out += (out.empty() ? "" : ", ") + registry.desc(id).name;
-    return out.empty() ? "none" : out;
-}
-
 ComponentId id_of(const World& world, const std::string& name) {
     const ComponentId id = world.components().find(name);
     if (id == kNoComponent) {
         throw Error(ErrorCode::UnknownComponent,
-                    "no component named '" + name + "' (defined: " + defined_names(world.components()) + ")");
+                    "no component named '" + name + "' (defined: " + defined_component_names(world.components()) + ")");
     }
     return id;
 }
@@ -181,31 +175,10 @@ void WorldBinding::mark_changed(std::uint32_t entity, const std::string& name) {
     flush_if_allowed();
 }
 
-std::vector<ComponentId> WorldBinding::ids_of(const val& names, const char* what) const {
-    std::vector<ComponentId> ids;
-    if (names.isUndefined() || names.isNull()) return ids;
-    if (names.isString()) {
-        ids.push_back(id_of(*world_, names.as<std::string>()));
-        return ids;
-    }
-    if (!names.isArray()) {
-        throw Error(ErrorCode::BadValue, std::string(what) + " takes an array of component names, got " + describe_js(names));
-    }
-    const auto length = names["length"].as<unsigned>();
-    for (unsigned i = 0; i < length; ++i) {
-        const val name = names[i];
-        if (!name.isString()) {
-            throw Error(ErrorCode::BadValue, std::string(what) + " takes component names, got " + describe_js(name));
-        }
-        ids.push_back(id_of(*world_, name.as<std::string>()));
-    }
-    return ids;
-}
-
 std::uint32_t WorldBinding::count(const val& with, const val& without) {
     QueryDesc desc;
-    desc.with = ids_of(with, "count(with)");
-    desc.without = ids_of(without, "count(without)");
+    desc.with = component_ids_of(world_->components(), with, "count(with)");
+    desc.without = component_ids_of(world_->components(), without, "count(without)");
     return world_->count(desc);
 }
 

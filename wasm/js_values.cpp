@@ -35,11 +35,20 @@ std::vector<std::string> names_of(const val& names, const std::string& what) {
     return out;
 }
 
+std::string defined_component_names(const ComponentRegistry& registry) {
+    std::string out;
+    for (ComponentId id = 0; id < registry.size(); ++id) out += (out.empty() ? "" : ", ") + registry.desc(id).name;
+    return out.empty() ? "none" : out;
+}
+
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const val& names, const std::string& what) {
     std::vector<ComponentId> ids;
     for (const std::string& name : names_of(names, what)) {
         const ComponentId id = registry.find(name);
-        if (id == kNoComponent) throw Error(ErrorCode::UnknownComponent, what + " names unknown component '" + name + "'");
+        if (id == kNoComponent) {
+            throw Error(ErrorCode::UnknownComponent,
+                        what + " names unknown component '" + name + "' (defined: " + defined_component_names(registry) + ")");
+        }
         ids.push_back(id);
     }
     return ids;

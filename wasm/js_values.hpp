@@ -26,7 +26,9 @@ std::string describe_js(const emscripten::val& value);
 
 // A JS array of strings (undefined or null: none); `what` names the argument in the errors.
 std::vector<std::string> names_of(const emscripten::val& names, const std::string& what);
-// The same, as component ids of `registry`: an unknown name is UnknownComponent.
+// "position, velocity" (or "none"): the components an unknown-name error lists.
+std::string defined_component_names(const ComponentRegistry& registry);
+// The same, as component ids of `registry`: an unknown name is UnknownComponent, naming those defined.
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const emscripten::val& names,
                                           const std::string& what);
 

@@ -40,7 +40,6 @@ public:
     void mark_written(const emscripten::val& ids);
 
 private:
-    std::vector<ComponentId> ids_of(const emscripten::val& names, const char* what) const;
 
     WorldBinding& world_;
     QueryCache cache_;

@@ -91,7 +91,6 @@ public:
 
 private:
     Entity handle(std::uint32_t bits) const noexcept { return Entity{bits}; }
-    std::vector<ComponentId> ids_of(const emscripten::val& names, const char* what) const;
 
     std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
