@@ -425,6 +425,33 @@ test('a module that loads on the page but not in a worker: the page is told, and
   expectNoPageErrors(log);
 });
 
+test('a module linked without the workers\' kernel support: loadEcsia({ kernels }) rejects naming why, and leaves no worker running', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    // Every Web Worker made from here on, and whether it was terminated.
+    const made = [];
+    const PageWorker = globalThis.Worker;
+    globalThis.Worker = class TrackedWorker extends PageWorker {
+      constructor(...args) { super(...args); made.push({ terminated: false }); this.record = made[made.length - 1]; }
+      terminate() { this.record.terminated = true; super.terminate(); }
+    };
+    try {
+      await window.ecsiaTest.loadEcsia({ threads: 2, module: '/web/test/fixtures/no_worker_kernels', kernels: '/web/bench/kernels.js' });
+      return { loaded: true };
+    } catch (error) {
+      return { message: error.message, made: made.length, running: made.filter((w) => !w.terminated).length };
+    } finally {
+      globalThis.Worker = PageWorker;
+    }
+  });
+  expect(r.loaded).toBeUndefined();
+  expect(r.message).toContain('cannot run JS kernels on its workers: it was linked without wasm/worker_kernels.post.js');
+  expect(r.message).toContain('/web/test/fixtures/no_worker_kernels');
+  expect(r.made).toBeGreaterThan(0);  // the factory started its pool before the check failed
+  expect(r.running).toBe(0);
+  expectNoPageErrors(log);
+});
+
 test("the README's kernel module example runs as printed, on the threaded and the single build", async ({ page, browser }) => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Your own JS systems on the workers'));

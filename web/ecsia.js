@@ -19,7 +19,7 @@
 // Thread rule: everything here runs on the page's main thread and never blocks it.
 
 import { describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
-import { attachInternals, Engine } from './internal/engine.js';
+import { attachInternals, Engine, releaseModule } from './internal/engine.js';
 import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
@@ -34,16 +34,6 @@ const MODULES = {
   threaded_debug: () => import('./dist/ecsia_threaded_debug.mjs'),
   single_debug: () => import('./dist/ecsia_single_debug.mjs'),
 };
-// The same modules' addresses, as the package ships them (Engine.moduleUrl; in a bundle they name
-// where the file would be, not the chunk that holds it). Not `new URL('...', import.meta.url)`
-// literals: bundlers would copy the engine as an asset for every page.
-const ENGINE_FILES = {
-  threaded: './dist/ecsia_threaded.mjs',
-  single: './dist/ecsia_single.mjs',
-  threaded_debug: './dist/ecsia_threaded_debug.mjs',
-  single_debug: './dist/ecsia_single_debug.mjs',
-};
-const HERE = import.meta.url;
 const OPTIONS = ['threads', 'onDiagnostic', 'kernels', 'module', 'debug'];
 
 const COI_HEADERS = '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"';
@@ -147,7 +137,6 @@ export async function loadEcsia(options = {}) {
 
   // The variant's files: <name>_<variant>[_debug].mjs.
   const fileVariant = debug ? `${variant}_debug` : variant;
-  const moduleUrl = files === null ? new URL(ENGINE_FILES[fileVariant], HERE).href : files.urls(fileVariant)[0];
   const factory = files === null ? (await MODULES[fileVariant]()).default : await files.importFactory(fileVariant);
   const moduleArgs = {
     print: (text) => console.log(text),
@@ -162,17 +151,22 @@ export async function loadEcsia(options = {}) {
     throw explainLoadFailure(error, variant, moduleArgs.ecsiaWasmUrl);
   }
   const where = files === null ? 'the engine module' : `the module ${files.describe(fileVariant)}`;
-  // The pool workers have loaded; each imports the kernel module before any thread runs there.
-  if (kernelModule !== null && variant === 'threaded') {
-    await withLoadDeadline(startWorkerKernels(module, kernelModule, where, diagnose), kernelModule);
-  }
   let systems;
   try {
-    // Throws DuplicateName when a name was registered twice: a start-up error, reported now.
-    systems = module.registeredSystems();
-    module.registeredComponents();
+    // The pool workers have loaded; each imports the kernel module before any thread runs there.
+    if (kernelModule !== null && variant === 'threaded') {
+      await withLoadDeadline(startWorkerKernels(module, kernelModule, where, diagnose), kernelModule);
+    }
+    try {
+      // Throws DuplicateName when a name was registered twice: a start-up error, reported now.
+      systems = module.registeredSystems();
+      module.registeredComponents();
+    } catch (error) {
+      throw new Error(`loadEcsia: ${where} cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    }
   } catch (error) {
-    throw new Error(`loadEcsia: ${where} cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    releaseModule(module);
+    throw error;
   }
 
   let workers = 0;
@@ -187,14 +181,14 @@ export async function loadEcsia(options = {}) {
       workers = threads;
     }
   }
-  return new Ecsia(module, { variant, workers, diagnose, moduleUrl }, kernelModule?.names ?? [], Object.freeze([...systems]));
+  return new Ecsia(module, { variant, workers, diagnose }, kernelModule?.names ?? [], Object.freeze([...systems]));
 }
 
 class Ecsia {
   #engine;
 
-  constructor(module, { variant, workers, diagnose, moduleUrl }, kernels, systems) {
-    this.#engine = new Engine(module, { variant, workers, diagnose, moduleUrl, kernels: Object.freeze([...kernels]) });
+  constructor(module, { variant, workers, diagnose }, kernels, systems) {
+    this.#engine = new Engine(module, { variant, workers, diagnose, kernels: Object.freeze([...kernels]) });
     attachInternals(this, this.#engine);
     /** 'threaded' | 'single' */
     this.variant = variant;

@@ -23,6 +23,14 @@ export function internalsOf(publicObject, what = 'object') {
   return internal;
 }
 
+/**
+ * Ends a loaded module that will not be used (loadEcsia failed after its factory resolved): its
+ * pool's Web Workers are terminated, so a failed load leaves no threads behind.
+ */
+export function releaseModule(module) {
+  module?.PThread?.terminateAllThreads?.();
+}
+
 /** One loaded wasm module: the raw Embind surface and the heap it shares with JS. */
 export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
@@ -30,11 +38,9 @@ export class Engine {
   #views;          // { buffer, u8, u32, dv } over #heap
   #memory;         // the shared WebAssembly.Memory (threaded build), or undefined
 
-  constructor(module, { variant, workers, diagnose, kernels = [], moduleUrl }) {
+  constructor(module, { variant, workers, diagnose, kernels = [] }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
     this.module = module;
-    /** The URL of the module's .mjs (the engine's own, or <prefix>_<variant>.mjs of loadEcsia({ module })). */
-    this.moduleUrl = moduleUrl;
     this.variant = variant;
     this.workers = workers;
     /** Every warning of this engine goes here (G3). */
