@@ -36,7 +36,7 @@ test('boids: the same hash natively, at 0 and 2 workers, and in the single build
 
   const log = await openExample(page, servers.isolated);
   const serial = await page.evaluate((r) => window.boidsExample.simulate({ ...r, workers: 0 }), run);
-  const threaded = await page.evaluate((r) => window.boidsExample.simulate({ ...r, workers: 2 }), run);
+  const threaded = await page.evaluate((r) => window.boidsExample.simulate({ ...r, threads: 2, workers: 2 }), run);
   expect(threaded.variant).toBe('threaded');
   expect(threaded.workers).toBe(2);
   expect(serial.workers).toBe(0);

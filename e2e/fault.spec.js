@@ -11,11 +11,11 @@ for (const { variant, server } of variants) {
     await openTestPage(page, server);
     const r = await page.evaluate(async () => {
       const diagnostics = [];
-      const ecsia = await window.ecsiaTest.loadEcsia({ debug: true, onDiagnostic: (m) => diagnostics.push(m) });
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, debug: true, onDiagnostic: (m) => diagnostics.push(m) });
       const world = ecsia.createWorld({ maxEntities: 10_000 });
       const builtins = window.ecsiaTest.builtinsOf(ecsia);
       builtins.spawnMovers(world, 1000, 1);
-      const scheduler = world.createScheduler({ workers: Math.min(2, ecsia.workers), systems: ['Move'] });
+      const scheduler = world.createScheduler({ workers: ecsia.variant === 'threaded' ? 2 : 0, systems: ['Move'] });
       builtins.addFaultSystem(scheduler, 'FaultUndeclared');
       await scheduler.update(1 / 60);
       const xs = world.chunks(['position'])[0].columns.position;

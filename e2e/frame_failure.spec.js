@@ -15,11 +15,11 @@ for (const { variant, server } of variants) {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {
         const diagnostics = [];
-        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: (m) => diagnostics.push(m) });
         const world = ecsia.createWorld({ maxEntities: 1000 });
         const builtins = window.ecsiaTest.builtinsOf(ecsia);
         builtins.spawnMovers(world, 100, 1);
-        const scheduler = world.createScheduler({ systems: ['Move'], workers: Math.min(2, ecsia.workers) });
+        const scheduler = world.createScheduler({ systems: ['Move'], workers: ecsia.workers });
         const runs = { flaky: 0, after: 0 };
         let frame = 0;
         scheduler.addSystem({
@@ -51,10 +51,10 @@ for (const { variant, server } of variants) {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {
         const diagnostics = [];
-        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: (m) => diagnostics.push(m) });
         const world = ecsia.createWorld({ maxEntities: 1000 });
         window.ecsiaTest.builtinsOf(ecsia).spawnMovers(world, 300, 1);
-        const scheduler = world.createScheduler({ systems: ['Move'], workers: Math.min(2, ecsia.workers) });
+        const scheduler = world.createScheduler({ systems: ['Move'], workers: ecsia.workers });
         let later = 0;
         scheduler.addSystem({ name: 'Quit', before: ['Move'], run() { scheduler.dispose(); scheduler.dispose(); } });
         scheduler.addSystem({ name: 'Later', after: ['Move'], run() { later += 1; } });
@@ -150,10 +150,10 @@ for (const { variant, server } of variants) {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
       const diagnostics = [];
-      const ecsia = await window.ecsiaTest.loadEcsia({ debug: true, onDiagnostic: (m) => diagnostics.push(m) });
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, debug: true, onDiagnostic: (m) => diagnostics.push(m) });
       const release = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
       const world = ecsia.createWorld({ maxEntities: 1 << 16 });
-      const scheduler = world.createScheduler({ workers: Math.min(2, ecsia.workers) });
+      const scheduler = world.createScheduler({ workers: ecsia.workers });
       window.ecsiaTest.builtinsOf(ecsia).setupScenario(scheduler, 1);
       for (let f = 0; f < 200; f++) await scheduler.update(1 / 60);
       let bad = null;

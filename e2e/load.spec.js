@@ -16,6 +16,7 @@ test('the isolated page loads the threaded build with workers and no warning', a
       variant: ecsia.variant,
       workers: ecsia.workers,
       maxWorkers: ecsia.maxWorkers,
+      cores: navigator.hardwareConcurrency,
       heapShared: (() => {
         const world = ecsia.createWorld();
         world.spawn({ position: { x: 0, y: 0 } });
@@ -26,8 +27,9 @@ test('the isolated page loads the threaded build with workers and no warning', a
     };
   });
   expect(result).toMatchObject({ isolated: true, sharedArrayBuffer: 'function', variant: 'threaded', heapShared: true });
-  expect(result.workers).toBeGreaterThanOrEqual(2);
-  expect(result.workers).toBeLessThanOrEqual(result.maxWorkers);
+  // threads: 'auto' leaves the page's thread a core of its own: cores - 1 workers, at least 1.
+  expect(result.workers).toBe(Math.min(Math.max(1, result.cores - 1), result.maxWorkers));
+  expect(result.workers).toBeGreaterThanOrEqual(1);
   expect(warningsOf(log)).toEqual([]);
   expectNoPageErrors(log);
 });

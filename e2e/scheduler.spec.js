@@ -29,13 +29,13 @@ async function runScenario(page, { threads, workers, frames }) {
 
 test('the scenario gives the natively recorded hash with 2 workers, with 0 workers, and on the single build', async ({ page, browser }) => {
   const log = await openTestPage(page, servers.isolated);
-  const threaded = await runScenario(page, { threads: 'auto', workers: 2, frames: 200 });
+  const threaded = await runScenario(page, { threads: 2, workers: 2, frames: 200 });
   expect(threaded.variant).toBe('threaded');
   expect(threaded.workers).toBe(2);
   expect(threaded.hash).toBe(recorded.seed1_frames200);
   expect(threaded.plan.flat()).toEqual(expect.arrayContaining(['Spawner', 'Move', 'Bounce', 'Reaper', 'Marker', 'Pulse', 'Drain']));
 
-  const serial = await runScenario(page, { threads: 'auto', workers: 0, frames: 200 });
+  const serial = await runScenario(page, { threads: 2, workers: 0, frames: 200 });
   expect(serial.workers).toBe(0);
   expect(serial.hash).toBe(recorded.seed1_frames200);
   expect(serial.observers).toBe(threaded.observers);

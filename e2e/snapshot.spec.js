@@ -18,7 +18,7 @@ const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/snapshot_sce
 async function takeScenario(page, { workers, before, after }) {
   return page.evaluate(async ({ workers, before, after }) => {
     const { loadEcsia, snapshotReplay } = window.ecsiaTest;
-    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
     const run = snapshotReplay.scenarioWorld(ecsia, workers);
     await snapshotReplay.runFrames(run, before);
     const bytes = run.world.snapshot();
@@ -36,7 +36,7 @@ async function takeScenario(page, { workers, before, after }) {
 async function replay(page, { bytes, workers, frames }) {
   return page.evaluate(async ({ bytes, workers, frames }) => {
     const { loadEcsia, snapshotReplay } = window.ecsiaTest;
-    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
     const run = snapshotReplay.scenarioWorld(ecsia, workers);
     run.world.restore(new Uint8Array(bytes));
     const hashAt = run.world.stateHash();
@@ -100,7 +100,7 @@ test('restore refuses bad bytes with a clear error and leaves the world unchange
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async (fixtureBytes) => {
     const { loadEcsia, snapshotReplay } = window.ecsiaTest;
-    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
     const run = snapshotReplay.scenarioWorld(ecsia, 2);
     await snapshotReplay.runFrames(run, 5);
     const good = new Uint8Array(fixtureBytes);

@@ -45,9 +45,10 @@ export interface EcsiaError extends Error {
 
 export interface LoadOptions {
   /**
-   * 'auto' (default): navigator.hardwareConcurrency workers (at least 2, at most the build's
-   * pool) on a cross-origin isolated page; a number asks for that many; 0 loads the
-   * single-threaded build. Without cross-origin isolation the single build loads, with one
+   * 'auto' (default): one worker per logical core except the page's own thread
+   * (navigator.hardwareConcurrency - 1, at least 1, at most the build's pool), so workers never
+   * share a core with the page; `ecsia.workers` says what it chose. A number asks for that many
+   * (clamped to the pool, with a diagnostic); 0 loads the single-threaded build. Without cross-origin isolation the single build loads, with one
    * diagnostic saying why.
    */
   threads?: 'auto' | number;
@@ -87,7 +88,7 @@ export interface WorldOptions {
 export interface Ecsia {
   /** Which build was loaded. */
   readonly variant: 'threaded' | 'single';
-  /** Worker threads in use; 0 in the single build. */
+  /** Worker threads in use (what threads: 'auto' chose, or the number asked for); 0 in the single build. */
   readonly workers: number;
   /** The most workers this build can run (0 in the single build). */
   readonly maxWorkers: number;

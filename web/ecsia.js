@@ -52,6 +52,17 @@ function fallbackWarning(threads, isolated, shared) {
   return message;
 }
 
+/**
+ * threads: 'auto': a worker per logical core but the one the page's own thread needs (it runs the
+ * serial slot, the merge and its share of a wave's batches, and renders): more workers than that
+ * only take turns on the cores, and every wave then pays their wake-up and preemption. At least
+ * one worker, at most the build's pool; 2 cores when the browser does not say.
+ */
+function autoWorkers(hardwareConcurrency, poolSize) {
+  const cores = Number.isInteger(hardwareConcurrency) && hardwareConcurrency > 0 ? hardwareConcurrency : 2;
+  return Math.min(Math.max(1, cores - 1), poolSize);
+}
+
 // Where a page author finds how to make their bundler or dev server serve the package's files.
 const BUNDLER_RECIPES = 'the "Bundlers" section of the ecsia-wasm README (https://www.npmjs.com/package/ecsia-wasm#bundlers)';
 
@@ -90,8 +101,10 @@ function explainLoadFailure(error, variant, url) {
 /**
  * Loads the engine.
  * @param {{threads?: 'auto'|number, onDiagnostic?: (message: string) => void, kernels?: string|URL, module?: string|URL, debug?: boolean}} [options]
- *   threads: 'auto' (default) uses navigator.hardwareConcurrency workers (at least 2), a number
- *   asks for that many, 0 loads the single-threaded build. onDiagnostic receives every warning
+ *   threads: 'auto' (default) uses one worker per logical core except the page's own
+ *   (navigator.hardwareConcurrency - 1, at least 1, at most the build's pool), so the workers and
+ *   the page's thread never share a core; `ecsia.workers` says what it chose. A number asks for
+ *   that many, 0 loads the single-threaded build. onDiagnostic receives every warning
  *   (default: console.warn). kernels: the URL of an ES module whose exported functions are JS
  *   kernels (scheduler.addSystem({ kernel })); a string is resolved against the page's address.
  *   It is imported on the page first, then on every worker; a module that fails to load rejects
@@ -173,7 +186,7 @@ export async function loadEcsia(options = {}) {
   const poolSize = module.poolSize;
   if (variant === 'threaded') {
     if (threads === 'auto') {
-      workers = Math.min(Math.max(2, globalThis.navigator?.hardwareConcurrency ?? 2), poolSize);
+      workers = autoWorkers(globalThis.navigator?.hardwareConcurrency, poolSize);
     } else if (threads > poolSize) {
       diagnose(`ecsia: ${threads} worker threads were asked for, but the threaded build has a pool of ${poolSize}; using ${poolSize}.`);
       workers = poolSize;

@@ -13,8 +13,11 @@ const BURST = 2000;              // particles a click spawns
 const $ = (id) => document.getElementById(id);
 
 const diagnostics = [];
+// ?threads=N loads a pool of N workers (the worker menu then offers 0..N); default 'auto': one
+// worker per core but the page's own.
+const threadsParam = new URLSearchParams(location.search).get('threads');
 const ecsia = await loadEcsia({
-  threads: 'auto',
+  threads: threadsParam === null ? 'auto' : Number(threadsParam),
   kernels: new URL('./kernels.js', import.meta.url),  // Move, a JS kernel run on the workers
   onDiagnostic: (message) => { diagnostics.push(message); console.warn(message); },
 });
@@ -43,8 +46,8 @@ function describeVariant() {
 
 function fillWorkerChoices() {
   const select = $('c-workers');
-  const most = ecsia.variant === 'threaded' ? Math.min(ecsia.maxWorkers, navigator.hardwareConcurrency || 2) : 0;
-  for (let n = 0; n <= Math.max(most, ecsia.workers); n++) {
+  // 0 (the serial executor) up to the workers the engine was loaded with (more would be clamped).
+  for (let n = 0; n <= ecsia.workers; n++) {
     const option = document.createElement('option');
     option.value = String(n);
     option.textContent = n === 0 ? '0 (serial)' : String(n);
