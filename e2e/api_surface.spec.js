@@ -1,4 +1,4 @@
-// The public JS objects keep the Embind plumbing private: no `module`, `raw` or `heapState`, and
+// The public JS objects (extracts and their frames too) keep the Embind plumbing private: no `module`, `raw` or `heapState`, and
 // no property (own, inherited or a getter's value) that is a raw Embind object or the wasm module.
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, variants } from './support.js';
@@ -12,10 +12,12 @@ for (const { variant, server } of variants) {
       world.spawn({ position: { x: 1, y: 2 } });
       const scheduler = world.createScheduler({ systems: ['Move'], workers: 0 });
       const [chunk] = world.chunks(['position']);
+      const extract = scheduler.extract({ components: ['position'] });
+      const extracted = extract.latest();
       const looksRaw = (v) => v !== null && (typeof v === 'object' || typeof v === 'function') &&
         ('$$' in v || 'HEAPU8' in v || '_malloc' in v || 'stackSave' in v);
       const found = [];
-      for (const [label, object] of Object.entries({ ecsia, world, scheduler, chunk })) {
+      for (const [label, object] of Object.entries({ ecsia, world, scheduler, chunk, extract, extracted })) {
         for (let o = object; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
           for (const key of Reflect.ownKeys(o)) {
             if (['module', 'raw', 'heapState', '_raw', '_module'].includes(String(key))) found.push(`${label}.${String(key)}`);

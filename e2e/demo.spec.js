@@ -1,5 +1,6 @@
-// The demo page: it loads without console errors, draws, says which build runs and why, and the
-// same seed gives the same hash at 0 and at 2 workers (and says so). A screenshot is kept.
+// The demo page: it loads without console errors, draws (from the scheduler's extract, while the
+// next frame runs), shows the engine's time apart from update()'s, says which build runs and why,
+// and the same seed gives the same hash at 0 and at 2 workers (and says so). A screenshot is kept.
 import { expect, test } from '@playwright/test';
 import { servers } from './support.js';
 
@@ -19,6 +20,13 @@ test('the isolated demo runs threaded, draws, and replays to the same hash at 0 
   expect(overlay.variant).toContain('threaded');
   expect(Number.parseInt(overlay.workers, 10)).toBe(2);
   expect(await page.evaluate(() => window.demo.litPixels())).toBeGreaterThan(5000);
+  // The panel gives the engine's own time apart from update()'s wall time (which includes waiting
+  // behind the page drawing the previous frame from the extract).
+  await expect(page.locator('#s-engine')).toContainText(/^\d+\.\d\d ms \(page \d+\.\d\d \+ workers \d+\.\d\d\)$/);
+  await expect(page.locator('#s-update')).toContainText(/^\d+\.\d\d ms \(waited \d+\.\d\d\)$/);
+  const timing = await page.evaluate(() => window.demo.timing());
+  expect(timing.engineMs).toBeGreaterThan(0);
+  expect(timing.updateMs).toBeGreaterThan(0);
   // Move is a JS kernel on the workers, and the panel says so.
   await expect(page.locator('#plan')).toContainText('Move (JS kernel)');
   await expect(page.locator('#panel')).toContainText('Move is a JS kernel');

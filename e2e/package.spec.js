@@ -35,6 +35,8 @@ const EXPECTED_FILES = [
   'dist/ecsia_threaded_debug.worker.js',
   'ecsia.d.ts',
   'ecsia.js',
+  'extract.d.ts',
+  'extract.js',
   'internal/checks.js',
   'internal/engine.js',
   'internal/kernel_module.js',

@@ -49,5 +49,13 @@ blocks.forEach((code, index) => {
       expect(printed).toContain('9999 rows moved');
       expect(printed.filter((t) => t.startsWith('velocity changed'))).toHaveLength(1);
     }
+    if (code.includes('scheduler.extract(')) {
+      // The extract example: frames in order, never a half-written one, ending at frame 4.
+      const frames = printed.filter((t) => t.startsWith('frame ')).map((t) => Number(/^frame (\d+):/.exec(t)[1]));
+      expect(frames).toHaveLength(4);
+      expect(frames[0]).toBeLessThanOrEqual(1);
+      expect([...frames].sort((a, b) => a - b)).toEqual(frames);
+      expect(printed.at(-1)).toBe('frame 4: 50000 positions, the first at 502.00, 498.67');
+    }
   });
 });

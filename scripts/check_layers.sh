@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 declare -A rank=([base]=0 [threads]=1 [entity]=1 [schema]=2 [storage]=3 [query]=4 [command]=4
-                 [reactivity]=5 [world]=6 [schedule]=7 [snapshot]=7)
+                 [reactivity]=5 [world]=6 [schedule]=7 [snapshot]=7 [extract]=7)
 status=0
 while IFS= read -r file; do
   layer=$(echo "$file" | cut -d/ -f3)

@@ -81,7 +81,53 @@ int SchedulerBinding::begin_and_step(float dt) {
 }
 
 int SchedulerBinding::step() {
-    return scheduler_->step() == FrameStatus::Done ? kDone : kWaiting;
+    const std::uint64_t frames_before = scheduler_->frames();
+    if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
+    // Done also ends a frame a main-thread system disposed part way: only a whole frame is captured.
+    if (scheduler_->frames() != frames_before) capture_extracts();
+    return kDone;
+}
+
+void SchedulerBinding::capture_extracts() {
+    for (const auto& slot : extracts_) {
+        if (slot) slot->extract.capture(world_.world(), scheduler_->frames());
+    }
+}
+
+std::uint32_t SchedulerBinding::add_extract(const val& components, const val& with, const val& without) {
+    if (scheduler_->in_frame()) throw Error(ErrorCode::WrongPhase, "an extract cannot be added while a frame runs");
+    const ComponentRegistry& registry = world_.world().components();
+    QueryDesc query;
+    query.with = component_ids_of(registry, with, "extract with");
+    query.without = component_ids_of(registry, without, "extract without");
+    auto slot = std::make_unique<Extract>(
+        Extract{FrameExtract(world_.world(), component_ids_of(registry, components, "extract components"), std::move(query)), {}});
+    slot->record.assign(4 + slot->extract.components().size(), 0);
+    slot->extract.capture(world_.world(), scheduler_->frames());  // the state now, until the first frame ends
+    extracts_.push_back(std::move(slot));
+    return static_cast<std::uint32_t>(extracts_.size() - 1);
+}
+
+FrameExtract& SchedulerBinding::extract(std::uint32_t id) {
+    if (id >= extracts_.size() || !extracts_[id]) throw Error(ErrorCode::Disposed, "the extract was disposed");
+    return extracts_[id]->extract;
+}
+
+std::uint32_t SchedulerBinding::acquire_extract(std::uint32_t id) {
+    const ExtractBuffer& buffer = extract(id).acquire();
+    std::vector<std::uint32_t>& record = extracts_[id]->record;
+    const auto address = [](const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); };
+    record[0] = static_cast<std::uint32_t>(buffer.frame());
+    record[1] = static_cast<std::uint32_t>(buffer.frame() >> 32);
+    record[2] = buffer.count();
+    record[3] = address(buffer.entities());
+    for (std::size_t c = 4; c < record.size(); ++c) record[c] = address(buffer.column(c - 4));
+    return address(record.data());
+}
+
+void SchedulerBinding::remove_extract(std::uint32_t id) {
+    extract(id);
+    extracts_[id].reset();
 }
 
 std::uint32_t SchedulerBinding::fence_address() const {
@@ -202,6 +248,9 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
         .function("forcePlacement", &Guarded<&SchedulerBinding::force_placement>::call)
+        .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)
+        .function("acquireExtract", &Guarded<&SchedulerBinding::acquire_extract>::call)
+        .function("removeExtract", &Guarded<&SchedulerBinding::remove_extract>::call)
         .function("workers", &Guarded<&SchedulerBinding::workers>::call)
         .function("frames", &Guarded<&SchedulerBinding::frames>::call)
         .function("dispose", &Guarded<&SchedulerBinding::dispose>::call);

@@ -3,7 +3,8 @@
 // it). The page's main thread never blocks on it: a frame is begin_and_step() then step() until it
 // returns kDone; while step() returns kWaiting, JS awaits HEAP32[fence_address() >> 2] becoming
 // waiting_epoch() with Atomics.waitAsync. C++ systems are added by their registered name; JS
-// systems are main-thread systems whose body is a JS callback.
+// systems are main-thread systems whose body is a JS callback. Extracts (ecsia/extract/) are
+// captured when a frame completes, inside the step() that completes it.
 // Thread rule: the page's main thread.
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include <emscripten/val.h>
 
+#include "ecsia/extract/frame_extract.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "world_binding.hpp"
 
@@ -50,6 +52,14 @@ public:
     // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's
     // placement ('inline', 'pool', 'shared'), or '' to let the executor decide again.
     void force_placement(const std::string& placement);
+    // A FrameExtract of `components` over rows with `with` and none of `without` (arrays of names),
+    // captured now and at the end of every frame; returns its id. Not during a frame (WrongPhase).
+    std::uint32_t add_extract(const emscripten::val& components, const emscripten::val& with, const emscripten::val& without);
+    // Holds the newest capture of extract `id` and returns the address of its record, uint32
+    // words: [0] frame (low 32 bits), [1] frame (high), [2] rows, [3] entities' address, [4 + c]
+    // component c's packed elements. The record and the buffers stay put until the next call.
+    std::uint32_t acquire_extract(std::uint32_t id);
+    void remove_extract(std::uint32_t id);
     std::uint32_t workers() const { return scheduler_->workers(); }
     double frames() const { return static_cast<double>(scheduler_->frames()); }
     void dispose();
@@ -59,9 +69,17 @@ public:
     Scheduler& scheduler() noexcept { return *scheduler_; }
 
 private:
+    struct Extract {
+        FrameExtract extract;
+        std::vector<std::uint32_t> record;  // what acquire_extract() returns the address of
+    };
+    FrameExtract& extract(std::uint32_t id);
+    // After a completed frame (not one that a dispose cut short): every extract copies its rows.
+    void capture_extracts();
 
     WorldBinding& world_;
     std::unique_ptr<Scheduler> scheduler_;
+    std::vector<std::unique_ptr<Extract>> extracts_;  // by id; null once removed
 };
 
 }  // namespace ecsia::wasm

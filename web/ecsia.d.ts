@@ -10,6 +10,7 @@ import type { World } from './world.js';
 export type { ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, World } from './world.js';
 export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
 export type { FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
+export type { Extract, ExtractedFrame, ExtractSpec } from './extract.js';
 
 /** The null entity handle (all bits set): an `entity` field with no target reads as `null`. */
 export declare const NULL_ENTITY: 0xffffffff;

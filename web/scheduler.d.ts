@@ -1,6 +1,7 @@
 // Types of web/scheduler.js: the Scheduler and the systems it runs. See web/ecsia.d.ts.
 // Thread rule: the page's main thread.
 
+import type { Extract, ExtractSpec } from './extract.js';
 import type { Chunk, QuerySpec } from './query.js';
 import type { World } from './world.js';
 
@@ -125,6 +126,12 @@ export interface FrameInfo {
   busyNs: number[];
   /** Per worker, jobs run since start. */
   jobs: number[];
+  /**
+   * µs the page's thread spent inside the engine during the last update() (serial slots, the
+   * batches it ran, merges). update()'s other time the page was free: waiting for the workers, or
+   * doing its own work (drawing) before the continuation ran.
+   */
+  pageUs: number;
 }
 
 /** Every call throws once the scheduler, or its world, was disposed. */
@@ -146,6 +153,14 @@ export interface Scheduler {
    * dt is a finite number >= 0. A second update() while one runs is rejected.
    */
   update(dt: number): Promise<void>;
+  /**
+   * At the end of every frame, copy `components` of the rows that have them (and `with`, and no
+   * `without`) into buffers the page owns, in wasm (a memcpy per component per table): the page
+   * draws frame N from `extract.latest()` while the waves of frame N+1 run. The first copy is
+   * taken now. Unknown names, tags in `components`, a name in both `without` and the others, and
+   * unknown keys are errors; not while update() runs.
+   */
+  extract(spec: ExtractSpec): Extract;
   /** The waves, as arrays of system names. */
   plan(): string[][];
   /** Why each system is in its wave, and which run on the main thread, as text. */

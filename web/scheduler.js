@@ -8,12 +8,15 @@
 //   scheduler.addSystem({ name, reads, writes, before, after, run(world, dt) {} })  // a JS system
 //   scheduler.addSystem({ name, reads, writes, kernel: 'integrate' })  // a JS kernel, in batches
 //   await scheduler.update(dt)
+//   const drawn = scheduler.extract({ components: ['position'] })   // copied at every frame's end
+//   drawn.latest()        // the last frame's copy, the page's while the next frame runs
 //   scheduler.plan()      // [['Move', ...], ['Bounce'], ...]: the waves
 //   scheduler.dispose()
 //
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
+import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { Query } from './query.js';
@@ -39,6 +42,7 @@ export class Scheduler {
   #raw;
   #diagnose;
   #running = false;
+  #pageUs = 0;     // lastFrame().pageUs
   #worldDisposed = false;  // the world went first (it disposed this scheduler on the way)
   #disposeRequested = false;  // dispose() was called while update() ran: finish it when update() ends
   #warnedNoWaitAsync = false;
@@ -253,13 +257,21 @@ export class Scheduler {
     this.#running = true;
     const crashes = this.#engine.workerCrashes;
     const crashesBefore = crashes.length;
+    // Time the page's thread spends inside the engine's calls of this frame (lastFrame().pageUs):
+    // the rest of update()'s time the page was free, and a page that draws meanwhile sees it here.
+    let pageMs = 0;
     try {
+      let t = performance.now();
       let status = this.#call('update', (r) => r.beginAndStep(dt));
+      pageMs += performance.now() - t;
       while (status === WAITING && !this.#disposeRequested) {
         await this.#fence();
         if (this.#disposeRequested) break;  // disposed while the wave ran: the frame ends here
+        t = performance.now();
         status = this.#call('update', (r) => r.step());
+        pageMs += performance.now() - t;
       }
+      this.#pageUs = pageMs * 1000;
     } catch (error) {
       // A wave that missed its deadline because its worker crashed: say so (the engine only sees
       // a worker that never arrived).
@@ -273,12 +285,34 @@ export class Scheduler {
     }
   }
 
+  /**
+   * extract({ components, with, without }): at the end of every frame, the engine copies the
+   * `components` of the rows that have them all, every `with` and no `without` component into a
+   * buffer the page owns (in wasm: one memcpy per component per table), so the page can draw
+   * frame N from `extract.latest()` while the waves of frame N+1 run (web/extract.js). The first
+   * copy is taken now. Names are component names; a tag cannot be copied (use it in `with`).
+   * Not while update() runs. Disposing the scheduler disposes its extracts.
+   */
+  extract(spec) {
+    this.#notRunning('extract');
+    if (arguments.length > 1) throw new Error(`scheduler.extract: takes at most 1 argument, got ${arguments.length}`);
+    return new Extract(this.#engine, this.#world, (op) => this.#rawFor(op), spec);
+  }
+
   /** The waves, as arrays of system names. */
   plan() { return this.#call('plan', (r) => r.plan()); }
   /** Why each system is in its wave, and which run on the main thread, as text. */
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
-  /** The last frame: { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [...], jobs: [...] }. */
-  lastFrame() { return this.#call('lastFrame', (r) => r.lastFrame()); }
+  /**
+   * The last frame: { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [...], jobs:
+   * [...], pageUs }. pageUs: µs the page's thread spent inside the engine during that update()
+   * (serial slots, batches it ran, merges); busyNs: per worker, busy time since start.
+   */
+  lastFrame() {
+    const frame = this.#call('lastFrame', (r) => r.lastFrame());
+    frame.pageUs = this.#pageUs;
+    return frame;
+  }
   /**
    * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.
    * Called while update() runs (from a JS system, or while update() awaits a wave), the frame ends

@@ -1,7 +1,7 @@
 // A page's use of the JS API, type-checked against web/*.d.ts (never run: e2e/ runs the code).
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
-import type { Chunk, EcsiaError, Entity, ErrorCode, Query, Scheduler, World } from '../../web/ecsia.js';
+import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Query, Scheduler, World } from '../../web/ecsia.js';
 import { builtinsOf } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 import type { Kernel, KernelChunk, KernelCommands } from '../../web/scheduler.js';
@@ -150,4 +150,15 @@ export async function usage(): Promise<void> {
   // @ts-expect-error: an unknown key in a system spec
   scheduler.addSystem({ name: 'Typo', run() {}, writse: ['position'] });
   const chunkList: Chunk[] = world.chunks('position', ['velocity']);
+  const drawn: Extract = scheduler.extract({ components: ['position'], without: ['frozen'] });
+  const shown: ExtractedFrame = drawn.latest();
+  const xs: number = (shown.columns.position as Float32Array)[shown.offsets.position.x];
+  const frameNumber: number = shown.frame + shown.count + shown.entities.length + xs;
+  drawn.dispose();
+  // @ts-expect-error: an extract names its components in a list
+  scheduler.extract({ components: 'position' });
+  // @ts-expect-error: an extract spec needs components
+  scheduler.extract({ with: ['position'] });
+  // @ts-expect-error: an extracted frame is read-only
+  shown.count = 0;
 }

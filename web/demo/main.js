@@ -1,6 +1,8 @@
 // The demo: a particle galaxy whose systems (Attract and Bounce: built-in C++ kernels; Move: a JS
-// kernel of web/demo/kernels.js) run on the worker pool, a JS system (Input) on the main thread, WebGL2 drawing straight from the
-// columns through zero-copy views, and a state hash that does not change with the worker count.
+// kernel of web/demo/kernels.js) run on the worker pool, a JS system (Input) on the main thread, WebGL2 drawing from
+// the scheduler's extract (position and velocity copied in wasm at each frame's end), and a state
+// hash that does not change with the worker count. The page draws frame N while the waves of
+// frame N+1 run: update() and drawing overlap instead of adding up.
 // window.demo is the handle the Playwright tests drive.
 
 import { builtinsOf } from '../builtins.js';
@@ -26,7 +28,7 @@ const renderer = createRenderer($('view'));
 const state = {
   world: null, scheduler: null, seed: 1, entities: 100000, workers: ecsia.workers,
   frame: 0, paused: false, running: false, clicks: [], tainted: false,
-  lastUpdateMs: 0, fps: 0, chunks: [], chunkKey: '',
+  lastUpdateMs: 0, fps: 0, drawn: null,  // drawn: the scheduler's extract of what the renderer needs
   history: new Map(),  // `${seed}|${entities}|${frame}` -> { hash, workers }, for the replay check
   lastHash: null, busyBefore: [],
   frameDone: Promise.resolve(),  // settles when the frames in flight end (runFrames)
@@ -60,7 +62,7 @@ function fillWorkerChoices() {
 function reset({ seed = state.seed, entities = state.entities, workers = state.workers } = {}) {
   state.scheduler?.dispose();
   state.world?.dispose();
-  Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], chunkKey: '', lastHash: null });
+  Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], lastHash: null });
   const world = ecsia.createWorld({ maxEntities: Math.max(1 << 18, entities * 2) });
   const scheduler = world.createScheduler({ systems: ['Attract'], workers });
   scheduler.addSystem({ name: 'Move', kernel: 'move', reads: ['velocity'], writes: ['position'], after: ['Attract'] });
@@ -86,6 +88,8 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   });
   state.world = world;
   state.scheduler = scheduler;
+  // Copied at the end of every frame into buffers the page owns; the renderer reads only these.
+  state.drawn = scheduler.extract({ components: ['position', 'velocity'] });
   state.busyBefore = [];
   showPlan();
   recordHash();
@@ -150,20 +154,23 @@ function recordHash() {
   return hash;
 }
 
-function currentChunks() {
-  const key = `${state.world.storageGeneration}|${state.world.count(['position'])}`;
-  if (key !== state.chunkKey) {
-    state.chunks = state.world.chunks(['position', 'velocity']);
-    state.chunkKey = key;
-  }
-  return state.chunks;
+// The newest whole frame's positions and velocities (one chunk-shaped ExtractedFrame).
+function drawnFrame() {
+  return [state.drawn.latest()];
 }
 
 function showStats() {
   $('s-workers').textContent = state.scheduler.workers === 0 ? '0 (serial executor)' : String(state.scheduler.workers);
   $('s-entities').textContent = state.world.count(['position']).toLocaleString('en');
   $('s-frame').textContent = String(state.frame);
-  $('s-update').textContent = `${state.lastUpdateMs.toFixed(2)} ms`;
+  // update() = the engine's own time (the page's thread inside the engine, plus the workers' busiest
+  // share) + the time its continuation waited behind the page (drawing frame N meanwhile).
+  const { pageUs, busyNs } = state.scheduler.lastFrame();
+  const workersMs = Math.max(0, ...busyNs.map((ns, i) => (ns - (state.busyBefore[i] ?? ns)) / 1e6));
+  const engineMs = pageUs / 1000 + workersMs;
+  $('s-engine').textContent = `${engineMs.toFixed(2)} ms (page ${(pageUs / 1000).toFixed(2)} + workers ${workersMs.toFixed(2)})`;
+  $('s-update').textContent = `${state.lastUpdateMs.toFixed(2)} ms (waited ${Math.max(0, state.lastUpdateMs - engineMs).toFixed(2)})`;
+  state.lastEngineMs = engineMs;
   $('s-fps').textContent = state.fps.toFixed(0);
   $('s-hash').textContent = state.lastHash === null ? '–' : `${state.lastHash} @ frame ${state.lastHashFrame}`;
   showTimeline();
@@ -213,8 +220,13 @@ async function loop() {
     const now = await new Promise(requestAnimationFrame);
     state.fps = 0.9 * state.fps + 0.1 * (1000 / Math.max(1, now - last));
     last = now;
-    if (!state.paused && !state.running && state.pendingReset === null) await runFrames(1);
-    renderer.draw(currentChunks());
+    if (!state.paused && !state.running && state.pendingReset === null) {
+      const frame = runFrames(1);     // frame N+1 starts: its waves run on the workers ...
+      renderer.draw(drawnFrame());    // ... while the page draws frame N from the extract
+      await frame;
+    } else {
+      renderer.draw(drawnFrame());
+    }
     showStats();
   }
 }
@@ -258,7 +270,9 @@ window.demo = {
     return recordHash();
   },
   hash: () => state.world.stateHash(),
-  litPixels: () => renderer.litPixels(currentChunks()),
+  litPixels: () => renderer.litPixels(drawnFrame()),
+  // The engine's own time of the last frame and update()'s wall time (ms), as the panel shows them.
+  timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs }),
   overlay: () => ({ variant: $('variant').textContent, workers: $('s-workers').textContent, determinism: $('determinism').textContent }),
 };
 loop();

@@ -1,0 +1,72 @@
+#pragma once
+// The extract layer: a copy of some components of the rows a query selects, taken at the end of a
+// frame into buffers the reader owns, so a page can draw frame N from the copy while the waves of
+// frame N+1 already write the columns (bevy's pipelined rendering extracts a render world the same
+// way). The copy is one memcpy per component per matched table, packed table after table.
+//
+// Two buffers: the one the reader holds (acquire()) is never written again until it acquires
+// another; every capture() writes the other one. A reader therefore sees one whole frame's values
+// for as long as it holds them, however many frames the engine runs meanwhile.
+// Thread rule: the serial slot (the coordinator thread, no wave running): capture() reads the
+// tables, which a wave's batches may be writing.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ecsia/entity/entity.hpp"
+#include "ecsia/query/query_cache.hpp"
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+// One capture: count() rows, their entities and, per extracted component (in the order given to
+// FrameExtract), a packed array of count() elements of that component's size.
+class ExtractBuffer {
+public:
+    std::uint64_t frame() const noexcept { return frame_; }  // the frame count when captured
+    std::uint32_t count() const noexcept { return count_; }
+    const Entity* entities() const noexcept { return reinterpret_cast<const Entity*>(entities_.bytes.get()); }
+    // Element i of component `slot` is at column(slot) + i * element size.
+    const std::byte* column(std::size_t slot) const noexcept { return columns_[slot].bytes.get(); }
+
+private:
+    friend class FrameExtract;
+    // Grows without keeping or zeroing the old bytes: every capture overwrites all of them.
+    struct Block {
+        std::unique_ptr<std::byte[]> bytes;
+        std::size_t capacity = 0;  // bytes allocated
+        std::byte* reserve(std::size_t size);
+    };
+    std::uint64_t frame_ = 0;
+    std::uint32_t count_ = 0;
+    Block entities_;
+    std::vector<Block> columns_;
+};
+
+class FrameExtract {
+public:
+    // `components`: what to copy (each must have data: a tag has none, BadValue; none twice);
+    // rows need all of them plus query.with and none of query.without (a component in both is
+    // BadValue). Only with/without terms: an extract copies state, not changes (BadValue otherwise).
+    FrameExtract(const World& world, std::vector<ComponentId> components, QueryDesc query);
+
+    // Copies the selected rows now into the buffer the reader does not hold. Serial slot only.
+    void capture(const World& world, std::uint64_t frame);
+    // The newest capture (captured() must be true); held by the reader until the next acquire().
+    const ExtractBuffer& acquire() noexcept;
+    bool captured() const noexcept { return latest_ >= 0; }
+
+    const std::vector<ComponentId>& components() const noexcept { return components_; }
+
+private:
+    QueryCache cache_;
+    std::vector<ComponentId> components_;
+    std::vector<std::uint32_t> sizes_;  // element size per component
+    ExtractBuffer buffers_[2];
+    int held_ = -1;    // the buffer the reader holds; -1 before the first acquire()
+    int latest_ = -1;  // the newest capture; -1 before the first
+};
+
+}  // namespace ecsia
