@@ -2,7 +2,7 @@
 // Runs the browser half of the benchmarks: serves the repository with COOP/COEP (scripts/serve.mjs),
 // opens web/bench/index.html in headless Debian Chromium through Playwright (never a downloaded
 // browser), runs each workload in the page and writes the results as JSON.
-//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot] [--quick]
+//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor] [--quick]
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot'];
+const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor'];
 const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
@@ -22,6 +22,7 @@ const QUICK = {
   kernels: { repetitions: 3, sizes: [50_000], heavyFrames: 2, tierFrames: 2, batchCostRows: 8192 },
   jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000, warmupMs: 50 },
   snapshot: { repetitions: 3 },
+  executor: { repetitions: 3, sizes: [1_000, 50_000], scenarioRepetitions: 3, scenarioWarmup: 20 },
 };
 
 function parseArgs(argv) {

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { derive } from './report/derive.mjs';
+import { executorCurveSvg } from './report/curve.mjs';
 import { renderTables, replaceTables } from './report/tables.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -180,6 +181,9 @@ function main() {
       const doc = readFileSync(options.doc, 'utf8');
       const tables = options.tables === null ? renderTables(results) : renderTables(results, options.tables);
       writeFileSync(options.doc, replaceTables(doc, tables));
+      // The executor's curve beside the document (docs/executor_curve.svg), when this run has it.
+      const svg = options.tables === null || options.tables.includes('executor') ? executorCurveSvg(results) : null;
+      if (svg !== null) writeFileSync(path.join(path.dirname(options.doc), 'executor_curve.svg'), svg);
     }
   }
   console.log(`\nbenchmarks of ${results.commit.shortSha}${results.commit.dirty ? ' (with uncommitted changes)' : ''}, ` +

@@ -21,6 +21,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
       snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
       jsapi: await b.run('jsapi', { entities: 2000, repetitions: 1, perEntityCalls: 200, warmupMs: 10 }),
+      executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -56,6 +57,15 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.kernels.heavy.runs.every((run) => run.hashEqualsSerial && positive(run.msPerFrame))).toBe(true);
   expect(r.kernels.batchCost.batches).toBe(32);  // 512 rows in batches of 16
   expect(positive(r.kernels.batchCost.usPerBatch)).toBe(true);
+  // executor: threads: 'auto' = cores - 1 workers; every run of the same frames hashes the same.
+  expect(r.executor.autoWorkers).toBe(Math.max(1, Math.min(r.executor.hardwareConcurrency - 1, 8)));
+  expect(r.executor.move.map((m) => m.entities)).toEqual([1000, 4000]);
+  for (const m of r.executor.move) {
+    expect(Object.keys(m.usPerFrame).sort()).toEqual(['auto', 'pool, 2 workers', 'serial']);
+    expect(positive(m.autoOverSerial) && positive(m.poolOverSerial)).toBe(true);
+    expect(m.autoPlacements.every((p) => ['inline', 'pool', 'shared'].includes(p))).toBe(true);
+  }
+  expect(positive(r.executor.scenario.autoOverSerial) && r.executor.scenario.hashesEqual).toBe(true);
   expect(r.unknown).toContain("no workload 'warp'");
   expectNoPageErrors({ errors });
 });

@@ -19,7 +19,7 @@
 // Thread rule: everything here runs on the page's main thread and never blocks it.
 
 import { describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
-import { attachInternals, Engine, releaseModule } from './internal/engine.js';
+import { attachInternals, autoWorkers, Engine, releaseModule } from './internal/engine.js';
 import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
@@ -50,17 +50,6 @@ function fallbackWarning(threads, isolated, shared) {
     message += ` To turn threads on, serve the page with the response headers ${COI_HEADERS}.`;
   }
   return message;
-}
-
-/**
- * threads: 'auto': a worker per logical core but the one the page's own thread needs (it runs the
- * serial slot, the merge and its share of a wave's batches, and renders): more workers than that
- * only take turns on the cores, and every wave then pays their wake-up and preemption. At least
- * one worker, at most the build's pool; 2 cores when the browser does not say.
- */
-function autoWorkers(hardwareConcurrency, poolSize) {
-  const cores = Number.isInteger(hardwareConcurrency) && hardwareConcurrency > 0 ? hardwareConcurrency : 2;
-  return Math.min(Math.max(1, cores - 1), poolSize);
 }
 
 // Where a page author finds how to make their bundler or dev server serve the package's files.

@@ -43,6 +43,23 @@ export function derive(results) {
       checked[`${id}_serial_over_threaded`] = 1 / run.ratio;
     }
   }
+  // The same in the browser, through the JS API (the executor workload): threads: 'auto' against
+  // the serial executor in the same page, per move size and for a frame of the scenario.
+  const executor = browser.executor;
+  for (const size of executor?.move ?? []) {
+    const n = size.entities;
+    target(targets, `browser_executor_move_${n}_auto_over_serial`,
+      `move ${sizeLabel(n)} (JS API), threads: 'auto' (${executor.autoWorkers} worker${executor.autoWorkers === 1 ? '' : 's'}): speed / serial`,
+      size.autoOverSerial, 0.95, false, { unit: 'x' });
+    checked[`browser_executor_move_${n}_serial_over_auto`] = 1 / size.autoOverSerial;
+  }
+  if (executor?.scenario) {
+    target(targets, 'browser_executor_scenario_auto_over_serial', `scenario frame (JS API), threads: 'auto': speed / serial`,
+      executor.scenario.autoOverSerial, 0.95, false, { unit: 'x' });
+    checked.browser_executor_scenario_serial_over_auto = 1 / executor.scenario.autoOverSerial;
+    target(targets, 'browser_executor_scenario_hash_equals_serial', 'scenario (JS API), threads: \'auto\': hash = serial\'s',
+      executor.scenario.hashesEqual, true, false);
+  }
   for (const size of browser.tracked?.sizes ?? []) {
     const n = size.entities;
     target(targets, `tracked_${n}_over_move`, `tracked ${sizeLabel(n)}: tracked / move`,

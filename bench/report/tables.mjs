@@ -174,7 +174,24 @@ function snapshot(results) {
     'restore / copy'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot };
+// The executor workload (issue 15): move through the JS API at threads: 'auto' and at 2 workers
+// with every wave on the pool, against the serial executor in the same page; a scenario frame.
+function executor(results) {
+  const e = results.browserResults.executor;
+  if (!e) return '(not run)';
+  const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
+  const where = (list) => [...new Set(list)].join(', ') || 'n/a';
+  const rows = e.move.map((m) => [count(m.entities), us(m.usPerFrame.serial), us(m.usPerFrame.auto), `**${n2(m.autoOverSerial)}x**`,
+    where(m.autoPlacements), us(m.usPerFrame['pool, 2 workers']), `${n2(m.poolOverSerial)}x`]);
+  const s = e.scenario;
+  rows.push([`scenario frame (${s.frames} frames, hash ${s.hashesEqual ? 'equal' : '**differs**'})`, us(s.usPerFrame.serial), us(s.usPerFrame.auto),
+    `**${n2(s.autoOverSerial)}x**`, where(s.autoPlacements), '', '']);
+  return table(['move entities', 'serial µs/frame', `auto (${e.autoWorkers} worker${e.autoWorkers === 1 ? '' : 's'}) µs/frame`,
+    'auto speed / serial', 'auto: where the waves ran', 'pool, 2 workers µs/frame', 'pool speed / serial'], rows,
+  ['l', 'r', 'r', 'r', 'l', 'r', 'r']);
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

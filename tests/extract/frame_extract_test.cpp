@@ -201,8 +201,7 @@ TEST_CASE("captured after each frame, an extract equals the world at 0, 1 and 2 
         scheduler.add_system(builtin::make_builtin_system(world, "Bounce"));
         const ComponentId position = world.component_id("position");
         FrameExtract extract(world, {position}, {});
-        std::vector<Entity> everyone;
-        world.each<const Position>([&](Entity e, const Position&) { everyone.push_back(e); });
+        const std::vector<Entity> everyone = world.query(test::query_terms({position})).entities();
         std::vector<std::vector<std::byte>> run;
         for (int frame = 0; frame < 5; ++frame) {
             scheduler.update(1.0f / 60);
@@ -210,7 +209,7 @@ TEST_CASE("captured after each frame, an extract equals the world at 0, 1 and 2 
             const ExtractBuffer& buffer = extract.acquire();
             CHECK(buffer.frame() == scheduler.frames());
             CHECK(model_of(buffer, world, {position}) == model_of(world, everyone, {position}, {}));
-            run.emplace_back(buffer.column(0), buffer.column(0) + std::size_t(buffer.count()) * sizeof(Position));
+            run.emplace_back(buffer.column(0), buffer.column(0) + std::size_t(buffer.count()) * world.components().desc(position).size);
         }
         // Same rows in the same order with the same bytes whatever the worker count (G1).
         if (workers == 0) first_run = run;

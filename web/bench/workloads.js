@@ -3,6 +3,7 @@
 // Results mirror the native programs' --json output (bench/*.cpp) so bench/report.mjs can put
 // the two side by side.
 import { builtinsOf } from '../builtins.js';
+import { autoWorkers, internalsOf } from '../internal/engine.js';
 import { interleave, median, percentile, ratio } from './timing.js';
 import * as peers from './peers.js';
 
@@ -547,4 +548,82 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
     snapshotOverSet: ratio(samples, 'snapshot', 'TypedArray.set'),
     restoreOverSet: ratio(samples, 'restore', 'TypedArray.set'),
   };
+}
+
+// A scheduler over `count` bare movers running Move: the serial executor (workers 0), or
+// `workers` workers left to decide where each wave runs, or (placement 'pool') every wave
+// dispatched to the workers, as the executor did before it decided.
+function executorMovers(ecsia, count, workers, placement) {
+  const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
+  const scheduler = world.createScheduler({ systems: ['Move'], workers });
+  if (placement) internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
+  builtinsOf(ecsia).spawnMovers(world, count, 1, { bare: true });
+  return { world, scheduler, run: (frames) => runFrames(scheduler, frames), dispose() { scheduler.dispose(); world.dispose(); } };
+}
+
+/**
+ * executor (issue 15: threads never make a page slower): move through the JS API at each size,
+ * threads: 'auto' (the worker count loadEcsia({ threads: 'auto' }) picks on this machine, the
+ * executor deciding) against the serial executor in the same page, and the old way (2 workers,
+ * every wave on the pool) against it too; then a frame of the determinism scenario, auto against
+ * serial, both worlds advanced frame for frame in lockstep (their hashes must agree). Ratios are
+ * speeds: serial time / threaded time, so 1.0 = as fast, above = faster.
+ */
+export async function executor(env, {
+  sizes = [1_000, 10_000, 50_000, 200_000, 1_000_000], repetitions = 15, scenarioFrames = 8, scenarioRepetitions = 15,
+  scenarioWarmup = 120,
+} = {}) {
+  const { ecsia } = env;
+  const auto = autoWorkers(globalThis.navigator?.hardwareConcurrency, ecsia.maxWorkers);
+  const move = [];
+  for (const entities of sizes) {
+    const serial = executorMovers(ecsia, entities, 0);
+    const decided = executorMovers(ecsia, entities, auto);
+    const pooled = executorMovers(ecsia, entities, 2, 'pool');
+    const { samples, frames } = await interleave([
+      { name: 'serial', run: serial.run },
+      { name: 'auto', run: decided.run },
+      { name: 'pool, 2 workers', run: pooled.run },
+    ], { repetitions });
+    const placements = decided.scheduler.lastFrame().waves.map((w) => w.placement);
+    move.push({
+      entities,
+      framesPerSample: frames,
+      usPerFrame: Object.fromEntries(Object.entries(samples).map(([name, ms]) => [name, median(ms) * 1e3])),
+      autoOverSerial: ratio(samples, 'serial', 'auto'),
+      poolOverSerial: ratio(samples, 'serial', 'pool, 2 workers'),
+      autoPlacements: placements,
+    });
+    serial.dispose();
+    decided.dispose();
+    pooled.dispose();
+  }
+
+  // A frame of the determinism scenario: both worlds run the same frames, alternating which goes first.
+  const builtins = builtinsOf(ecsia);
+  const make = (workers) => {
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    const scheduler = world.createScheduler({ workers });
+    builtins.setupScenario(scheduler, 1);
+    return { world, scheduler };
+  };
+  const runs = { serial: make(0), auto: make(auto) };
+  for (const { scheduler } of Object.values(runs)) await runFrames(scheduler, scenarioWarmup);
+  const ms = { serial: [], auto: [] };
+  for (let rep = 0; rep < scenarioRepetitions; rep += 1) {
+    for (const name of rep % 2 === 0 ? ['serial', 'auto'] : ['auto', 'serial']) {
+      const start = performance.now();
+      await runFrames(runs[name].scheduler, scenarioFrames);
+      ms[name].push((performance.now() - start) / scenarioFrames);
+    }
+  }
+  const scenario = {
+    frames: scenarioWarmup + scenarioFrames * scenarioRepetitions,
+    usPerFrame: { serial: median(ms.serial) * 1e3, auto: median(ms.auto) * 1e3 },
+    autoOverSerial: ratio(ms, 'serial', 'auto'),
+    autoPlacements: runs.auto.scheduler.lastFrame().waves.map((w) => w.placement),
+    hashesEqual: runs.serial.world.stateHash() === runs.auto.world.stateHash(),
+  };
+  for (const { world, scheduler } of Object.values(runs)) { scheduler.dispose(); world.dispose(); }
+  return { autoWorkers: auto, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency ?? null, move, scenario };
 }

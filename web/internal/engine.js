@@ -31,6 +31,18 @@ export function releaseModule(module) {
   module?.PThread?.terminateAllThreads?.();
 }
 
+/**
+ * loadEcsia({ threads: 'auto' })'s worker count: a worker per logical core but the one the page's
+ * own thread needs (it runs the serial slot, the merge and its share of a wave's batches, and
+ * renders): more workers than that only take turns on the cores, and every wave then pays their
+ * wake-up and preemption. At least one worker, at most the build's pool; 2 cores when the browser
+ * does not say. (The benchmark page measures with the same rule.)
+ */
+export function autoWorkers(hardwareConcurrency, poolSize) {
+  const cores = Number.isInteger(hardwareConcurrency) && hardwareConcurrency > 0 ? hardwareConcurrency : 2;
+  return Math.min(Math.max(1, cores - 1), poolSize);
+}
+
 /** One loaded wasm module: the raw Embind surface and the heap it shares with JS. */
 export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
