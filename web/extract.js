@@ -47,6 +47,7 @@ export class ExtractedFrame {
     this.count = u32[r + 2];
     this.strides = Object.freeze(Object.fromEntries(columnsOf.map(({ name, layout }) => [name, layout.stride])));
     this.offsets = Object.freeze(Object.fromEntries(columnsOf.map(({ name, layout }) => [name, layout.offsets])));
+    Object.freeze(this);
   }
 
   /** The rows' entity handles (a Uint32Array). */

@@ -120,7 +120,9 @@ export async function heavy(env, { frames = 6, steps = 512, workerCounts = [1, 2
         await scheduler.update(DT);
         ms.push(performance.now() - start);
       }
-      runs.push({ workers, msPerFrame: median(ms), hash: world.stateHash(), activeWorkers: scheduler.workers });
+      // Where the executor ran the wave in the last frame (inline on the page, pool, shared).
+      const placements = scheduler.lastFrame().waves.map((w) => w.placement);
+      runs.push({ workers, msPerFrame: median(ms), frameMs: ms, placements, hash: world.stateHash(), activeWorkers: scheduler.workers });
       scheduler.dispose();
       world.dispose();
     }
