@@ -22,7 +22,7 @@ const QUICK = {
   kernels: { repetitions: 3, sizes: [50_000], heavyFrames: 2, tierFrames: 2, batchCostRows: 8192 },
   jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000, warmupMs: 50 },
   snapshot: { repetitions: 3 },
-  executor: { repetitions: 3, sizes: [1_000, 50_000], scenarioRepetitions: 3, scenarioWarmup: 20 },
+  executor: { repetitions: 3, sizes: [1_000, 50_000], scenarioRepetitions: 3, scenarioWarmup: 20, extractSizes: [100_000] },
 };
 
 function parseArgs(argv) {

@@ -21,7 +21,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
       snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
       jsapi: await b.run('jsapi', { entities: 2000, repetitions: 1, perEntityCalls: 200, warmupMs: 10 }),
-      executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4 }),
+      executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4, extractSizes: [3000] }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -66,6 +66,8 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
     expect(m.autoPlacements.every((p) => ['inline', 'pool', 'shared'].includes(p))).toBe(true);
   }
   expect(positive(r.executor.scenario.autoOverSerial) && r.executor.scenario.hashesEqual).toBe(true);
+  expect(r.executor.extract.map((x) => [x.entities, x.bytes])).toEqual([[3000, 3000 * 20]]);
+  expect(positive(r.executor.extract[0].usWith) && positive(r.executor.extract[0].usWithout)).toBe(true);
   expect(r.unknown).toContain("no workload 'warp'");
   expectNoPageErrors({ errors });
 });

@@ -191,7 +191,19 @@ function executor(results) {
   ['l', 'r', 'r', 'r', 'l', 'r', 'r']);
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor };
+// The extract step (scheduler.extract): a frame without systems with and without an extract of
+// position and velocity over the same movers (the executor workload, serial executor).
+function extract(results) {
+  const list = results.browserResults.executor?.extract;
+  if (!list) return '(not run)';
+  const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
+  const rows = list.map((x) => [count(x.entities), `${(x.bytes / 1e6).toFixed(1)} MB`, us(x.usWithout), us(x.usWith),
+    `**${us(x.usPerCopy)}**`, n2(x.gbPerSecond)]);
+  return table(['movers', 'copied (position, velocity, entities)', 'frame µs', 'frame + extract µs', 'extract µs', 'GB/s'], rows,
+    Array(6).fill('r'));
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

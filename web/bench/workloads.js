@@ -569,11 +569,12 @@ function executorMovers(ecsia, count, workers, placement) {
  * executor deciding) against the serial executor in the same page, and the old way (2 workers,
  * every wave on the pool) against it too; then a frame of the determinism scenario, auto against
  * serial, both worlds advanced frame for frame in lockstep (their hashes must agree). Ratios are
- * speeds: serial time / threaded time, so 1.0 = as fast, above = faster.
+ * speeds: serial time / threaded time, so 1.0 = as fast, above = faster. Last, what the extract
+ * step (scheduler.extract) adds to a frame at each of `extractSizes` movers.
  */
 export async function executor(env, {
   sizes = [1_000, 10_000, 50_000, 200_000, 1_000_000], repetitions = 15, scenarioFrames = 8, scenarioRepetitions = 15,
-  scenarioWarmup = 120,
+  scenarioWarmup = 120, extractSizes = [100_000, 1_000_000],
 } = {}) {
   const { ecsia } = env;
   const auto = autoWorkers(globalThis.navigator?.hardwareConcurrency, ecsia.maxWorkers);
@@ -627,5 +628,28 @@ export async function executor(env, {
     hashesEqual: runs.serial.world.stateHash() === runs.auto.world.stateHash(),
   };
   for (const { world, scheduler } of Object.values(runs)) { scheduler.dispose(); world.dispose(); }
-  return { autoWorkers: auto, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency ?? null, move, scenario };
+
+  // What the extract step adds to a frame: two schedulers without systems over the same movers,
+  // one with an extract of position and velocity (the demo's), the other without; the difference
+  // of their frame times is the copy (a memcpy per component per table, and the entities).
+  const extract = [];
+  for (const entities of extractSizes) {
+    const world = ecsia.createWorld({ maxEntities: Math.max(entities, 1024) });
+    builtins.spawnMovers(world, entities, 1, { bare: true });
+    const plain = world.createScheduler({ workers: 0 });
+    const copying = world.createScheduler({ workers: 0 });
+    const drawn = copying.extract({ components: ['position', 'velocity'] });
+    const { samples } = await interleave([
+      { name: 'frame', run: (frames) => runFrames(plain, frames) },
+      { name: 'frame + extract', run: (frames) => runFrames(copying, frames) },
+    ], { repetitions });
+    const bytes = drawn.latest().count * (8 + 8 + 4);
+    const usWith = median(samples['frame + extract']) * 1e3;
+    const usWithout = median(samples.frame) * 1e3;
+    extract.push({ entities, bytes, usWith, usWithout, usPerCopy: usWith - usWithout, gbPerSecond: bytes / ((usWith - usWithout) * 1e3) });
+    plain.dispose();
+    copying.dispose();
+    world.dispose();
+  }
+  return { autoWorkers: auto, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency ?? null, move, scenario, extract };
 }
