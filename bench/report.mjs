@@ -184,7 +184,12 @@ function main() {
       const tables = names === undefined ? renderTables(results) : renderTables(results, names);
       writeFileSync(options.doc, replaceTables(doc, tables));
       // The executor's curve beside the document (docs/executor_curve.svg), when this run has it.
-      const svg = options.tables === null || options.tables.includes('executor') ? executorCurveSvg(results) : null;
+      // A browser-only run draws the native curve from the full run in bench/results/latest.json.
+      let earlier = null;
+      if (options.native === null) {
+        try { earlier = JSON.parse(readFileSync(path.join(root, 'bench/results/latest.json'), 'utf8')); } catch { earlier = null; }
+      }
+      const svg = options.tables === null || options.tables.includes('executor') ? executorCurveSvg(results, earlier) : null;
       if (svg !== null) writeFileSync(path.join(path.dirname(options.doc), 'executor_curve.svg'), svg);
     }
   }

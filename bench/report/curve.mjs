@@ -11,8 +11,12 @@ const COLORS = ['#1f6feb', '#d1242f', '#2da44e', '#8250df'];
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The series [{ name, points: [[entities, ratio], ...] }] of one run's results. */
-export function curveSeries(results) {
+/**
+ * The series [{ name, points: [[entities, ratio], ...] }] of one run's results. `earlier`: the
+ * results file a browser-only run (scripts/bench --only) keeps its native figures from, whose
+ * native curve is then drawn with its commit named.
+ */
+export function curveSeries(results, earlier = null) {
   const series = [];
   const exec = results.browserResults?.executor;
   if (exec) {
@@ -20,16 +24,21 @@ export function curveSeries(results) {
       points: exec.move.map((m) => [m.entities, m.autoOverSerial]) });
     series.push({ name: 'browser, 2 workers, every wave on the pool (before)', points: exec.move.map((m) => [m.entities, m.poolOverSerial]) });
   }
-  const native = (results.native?.executor?.move ?? []).map((size) => {
+  const own = results.native?.executor !== undefined;
+  const source = own ? results : earlier;
+  const native = (source?.native?.executor?.move ?? []).map((size) => {
     const run = size.result.runs.find((r) => r.mode === 'decide' && r.workers === 2);
     return run ? [size.entities, run.ratio] : null;
   }).filter(Boolean);
-  if (native.length > 0) series.push({ name: 'native, 2 workers, deciding (bench_executor)', points: native });
+  if (native.length > 0) {
+    const from = own ? '' : `, run of ${source.commit?.shortSha ?? 'an earlier commit'}`;
+    series.push({ name: `native, 2 workers, deciding (bench_executor${from})`, points: native });
+  }
   return series;
 }
 
-export function executorCurveSvg(results) {
-  const series = curveSeries(results);
+export function executorCurveSvg(results, earlier = null) {
+  const series = curveSeries(results, earlier);
   const all = series.flatMap((s) => s.points);
   if (all.length === 0) return null;
   const xs = all.map(([n]) => Math.log10(n));
