@@ -106,31 +106,61 @@ function heavyRun(ecsia, oneSystem, workers, frames, steps) {
   return { world, scheduler };
 }
 
-/** heavy: wall ms per frame for the serial executor and 1, 2, 4, 8 workers; hash vs serial. */
+/**
+ * heavy: wall ms per frame for the serial executor and 1, 2, 4, 8 workers; hash vs serial. Each
+ * worker count is timed frame for frame against a serial scheduler of its own (fresh worlds, the
+ * same frames, alternating which runs first), and its speedup is the median of those pairs: a
+ * machine whose spare core comes and goes (another process, V8 still collecting the previous
+ * workload's garbage) then slows both sides of a pair alike instead of whichever count ran first.
+ */
 export async function heavy(env, { frames = 6, steps = 512, workerCounts = [1, 2, 4, 8] } = {}) {
   const variants = [];
+  const timedFrame = async (scheduler) => {
+    const start = performance.now();
+    await scheduler.update(DT);
+    return performance.now() - start;
+  };
   for (const oneSystem of [false, true]) {
     const runs = [];
-    for (const workers of [0, ...workerCounts]) {
-      const { world, scheduler } = heavyRun(env.ecsia, oneSystem, workers, frames, steps);
-      await scheduler.update(DT);  // warm-up: first touch, threads, tier-up
+    const serialMs = [];
+    let serialHash = null;
+    for (const workers of workerCounts) {
+      const serial = heavyRun(env.ecsia, oneSystem, 0, frames, steps);
+      const threaded = heavyRun(env.ecsia, oneSystem, workers, frames, steps);
+      await serial.scheduler.update(DT);  // warm-up: first touch, threads, tier-up
+      await threaded.scheduler.update(DT);
       const ms = [];
+      const pairMs = [];
       for (let f = 0; f < frames; f += 1) {
-        const start = performance.now();
-        await scheduler.update(DT);
-        ms.push(performance.now() - start);
+        let serialFrame;
+        let threadedFrame;
+        if (f % 2 === 0) {
+          serialFrame = await timedFrame(serial.scheduler);
+          threadedFrame = await timedFrame(threaded.scheduler);
+        } else {
+          threadedFrame = await timedFrame(threaded.scheduler);
+          serialFrame = await timedFrame(serial.scheduler);
+        }
+        ms.push(threadedFrame);
+        pairMs.push(serialFrame);
+        serialMs.push(serialFrame);
       }
-      // Where the executor ran the wave in the last frame (inline on the page, pool, shared).
-      const placements = scheduler.lastFrame().waves.map((w) => w.placement);
-      runs.push({ workers, msPerFrame: median(ms), frameMs: ms, placements, hash: world.stateHash(), activeWorkers: scheduler.workers });
-      scheduler.dispose();
-      world.dispose();
+      // Where the executor ran the wave in the last frame (inline on the page, pool, shared),
+      // and how the batches and busy time split over the workers (totals since the scheduler started).
+      const last = threaded.scheduler.lastFrame();
+      const hash = threaded.world.stateHash();
+      serialHash ??= serial.world.stateHash();
+      runs.push({
+        workers, msPerFrame: median(ms), frameMs: ms, pairedSerialMs: pairMs,
+        speedup: median(ms.map((t, i) => pairMs[i] / t)),
+        placements: last.waves.map((w) => w.placement), jobs: last.jobs, busyMs: last.busyNs.map((ns) => ns / 1e6),
+        hash, hashEqualsSerial: hash === serial.world.stateHash(), activeWorkers: threaded.scheduler.workers,
+      });
+      for (const run of [serial, threaded]) { run.scheduler.dispose(); run.world.dispose(); }
     }
-    const serial = runs[0];
-    for (const run of runs) {
-      run.speedup = serial.msPerFrame / run.msPerFrame;
-      run.hashEqualsSerial = run.hash === serial.hash;
-    }
+    // The serial executor's row: every frame it ran beside the threaded counts.
+    runs.unshift({ workers: 0, msPerFrame: median(serialMs), frameMs: serialMs, speedup: 1, hash: serialHash,
+      hashEqualsSerial: true, activeWorkers: 0, placements: ['inline'] });
     variants.push({ name: oneSystem ? '1 system x 8192' : '8 systems x 1024', runs });
   }
   return { frames, steps, variants };
