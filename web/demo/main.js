@@ -17,7 +17,10 @@ const $ = (id) => document.getElementById(id);
 const diagnostics = [];
 // ?threads=N loads a pool of N workers (the worker menu then offers 0..N); default 'auto': one
 // worker per core but the page's own.
-const threadsParam = new URLSearchParams(location.search).get('threads');
+const params = new URLSearchParams(location.search);
+const threadsParam = params.get('threads');
+// ?overlap=0: draw after update() instead of while it runs (the way before the extract step; to compare).
+const overlap = params.get('overlap') !== '0';
 const ecsia = await loadEcsia({
   threads: threadsParam === null ? 'auto' : Number(threadsParam),
   kernels: new URL('./kernels.js', import.meta.url),  // Move, a JS kernel run on the workers
@@ -220,10 +223,13 @@ async function loop() {
     const now = await new Promise(requestAnimationFrame);
     state.fps = 0.9 * state.fps + 0.1 * (1000 / Math.max(1, now - last));
     last = now;
-    if (!state.paused && !state.running && state.pendingReset === null) {
+    if (!state.paused && !state.running && state.pendingReset === null && overlap) {
       const frame = runFrames(1);     // frame N+1 starts: its waves run on the workers ...
       renderer.draw(drawnFrame());    // ... while the page draws frame N from the extract
       await frame;
+    } else if (!state.paused && !state.running && state.pendingReset === null) {
+      await runFrames(1);
+      renderer.draw(drawnFrame());
     } else {
       renderer.draw(drawnFrame());
     }
@@ -272,7 +278,7 @@ window.demo = {
   hash: () => state.world.stateHash(),
   litPixels: () => renderer.litPixels(drawnFrame()),
   // The engine's own time of the last frame and update()'s wall time (ms), as the panel shows them.
-  timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs }),
+  timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs, fps: state.fps, overlap }),
   overlay: () => ({ variant: $('variant').textContent, workers: $('s-workers').textContent, determinism: $('determinism').textContent }),
 };
 loop();
