@@ -20,6 +20,7 @@
 #include "builtin/scenario.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
+#include "support/scheduler_testing.hpp"
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "scheduler_binding.hpp"
+#include "support/scheduler_testing.hpp"  // forcePlacement, the browser tests' hook
 
 using emscripten::val;
 

@@ -10,24 +10,20 @@
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "support/captured_diagnostics.hpp"
+#include "support/frame_fixture.hpp"
 #include "support/world_checks.hpp"
 
 using namespace ecsia;
 
 #if ECSIA_ACCESS_CHECKS
 
-namespace {
-
-}  // namespace
-
 TEST_CASE("a kernel writing a component it did not declare fails its batches, naming both", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 256, 3);
-        Scheduler scheduler(world, test::with_workers(workers, 64));
+        test::FrameFixture fixture(workers, 256, 3, 64);
+        World& world = fixture.world;
+        const builtin::BuiltinIds& ids = fixture.ids;
+        Scheduler& scheduler = fixture.scheduler;
         // Move declares velocity read, position written. Sneaky declares energy only, but writes
         // position too: the plan puts them in one wave (no declared conflict).
         scheduler.add_system(builtin::make_builtin_system(world, "Move"));
@@ -45,28 +41,22 @@ TEST_CASE("a kernel writing a component it did not declare fails its batches, na
         scheduler.add_system(sneaky);
         REQUIRE(scheduler.plan().waves.size() == 1);
         scheduler.update(0.016f);
-        CHECK(said.count("system 'Sneaky' failed in batch") == 4);
-        CHECK(said.count("UndeclaredAccess: system 'Sneaky' writes 'position', which it did not declare "
+        CHECK(fixture.said.count("system 'Sneaky' failed in batch") == 4);
+        CHECK(fixture.said.count("UndeclaredAccess: system 'Sneaky' writes 'position', which it did not declare "
                          "(reads nothing; writes 'energy')") == 4);
         // No kernel got to write position: every x is Move's.
         world.each<const builtin::Position>([](Entity, const builtin::Position& p) { CHECK(p.x != 0); });
-        CHECK(said.count("system 'Move' failed") == 0);
+        CHECK(fixture.said.count("system 'Move' failed") == 0);
     }
 }
 
 TEST_CASE("a kernel reading a component it did not declare fails its batch", "[schedule]") {
-    World world;
-    test::CapturedDiagnostics said(world);
-    const auto ids = builtin::register_builtin_components(world);
-    builtin::spawn_movers(world, 10, 3);
-    Scheduler scheduler(world, test::with_workers(0, 64));
-    SystemDesc peek;
-    peek.name = "Peek";
-    peek.reads = {ids.position};
-    peek.kernel = [ids](KernelContext& ctx) { (void)ctx.chunk.read<builtin::Velocity>(ids.velocity); };
-    scheduler.add_system(peek);
-    scheduler.update(0.016f);
-    CHECK(said.count("system 'Peek' failed in batch 0: UndeclaredAccess: system 'Peek' reads 'velocity', which it "
+    test::FrameFixture fixture(0, 10, 3, 64);
+    fixture.scheduler.add_system(fixture.kernel_system("Peek", [velocity = fixture.ids.velocity](KernelContext& ctx) {
+        (void)ctx.chunk.read<builtin::Velocity>(velocity);
+    }));
+    fixture.scheduler.update(0.016f);
+    CHECK(fixture.said.count("system 'Peek' failed in batch 0: UndeclaredAccess: system 'Peek' reads 'velocity', which it "
                      "did not declare (reads 'position'; writes nothing)") == 1);
 }
 

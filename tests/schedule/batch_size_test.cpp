@@ -9,6 +9,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "support/scheduler_testing.hpp"
 
 using namespace ecsia;
 

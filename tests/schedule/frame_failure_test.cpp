@@ -13,6 +13,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "support/captured_diagnostics.hpp"
+#include "support/frame_fixture.hpp"
 #include "support/world_checks.hpp"
 
 using namespace ecsia;
@@ -32,21 +33,15 @@ SystemDesc main_thread_system(std::string name, std::function<void(World&)> body
     return system;
 }
 
-// No handle is held by a reservation that nobody will return: every allocated slot is alive.
-void require_no_reserved_leak(const World& world) {
-    CHECK(world.entities().allocated_count() == world.entities().alive_count());
-}
-
 }  // namespace
 
 TEST_CASE("a throwing main-thread system is reported, the frame goes on, and nothing runs twice", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 100, 3);
-        Scheduler scheduler(world, test::with_workers(workers));
+        test::FrameFixture fixture(workers, 100, 3);
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        Scheduler& scheduler = fixture.scheduler;
         RunLog log;
         int frame = 0;
         scheduler.add_system(main_thread_system("Input", [&](World&) {
@@ -77,30 +72,24 @@ TEST_CASE("a throwing main-thread system is reported, the frame goes on, and not
         CHECK(said.count("main-thread system 'Typed' threw a non-standard exception") == 1);
         CHECK(scheduler.state() == FrameState::Idle);
         CHECK(world.phase() == WorldPhase::Serial);
-        (void)ids;
     }
 }
 
 TEST_CASE("a throwing observer during the merge leaks no reserved handle and says the entity was spawned", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 64, 5);
-        Scheduler scheduler(world, test::with_workers(workers));
-        SystemDesc breeder;
-        breeder.name = "Breeder";
-        breeder.reads = {ids.position};
-        breeder.spawns_per_batch = 8;
-        breeder.kernel = [ids](KernelContext& ctx) {
+        test::FrameFixture fixture(workers);
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        const builtin::BuiltinIds& ids = fixture.ids;
+        Scheduler& scheduler = fixture.scheduler;
+        scheduler.add_system(fixture.breeder(8, [marked = ids.marked](KernelContext& ctx) {
             for (std::uint32_t i = 0; i < ctx.chunk.size() && i < 4; ++i) {
                 const builtin::Marked m{1};
-                const ComponentValue v{ids.marked, &m, sizeof m};
+                const ComponentValue v{marked, &m, sizeof m};
                 ctx.spawn(&v, 1);
             }
-        };
-        scheduler.add_system(breeder);
+        }));
         int adds = 0;
         world.observe(ObserverEvent::OnAdd, ids.marked, [&](ObserverContext&) {
             ++adds;
@@ -112,7 +101,7 @@ TEST_CASE("a throwing observer during the merge leaks no reserved handle and say
         const std::uint32_t marked = world.count(QueryDesc{{ids.marked}, {}, {}, {}, {}});
         CHECK(marked == 3 * 4 * 4);
         CHECK(adds == static_cast<int>(marked));
-        require_no_reserved_leak(world);
+        fixture.require_no_reserved_leak();
         CHECK(said.count("command skipped") == 0);  // nothing was skipped: the spawns happened
         CHECK(said.count("an on-add observer of 'marked' threw for entity") == 32);
         CHECK(said.count("the change it observed stands") == 32);
@@ -123,24 +112,18 @@ TEST_CASE("a throwing observer during the merge leaks no reserved handle and say
 TEST_CASE("a failing kernel that reserved handles returns them", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 64, 5);
-        Scheduler scheduler(world, test::with_workers(workers));
-        SystemDesc breeder;
-        breeder.name = "Breeder";
-        breeder.reads = {ids.position};
-        breeder.spawns_per_batch = 4;
-        breeder.kernel = [ids](KernelContext& ctx) {
+        test::FrameFixture fixture(workers);
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        Scheduler& scheduler = fixture.scheduler;
+        scheduler.add_system(fixture.breeder(4, [](KernelContext& ctx) {
             for (int i = 0; i < 6; ++i) ctx.spawn(nullptr, 0);  // 4 reserved, 2 pending
             if (ctx.batch_id % 2 == 1) throw std::runtime_error("half the batches fail");
-        };
-        scheduler.add_system(breeder);
+        }));
         const std::uint32_t before = world.alive_count();
         for (int f = 0; f < 4; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
         CHECK(world.alive_count() == before + 4 * 2 * 6);  // 2 of 4 batches stand, each frame
-        require_no_reserved_leak(world);
+        fixture.require_no_reserved_leak();
         CHECK(said.count("system 'Breeder' failed in batch 1: half the batches fail; its 6 command(s) were dropped") == 4);
     }
 }
@@ -148,20 +131,16 @@ TEST_CASE("a failing kernel that reserved handles returns them", "[schedule][thr
 TEST_CASE("a rejected command is skipped with its reason and the next frame is whole", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 32, 5);
-        Scheduler scheduler(world, test::with_workers(workers));
-        SystemDesc bad;
-        bad.name = "Bad";
-        bad.reads = {ids.position};
-        bad.kernel = [ids](KernelContext& ctx) {
+        test::FrameFixture fixture(workers, 32);
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        const builtin::BuiltinIds& ids = fixture.ids;
+        Scheduler& scheduler = fixture.scheduler;
+        scheduler.add_system(fixture.kernel_system("Bad", [marked = ids.marked](KernelContext& ctx) {
             const std::uint64_t wrong = 7;  // 8 bytes for a 4-byte component
-            const ComponentValue v{ids.marked, &wrong, sizeof wrong};
+            const ComponentValue v{marked, &wrong, sizeof wrong};
             ctx.commands.add(ctx.chunk.entities()[0], &v, 1);
-        };
-        scheduler.add_system(bad);
+        }));
         scheduler.add_system(builtin::make_builtin_system(world, "Move"));
         for (int f = 0; f < 2; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
         CHECK(scheduler.frames() == 2);
@@ -173,10 +152,9 @@ TEST_CASE("a rejected command is skipped with its reason and the next frame is w
 TEST_CASE("dispose() from inside a main-thread system ends the frame there and leaves the world usable", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        builtin::spawn_movers(world, 200, 5);
-        Scheduler scheduler(world, test::with_workers(workers));
+        test::FrameFixture fixture(workers, 200);
+        World& world = fixture.world;
+        Scheduler& scheduler = fixture.scheduler;
         RunLog log;
         scheduler.add_system(main_thread_system("Quit", [&](World&) {
             log.ran("Quit");
@@ -194,15 +172,14 @@ TEST_CASE("dispose() from inside a main-thread system ends the frame there and l
         CHECK(world.phase() == WorldPhase::Serial);
         CHECK(test::thrown_code([&] { scheduler.update(0.016f); }) == "Disposed");
         CHECK(test::thrown_code([&] { world.spawn(builtin::Position{1, 1}); }) == "no error");
-        require_no_reserved_leak(world);
+        fixture.require_no_reserved_leak();
     }
 }
 
 TEST_CASE("dispose() from a serial kernel waits for the call to return", "[schedule]") {
-    World world;
-    test::CapturedDiagnostics said(world);
-    builtin::spawn_movers(world, 64, 5);
-    Scheduler scheduler(world, test::with_workers(0));
+    test::FrameFixture fixture(0);
+    World& world = fixture.world;
+    Scheduler& scheduler = fixture.scheduler;
     SystemDesc quitter = builtin::make_builtin_system(world, "Move");
     const Kernel inner = quitter.kernel;
     int batches = 0;
@@ -272,23 +249,20 @@ TEST_CASE("a system with both a kernel and a main-thread function is refused", "
 TEST_CASE("a pending handle used outside its own batch is refused, never another entity", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 32, 5);  // two batches of 16
-        Scheduler scheduler(world, test::with_workers(workers));
+        test::FrameFixture fixture(workers, 32);  // two batches of 16
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        const builtin::BuiltinIds& ids = fixture.ids;
+        Scheduler& scheduler = fixture.scheduler;
         // Batch 0 spawns (no reservation: every spawn is pending); its handle leaks to a global.
         // Batch 1 and the next frame use the leaked handle in their own commands; in their own
         // buffer, pending handles of the same ordinal name their own spawns.
         std::atomic<std::uint32_t> leaked{kNullEntity.bits};
-        SystemDesc spawner;
-        spawner.name = "Spawner";
-        spawner.reads = {ids.position};
-        spawner.kernel = [&, ids](KernelContext& ctx) {
+        scheduler.add_system(fixture.kernel_system("Spawner", [&leaked, marked = ids.marked](KernelContext& ctx) {
             const builtin::Marked m{ctx.batch_id + 10 * static_cast<std::uint32_t>(ctx.frame)};
-            const ComponentValue v{ids.marked, &m, sizeof m};
+            const ComponentValue v{marked, &m, sizeof m};
             const Entity own = ctx.spawn(&v, 1);
-            ctx.commands.set(own, ids.marked, m);  // its own: fine
+            ctx.commands.set(own, marked, m);  // its own: fine
             if (ctx.batch_id == 0 && ctx.frame == 0) {
                 // release: publishes the handle to the batch that reads it (another worker).
                 leaked.store(own.bits, std::memory_order_release);
@@ -296,9 +270,8 @@ TEST_CASE("a pending handle used outside its own batch is refused, never another
             }
             // acquire: pairs with the store above (which may not have happened yet at 2 workers).
             const Entity stranger{leaked.load(std::memory_order_acquire)};
-            if (!stranger.is_null()) ctx.commands.set(stranger, ids.marked, builtin::Marked{999});
-        };
-        scheduler.add_system(spawner);
+            if (!stranger.is_null()) ctx.commands.set(stranger, marked, builtin::Marked{999});
+        }));
         for (int f = 0; f < 3; ++f) REQUIRE_NOTHROW(scheduler.update(0.016f));
         std::vector<std::uint32_t> values;
         world.each<const builtin::Marked>([&](Entity, const builtin::Marked& m) { values.push_back(m.since_frame); });
@@ -307,21 +280,16 @@ TEST_CASE("a pending handle used outside its own batch is refused, never another
         const std::size_t refused = said.count("was not spawned by this batch: a pending handle");
         CHECK(refused >= 4);  // frames 1 and 2 always; frame 0's batch 1 when it saw the handle in time
         CHECK(refused <= 5);
-        require_no_reserved_leak(world);
+        fixture.require_no_reserved_leak();
     }
 }
 
 TEST_CASE("a pending handle is refused by every world call", "[schedule]") {
-    World world;
-    const auto ids = builtin::register_builtin_components(world);
-    builtin::spawn_movers(world, 16, 5);
-    Scheduler scheduler(world, test::with_workers(0));
+    test::FrameFixture fixture(0, 16);
+    World& world = fixture.world;
+    Scheduler& scheduler = fixture.scheduler;
     Entity pending;
-    SystemDesc spawner;
-    spawner.name = "Spawner";
-    spawner.reads = {ids.position};
-    spawner.kernel = [&](KernelContext& ctx) { pending = ctx.spawn(nullptr, 0); };
-    scheduler.add_system(spawner);
+    scheduler.add_system(fixture.kernel_system("Spawner", [&](KernelContext& ctx) { pending = ctx.spawn(nullptr, 0); }));
     scheduler.update(0.016f);
     REQUIRE(world.entities().layout().is_pending(pending));
     CHECK_FALSE(world.is_alive(pending));
@@ -361,17 +329,17 @@ TEST_CASE("bulk spawns are all or nothing", "[world]") {
 TEST_CASE("a kernel calling a world write during a wave fails its batch, naming the call", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);
-        World world;
-        test::CapturedDiagnostics said(world);
-        const auto ids = builtin::register_builtin_components(world);
-        builtin::spawn_movers(world, 64, 5);
+        test::FrameFixture fixture(workers);
+        World& world = fixture.world;
+        test::CapturedDiagnostics& said = fixture.said;
+        const builtin::BuiltinIds& ids = fixture.ids;
+        Scheduler& scheduler = fixture.scheduler;
         int changes = 0;
         world.observe(ObserverEvent::OnChange, ids.energy, [&](ObserverContext&) { ++changes; });
-        Scheduler scheduler(world, test::with_workers(workers));
         SystemDesc meddler;
         meddler.name = "Meddler";
         meddler.writes = {ids.energy};
-        meddler.kernel = [&world, ids](KernelContext& ctx) {
+        meddler.kernel = [&world](KernelContext& ctx) {
             world.set(ctx.chunk.entities()[0], builtin::Energy{42});  // not through the chunk
         };
         scheduler.add_system(meddler);

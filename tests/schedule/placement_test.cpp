@@ -11,6 +11,7 @@
 #include "builtin/scenario.hpp"
 #include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "support/scheduler_testing.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 
 using namespace ecsia;

@@ -25,8 +25,9 @@ const char* placement_name(WavePlacement placement) noexcept {
     return "?";
 }
 
-void PlacementModel::observe_system(std::uint32_t system, std::uint64_t rows, double ns) noexcept {
+void PlacementModel::observe_system(std::uint32_t system, std::uint64_t rows, double ns) {
     if (rows == 0 || ns < 0) return;
+    if (system >= per_row_ns_.size()) resize(system + 1);
     per_row_ns_[system] = ewma(per_row_ns_[system], ns / static_cast<double>(rows));
 }
 

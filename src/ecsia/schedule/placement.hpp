@@ -45,12 +45,15 @@ struct WaveShape {
 
 class PlacementModel {
 public:
+    // Systems are numbered from 0 in the order they were added; the table grows as they are seen.
     void resize(std::size_t systems) { per_row_ns_.resize(systems, -1.0); }
     // <0 until the system has run once.
-    double ns_per_row(std::uint32_t system) const noexcept { return per_row_ns_[system]; }
+    double ns_per_row(std::uint32_t system) const noexcept {
+        return system < per_row_ns_.size() ? per_row_ns_[system] : -1.0;
+    }
     double dispatch_overhead_ns() const noexcept { return overhead_ns_; }
 
-    void observe_system(std::uint32_t system, std::uint64_t rows, double ns) noexcept;
+    void observe_system(std::uint32_t system, std::uint64_t rows, double ns);
     void observe_dispatch(double overhead_ns) noexcept;
 
     // Predicted wall time of the wave in each placement.

@@ -1,18 +1,18 @@
 #pragma once
-// Scheduler: runs the plan, frame by frame, on the serial executor (workers == 0, the reference
-// semantics) or on a WorkerPool. A frame, per wave:
+// Scheduler: runs the plan, frame by frame. A frame, per wave, one stage per file:
 //   1. serial slot: main-thread systems of the wave run on the coordinator;
-//   2. prepare: each worker system's matched rows are split into batches (about 1/16 of its rows,
-//      at least 256, at most batch_rows: a function of the rows, never of the worker count);
-//      batch ids follow system order then chunk order; each batch gets its own command buffer,
-//      write log and reservation (reserved in batch-id order);
-//   3. dispatch: phase = wave; the executor chooses where the batches run from measured costs
-//      (placement.hpp): inline on the coordinator, in batch-id order, when a dispatch cannot pay
-//      for itself; otherwise on the pool with the coordinator claiming a bounded share;
+//   2. batching (batching.hpp): each worker system's matched rows are cut into batches, a
+//      function of the rows and batch_rows alone; batch ids follow system order then chunk order;
+//      each batch (batch.hpp) gets its own command buffer, write log and reservation (reserved
+//      in batch-id order);
+//   3. execution (executor.hpp): phase = wave; the executor runs the batches: SerialExecutor
+//      (workers == 0, the reference semantics) inline in batch-id order, or DecidingExecutor,
+//      which chooses per wave from measured costs (placement.hpp) between inline on the
+//      coordinator and the pool, with the coordinator claiming a bounded share;
 //   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
-//   5. merge: phase = serial; write logs, then command buffers and reservations, in batch-id
-//      order; then observers. Failures become diagnostics naming the system.
-// Because nothing in 2-5 depends on timing, every worker count yields the same state (G1).
+//   5. merge (wave_merge.hpp): phase = serial; write logs, then command buffers and reservations,
+//      in batch-id order; then observers. Failures become diagnostics naming the system.
+// Because nothing in 2, 3 and 5 depends on timing, every worker count yields the same state (G1).
 //
 // Nothing wedges: whatever throws inside a frame ends only that work. A kernel marks its batch
 // failed; a main-thread system is reported and the frame goes on; an observer is reported by the
@@ -25,14 +25,18 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "ecsia/query/query_cache.hpp"
+#include "ecsia/schedule/batch.hpp"
+#include "ecsia/schedule/batching.hpp"
+#include "ecsia/schedule/executor.hpp"
 #include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/plan.hpp"
+#include "ecsia/schedule/serial_executor.hpp"
 #include "ecsia/schedule/system.hpp"
+#include "ecsia/schedule/wave_merge.hpp"
 #include "ecsia/threads/worker_pool.hpp"
 #include "ecsia/world/world.hpp"
 
@@ -73,16 +77,12 @@ struct WaveTiming {
     WavePlacement placement = WavePlacement::Inline;  // where its batches ran (see placement.hpp)
 };
 
-class Scheduler;
 namespace detail {
-// Tests and benchmarks only (not public API): pin every wave's placement, or read the model.
-struct SchedulerTesting {
-    static void force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) noexcept;
-    static const PlacementModel& model(const Scheduler& scheduler) noexcept;
-};
+// Tests and benchmarks only: pins placements, reads the cost model (tests/support/scheduler_testing.hpp).
+struct SchedulerTesting;
 }  // namespace detail
 
-class Scheduler final : public WorldDependent {
+class Scheduler final : public WorldDependent, private BatchRunner {
 public:
     // The scheduler attaches to the world: if the world is destroyed first, the scheduler stops
     // its workers and every later call throws Disposed ("its world was destroyed").
@@ -108,9 +108,9 @@ public:
     bool in_frame() const noexcept { return state_ == FrameState::Running || state_ == FrameState::Dispatched; }
     FrameState state() const noexcept { return state_; }
     const std::int32_t* fence_word() const noexcept;
-    std::uint32_t waiting_epoch() const noexcept { return epoch_; }
+    std::uint32_t waiting_epoch() const noexcept { return executor_->epoch(); }
 
-    std::uint32_t workers() const noexcept { return pool_ ? pool_->size() : 0; }
+    std::uint32_t workers() const noexcept { return executor_->workers(); }
     // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
     std::uint64_t frames() const noexcept { return frames_; }
     const std::vector<WaveTiming>& last_frame_waves() const noexcept { return last_waves_; }
@@ -126,20 +126,10 @@ public:
 
 private:
     friend struct detail::SchedulerTesting;
-    struct Batch;
-    static void run_batch(void* self, std::uint32_t job, std::uint32_t worker);
-    void run_batch(Batch& batch, std::uint32_t runner) noexcept;
-    WavePlacement choose_placement();
-    void help_with_wave();
-    void learn_from_wave(bool dispatched);
-    void run_kernel(Batch& batch);
-    void run_kernels_from(std::size_t& next);
-    void run_batches_inline() noexcept;
+    void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
     void poll_fence() const;
-    std::uint32_t rows_per_batch(std::uint64_t rows) const noexcept;
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
-    Batch& next_batch();
     FrameStatus run_waves();
     void finish_wave(bool merge_results);
     void fail_frame() noexcept;
@@ -164,9 +154,12 @@ private:
 #endif
     Plan plan_;
     bool plan_valid_ = false;
-    std::unique_ptr<WorkerPool> pool_;
-    PlacementModel placement_;
-    std::optional<WavePlacement> forced_placement_;  // tests: SchedulerTesting::force_placement
+    // The executor the frame calls: serial_ without workers (or when they could not start),
+    // otherwise threaded_, a DecidingExecutor.
+    SerialExecutor serial_;
+    std::unique_ptr<Executor> threaded_;
+    Executor* executor_ = &serial_;
+    WaveMerge merge_;
 
     // The frame in progress.
     FrameState state_ = FrameState::Idle;
@@ -176,27 +169,14 @@ private:
     std::atomic<std::uint32_t> pending_blocks_claimed_{0};
     float dt_ = 0;
     std::size_t wave_ = 0;
-    std::uint32_t epoch_ = 0;
-    std::chrono::steady_clock::time_point deadline_;
-    std::int64_t dispatch_ns_ = 0;       // monotonic_ns() when the current wave was dispatched
-    std::int64_t segment_start_ns_ = 0;  // run_kernels_from: start of the current system's batches
-    std::vector<double> runner_ns_;      // learn_from_wave: each runner's batch time (workers, then coordinator)
+    std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave
     std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
     std::uint64_t frames_ = 0;
     // Batches of the current wave by batch id; the storage is reused across waves and frames.
     std::vector<std::unique_ptr<Batch>> batch_pool_;
     std::vector<Batch*> batches_;
-    // The merge's lists of the current wave's buffers, kept to avoid allocating every wave.
-    struct RowRun {
-        TableIndex table;
-        std::uint32_t begin, end;
-    };
-    std::vector<RowRun> runs_;  // prepare_batches' matched row runs of one system (reused)
-    std::vector<CommandBuffer*> merge_buffers_;
-    std::vector<Batch*> merged_batches_;  // finish_wave: the wave's batches, taken off batches_
-    std::vector<const WriteLog*> merge_logs_;
-    std::vector<Tick> merge_ticks_;
-    std::vector<EntityReservation*> merge_reservations_;
+    std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
+    std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
 };

@@ -1,0 +1,136 @@
+// The executors behind one interface (schedule/executor.hpp), tested without a scheduler: the
+// serial reference, the pool, and the deciding one all run every batch of a wave exactly once and
+// record the same outcome per batch, whichever thread ran it.
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ecsia/schedule/deciding_executor.hpp"
+#include "ecsia/schedule/pool_executor.hpp"
+#include "ecsia/schedule/serial_executor.hpp"
+#include "support/scheduler_testing.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+// Each batch writes its own result slot and counts its runs; every fifth batch throws.
+class CountingRunner final : public BatchRunner {
+public:
+    explicit CountingRunner(std::size_t batches) : runs(batches), results(batches, 0) {}
+    void run_kernel(Batch& batch) override {
+        // relaxed: read after the wave is done, which orders it (the fence's acquire).
+        runs[batch.id].fetch_add(1, std::memory_order_relaxed);
+        std::uint64_t value = batch.id + 1;
+        for (std::uint32_t row = batch.row_begin; row < batch.row_end; ++row) value = value * 31 + row;
+        results[batch.id] = value;
+        if (batch.id % 5 == 3) throw std::runtime_error("batch " + std::to_string(batch.id) + " refused");
+        if (batch.id % 5 == 4 && batch.system == 1) throw 7;
+    }
+    std::vector<std::atomic<int>> runs;
+    std::vector<std::uint64_t> results;
+};
+
+struct ExecutorWave {
+    std::vector<std::unique_ptr<Batch>> storage;
+    std::vector<Batch*> batches;
+    explicit ExecutorWave(std::uint32_t count) {
+        for (std::uint32_t b = 0; b < count; ++b) {
+            storage.push_back(std::make_unique<Batch>());
+            storage.back()->reset(BatchBounds{b < count / 2 ? 0u : 1u, 0, b * 64, b * 64 + 64}, b);
+            batches.push_back(storage.back().get());
+        }
+    }
+};
+
+// Runs one wave to its end through the interface, as the scheduler's frame does.
+WavePlacement run_wave(Executor& executor, ExecutorWave& wave, BatchRunner& runner) {
+    const WavePlacement placement = executor.start(wave.batches, runner);
+    if (placement != WavePlacement::Inline) {
+        executor.run_coordinator_share();
+        REQUIRE(executor.wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(30)));
+        REQUIRE(executor.done());
+        executor.finish();
+    }
+    return placement;
+}
+
+}  // namespace
+
+TEST_CASE("every executor runs each batch once and records the serial executor's outcome", "[schedule][threads][executor]") {
+    constexpr std::uint32_t kBatches = 37;
+    ExecutorWave reference_wave(kBatches);
+    CountingRunner reference(kBatches);
+    SerialExecutor serial;
+    CHECK(run_wave(serial, reference_wave, reference) == WavePlacement::Inline);
+    CHECK(serial.workers() == 0);
+    CHECK(serial.fence_word() == nullptr);
+
+    for (std::uint32_t workers : {1u, 2u, 4u}) {
+        PoolExecutorOptions options;
+        options.workers = workers;
+        std::vector<std::pair<std::string, std::unique_ptr<Executor>>> executors;
+        executors.emplace_back("pool", std::make_unique<PoolExecutor>(options));
+        options.coordinator_helps = true;
+        executors.emplace_back("pool, coordinator helping", std::make_unique<PoolExecutor>(options));
+        options.may_block = false;  // a coordinator that must stay live: its share is bounded
+        options.coordinator_slice = std::chrono::microseconds(1);
+        executors.emplace_back("pool, bounded coordinator", std::make_unique<PoolExecutor>(options));
+        options.may_block = true;
+        executors.emplace_back("deciding", std::make_unique<DecidingExecutor>(options));
+        for (auto& [name, executor] : executors) {
+            for (int round = 0; round < 3; ++round) {  // the deciding one measures, then chooses
+                INFO(name << ", workers " << workers << ", round " << round);
+                ExecutorWave wave(kBatches);
+                CountingRunner runner(kBatches);
+                const WavePlacement placement = run_wave(*executor, wave, runner);
+                if (name == "pool") CHECK(placement == WavePlacement::Pool);
+                if (name == "deciding" && round == 0) CHECK(placement == WavePlacement::Pool);  // costs unknown
+                REQUIRE(executor->workers() == workers);
+                CHECK(executor->idle());
+                for (std::uint32_t b = 0; b < kBatches; ++b) {
+                    REQUIRE(runner.runs[b].load(std::memory_order_relaxed) == 1);
+                    REQUIRE(runner.results[b] == reference.results[b]);
+                    REQUIRE(wave.batches[b]->failed == reference_wave.batches[b]->failed);
+                    REQUIRE(wave.batches[b]->error == reference_wave.batches[b]->error);
+                    if (placement == WavePlacement::Pool) REQUIRE(wave.batches[b]->runner < workers);
+                }
+            }
+            executor->stop(true);
+            CHECK(executor->idle());
+            if (name != "deciding") {  // (a deciding executor may still run a small wave inline)
+                ExecutorWave late(1);
+                CountingRunner runner(1);
+                CHECK(test::thrown_code([&] { executor->start(late.batches, runner); }) == "Disposed");
+            }
+        }
+    }
+    CHECK(reference_wave.batches[3]->error == "batch 3 refused");
+    CHECK(reference_wave.batches[24]->error == "a non-standard exception");
+}
+
+TEST_CASE("the deciding executor can be pinned to each placement and still runs every batch once", "[schedule][threads][executor]") {
+    PoolExecutorOptions options;
+    options.workers = 2;
+    DecidingExecutor executor(options);
+    for (WavePlacement pinned : {WavePlacement::Inline, WavePlacement::Pool, WavePlacement::Shared}) {
+        INFO(placement_name(pinned));
+        detail::SchedulerTesting::force_placement(executor, pinned);
+        ExecutorWave wave(9);
+        CountingRunner runner(9);
+        CHECK(run_wave(executor, wave, runner) == pinned);
+        for (std::uint32_t b = 0; b < 9; ++b) REQUIRE(runner.runs[b].load(std::memory_order_relaxed) == 1);
+    }
+    // Measured now: both inline and dispatched waves fed the model.
+    CHECK(executor.model().ns_per_row(0) >= 0);
+    CHECK(executor.model().ns_per_row(1) >= 0);
+    CHECK(executor.model().dispatch_overhead_ns() >= 0);
+    executor.stop(true);
+}
