@@ -7,6 +7,8 @@
 // Thread rule: coordinator thread, between frames.
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "ecsia/schedule/deciding_executor.hpp"
 #include "ecsia/schedule/placement.hpp"
@@ -17,11 +19,19 @@ namespace ecsia::detail {
 struct SchedulerTesting {
     // Every later wave runs where `placement` says (nullopt: the executor decides again). A
     // scheduler without workers always runs inline, pinned or not.
-    static void force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) noexcept {
+    static void force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) {
         if (auto* deciding = dynamic_cast<DecidingExecutor*>(scheduler.executor_)) force_placement(*deciding, placement);
     }
-    static void force_placement(DecidingExecutor& executor, std::optional<WavePlacement> placement) noexcept {
-        executor.forced_ = placement;
+    static void force_placement(DecidingExecutor& executor, std::optional<WavePlacement> placement) {
+        force_placements(executor, placement ? std::vector<WavePlacement>{*placement} : std::vector<WavePlacement>{});
+    }
+    // The waves that have batches take these placements in turn, cycling (empty: decide again).
+    static void force_placements(Scheduler& scheduler, std::vector<WavePlacement> sequence) {
+        if (auto* deciding = dynamic_cast<DecidingExecutor*>(scheduler.executor_)) force_placements(*deciding, std::move(sequence));
+    }
+    static void force_placements(DecidingExecutor& executor, std::vector<WavePlacement> sequence) {
+        executor.forced_ = std::move(sequence);
+        executor.forced_next_ = 0;
     }
     // The threaded executor's cost model; an empty one for a scheduler without workers.
     static const PlacementModel& model(const Scheduler& scheduler) noexcept {

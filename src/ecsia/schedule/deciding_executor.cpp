@@ -19,7 +19,13 @@ DecidingExecutor::DecidingExecutor(const PoolExecutorOptions& options) : pool_(w
 
 WavePlacement DecidingExecutor::start(std::span<Batch* const> batches, BatchRunner& runner) {
     batches_ = batches;
-    placement_ = batches.empty() ? WavePlacement::Inline : forced_ ? *forced_ : choose();
+    if (batches.empty()) {
+        placement_ = WavePlacement::Inline;
+    } else if (!forced_.empty()) {
+        placement_ = forced_[forced_next_++ % forced_.size()];
+    } else {
+        placement_ = choose();
+    }
     if (placement_ == WavePlacement::Inline) {
         inline_.run(batches, runner);
         learn(false);

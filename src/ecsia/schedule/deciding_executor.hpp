@@ -10,7 +10,6 @@
 // Thread rule: coordinator thread only.
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "ecsia/schedule/executor.hpp"
@@ -44,14 +43,16 @@ public:
     const PlacementModel& model() const noexcept { return model_; }
 
 private:
-    friend struct detail::SchedulerTesting;  // force_placement: tests pin every wave's placement
+    friend struct detail::SchedulerTesting;  // force_placement: tests pin where waves run
     WavePlacement choose() noexcept;
     void learn(bool dispatched);
 
     PoolExecutor pool_;
     SerialExecutor inline_{true};
     PlacementModel model_;
-    std::optional<WavePlacement> forced_;
+    // Tests: placements the next waves take in turn, cycled (empty: decide).
+    std::vector<WavePlacement> forced_;
+    std::size_t forced_next_ = 0;
     // The current wave.
     std::span<Batch* const> batches_;
     WavePlacement placement_ = WavePlacement::Inline;
