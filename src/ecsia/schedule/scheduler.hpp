@@ -12,7 +12,8 @@
 //   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
 //   5. merge (wave_merge.hpp): phase = serial; write logs, then command buffers and reservations,
 //      in batch-id order; then observers. Failures become diagnostics naming the system.
-// Because nothing in 2, 3 and 5 depends on timing, every worker count yields the same state (G1).
+// Timing decides only where step 3 runs a batch, never what 2, 3 and 5 produce: every executor and
+// worker count yields the same state (G1).
 //
 // Nothing wedges: whatever throws inside a frame ends only that work. A kernel marks its batch
 // failed; a main-thread system is reported and the frame goes on; an observer is reported by the
