@@ -85,7 +85,9 @@ TEST_CASE("every executor runs each batch once and records the serial executor's
         executors.emplace_back("pool, bounded coordinator", std::make_unique<PoolExecutor>(options));
         options.may_block = true;
         executors.emplace_back("deciding", std::make_unique<DecidingExecutor>(options));
-        for (auto& [name, executor] : executors) {
+        for (auto& entry : executors) {  // (not a structured binding: clang 14 cannot capture those)
+            const std::string& name = entry.first;
+            const std::unique_ptr<Executor>& executor = entry.second;
             for (int round = 0; round < 3; ++round) {  // the deciding one measures, then chooses
                 INFO(name << ", workers " << workers << ", round " << round);
                 ExecutorWave wave(kBatches);
