@@ -6,14 +6,15 @@
 //
 //   node bench/report.mjs --native DIR --browser FILE [--out FILE] [--doc FILE] [--check]
 //   node bench/report.mjs --check-only [--out FILE]     check an existing results file
-//   node bench/report.mjs --browser FILE --tables kernels,jsapi --out FILE
+//   node bench/report.mjs --browser FILE --tables kernels,jsapi [--native DIR] --out FILE
 //        a run of some browser workloads only (scripts/bench --only): the named tables are
-//        replaced, every other table keeps the run it came from; --native is then optional
+//        replaced, every other table keeps the run it came from; --native is then optional and
+//        may hold only some programs' results (--only snapshot: bench_snapshot's)
 //
 // --check: exit 1 when a checked ratio is worse than its ceiling in bench/ceilings.json. Every
 // checked ratio is a cost (lower is better), so a ceiling is lowered when the code improves.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +102,12 @@ function compose(options) {
   const native = {};
   for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot', 'executor']) {
     // --tables without --native: a browser-only run; the derived native targets are then absent.
-    if (options.native !== null) native[name] = readJson(path.join(options.native, `${name}.json`));
+    // With --tables, --native DIR holds only the native programs those tables also show
+    // (scripts/bench --only snapshot runs bench_snapshot): the others are absent.
+    if (options.native === null) continue;
+    const file = path.join(options.native, `${name}.json`);
+    if (options.tables !== null && !existsSync(file)) continue;
+    native[name] = readJson(file);
   }
   const browserRun = readJson(options.browser);
   const results = {
@@ -122,8 +128,9 @@ function compose(options) {
   };
   const derived = derive(results);
   const { checked } = derived;
-  // A browser-only run (--tables) has no native figures: the targets that need them are left out.
-  const targets = options.native === null ? derived.targets.filter((t) => typeof t.measured !== 'number' || Number.isFinite(t.measured)) : derived.targets;
+  // A browser-only run (--tables) has no native figures (or only some): the targets that need the
+  // missing ones are left out.
+  const targets = options.tables !== null ? derived.targets.filter((t) => typeof t.measured !== 'number' || Number.isFinite(t.measured)) : derived.targets;
   results.targets = targets;
   results.checked = checked;
   return results;

@@ -2,13 +2,11 @@
 
 #include <cstring>
 
+#include "ecsia/base/little_endian.hpp"
+
 namespace ecsia {
 
 namespace {
-
-inline std::uint32_t load_le32(const unsigned char* p) noexcept {
-    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
-}
 
 // splitmix64's finaliser: spreads every input bit over the whole word.
 inline std::uint64_t mix(std::uint64_t x) noexcept {
@@ -107,7 +105,7 @@ std::uint64_t Checksum::value() const noexcept {
     for (std::size_t offset = 0, k = 0; offset < pending_size_; offset += 4, ++k) {
         unsigned char word[4] = {0, 0, 0, 0};
         std::memcpy(word, pending_ + offset, pending_size_ - offset < 4 ? pending_size_ - offset : 4);
-        a[k] += load_le32(word);
+        a[k] += little_endian::load_u32(word);
         b[k] += a[k];
     }
     std::uint64_t h = mix(total_ ^ 0x45435349414e5053ull);

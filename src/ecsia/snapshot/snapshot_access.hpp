@@ -72,6 +72,11 @@ public:
     static const std::vector<Tick>& own_changed_ticks(const Column& c) noexcept { return c.changed_ticks_; }
     static std::vector<Tick>& added_ticks(Column& c) noexcept { return c.added_ticks_; }
     static std::vector<Tick>& own_changed_ticks(Column& c) noexcept { return c.changed_ticks_; }
+    // The uniform-tick memo of a column's per-row arrays (Column::UniformTicks): mutable, so a
+    // snapshot of a const world may record what it found.
+    using UniformTicks = Column::UniformTicks;
+    static UniformTicks& uniform_added(const Column& c) noexcept { return c.uniform_added_; }
+    static UniformTicks& uniform_changed(const Column& c) noexcept { return c.uniform_changed_; }
     struct TickSummary {
         Tick max_added;
         Tick max_changed;

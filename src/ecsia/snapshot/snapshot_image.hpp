@@ -41,7 +41,12 @@ struct SnapshotImage {
     std::uint64_t frames = 0;
     std::vector<Cursor> cursors;
     std::vector<TableImage> tables;
-    // Built by the reader while it checks that every slot is alive, free or retired exactly once.
+    // The snapshot's slots, free list and every table's rows are the world's own (a rollback over
+    // frames without spawns or despawns): the commit leaves the pool, the entity locations and the
+    // tables' rows as they are, and slots, free_indices and locations stay empty.
+    bool keeps_entities = false;
+    // Otherwise built by the reader while it checks that every slot is alive, free or retired
+    // exactly once.
     std::vector<SnapshotAccess::Slot> slots;
     std::vector<std::uint32_t> free_indices;
     std::vector<EntityLocation> locations;

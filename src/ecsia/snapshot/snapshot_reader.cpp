@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
@@ -25,11 +26,8 @@ using Access = SnapshotAccess;
 
 std::string str(std::uint64_t value) { return std::to_string(value); }
 
-std::uint32_t load_u32(const std::byte* p) noexcept {
-    std::uint32_t value;
-    std::memcpy(&value, p, 4);  // little-endian host (snapshot_format.hpp)
-    return value;
-}
+using little_endian::load_u32;
+using little_endian::load_u64;
 
 // Bounds-checked little-endian reads of one section's body. Every read names what it reads, so a
 // short or hostile section says where it went wrong.
@@ -38,6 +36,7 @@ public:
     SectionReader(const std::byte* data, std::size_t size, const char* section) : p_(data), end_(data + size), section_(section) {}
 
     std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+    const std::byte* data() const noexcept { return p_; }
     const std::byte* take(std::uint64_t size, const char* what) {
         if (size > left()) fail(std::string(what) + " needs " + str(size) + " bytes, only " + str(left()) + " are left");
         const std::byte* at = p_;
@@ -46,11 +45,7 @@ public:
     }
     std::uint8_t u8(const char* what) { return static_cast<std::uint8_t>(*take(1, what)); }
     std::uint32_t u32(const char* what) { return load_u32(take(4, what)); }
-    std::uint64_t u64(const char* what) {
-        std::uint64_t value;
-        std::memcpy(&value, take(8, what), 8);
-        return value;
-    }
+    std::uint64_t u64(const char* what) { return load_u64(take(8, what)); }
     std::string_view name(const char* what) {
         const std::uint32_t size = u32(what);
         if (size == 0 || size > fmt::kMaxNameBytes) fail(std::string(what) + " has length " + str(size) + " (1.." + str(fmt::kMaxNameBytes) + " allowed)");
@@ -85,8 +80,7 @@ public:
         if (left < fmt::kSectionHeaderSize) bad(std::string("snapshot ends before section ") + name);
         const std::uint32_t found = load_u32(p_);
         if (found != tag) bad(std::string("snapshot has no section ") + name + " where it should start");
-        std::uint64_t size;
-        std::memcpy(&size, p_ + 4, 8);
+        const std::uint64_t size = load_u64(p_ + 4);
         if (size > left - fmt::kSectionHeaderSize) {
             bad(std::string("snapshot section ") + name + " claims " + str(size) + " bytes, only " +
                 str(left - fmt::kSectionHeaderSize) + " are left");
@@ -112,14 +106,11 @@ void check_header(std::span<const std::byte> bytes) {
         bad("snapshot format version " + str(version) + " is not supported (this build reads version " + str(fmt::kFormatVersion) + ")");
     }
     if (load_u32(bytes.data() + fmt::kFlagsOffset) != 0) bad("snapshot header has unknown flags set");
-    std::uint64_t payload;
-    std::memcpy(&payload, bytes.data() + fmt::kPayloadSizeOffset, 8);
+    const std::uint64_t payload = load_u64(bytes.data() + fmt::kPayloadSizeOffset);
     const std::size_t present = bytes.size() - fmt::kHeaderSize;
     if (payload > present) bad("snapshot is truncated: its header says " + str(payload) + " payload bytes, " + str(present) + " are present");
     if (payload < present) bad("snapshot has " + str(present - payload) + " bytes beyond the " + str(payload) + " its header says");
-    std::uint64_t expected;
-    std::memcpy(&expected, bytes.data() + fmt::kChecksumOffset, 8);
-    if (checksum(bytes.data() + fmt::kHeaderSize, present) != expected) {
+    if (checksum(bytes.data() + fmt::kHeaderSize, present) != load_u64(bytes.data() + fmt::kChecksumOffset)) {
         bad("snapshot checksum does not match: the bytes were damaged or changed");
     }
 }
@@ -204,6 +195,34 @@ std::vector<const ComponentDesc*> read_components(SectionReader r, const World& 
 // Slot coverage while reading: each slot must end up alive, free or retired exactly once.
 enum Covered : std::uint8_t { kUncovered = 0, kCovered = 1 };
 
+// Whether the ENTS body says exactly what the world's pool holds now: the same slot count, the same
+// free list (indices and generations, in order) and the same retired slots (ascending, as the
+// writer lists them), with no handle reserved. Reads within `size` only and never throws: a body
+// that differs in any way, short or hostile ones included, is simply not the pool's, and
+// read_entities() then checks it in full.
+bool is_pools_own(const std::byte* body, std::size_t size, const EntityPool& pool) {
+    if (pool.allocated_count() != pool.alive_count()) return false;
+    const auto& slots = Access::slots(pool);
+    const auto& free_list = Access::free_indices(pool);
+    const std::uint64_t expected = 4 + 4 + 8 * std::uint64_t(free_list.size()) + 4 + 4 * std::uint64_t(pool.retired_count());
+    if (size != expected) return false;
+    if (load_u32(body) != pool.slot_count() || load_u32(body + 4) != free_list.size()) return false;
+    const std::byte* at = body + 8;
+    for (std::uint32_t index : free_list) {
+        if (load_u32(at) != index || load_u32(at + 4) != slots[index].generation) return false;
+        at += 8;
+    }
+    if (load_u32(at) != pool.retired_count()) return false;
+    at += 4;
+    if (pool.retired_count() == 0) return true;
+    for (std::uint32_t index = 0; index < slots.size(); ++index) {
+        if (slots[index].state != Access::SlotState::Retired) continue;
+        if (load_u32(at) != index) return false;
+        at += 4;
+    }
+    return true;
+}
+
 void read_entities(SectionReader r, const World& world, SnapshotImage& image, std::vector<std::uint8_t>& covered) {
     const EntityPool& pool = world.entities();
     const std::uint32_t slots = r.u32("the slot count");
@@ -235,6 +254,53 @@ void read_entities(SectionReader r, const World& world, SnapshotImage& image, st
     r.expect_end();
 }
 
+// Whether every table's rows hold the same handles, in the same order, as the world's table of the
+// same index (tables on either side without a counterpart being empty). With is_pools_own() this
+// means the snapshot's entity bookkeeping is the world's own, which its invariants keep valid.
+bool are_worlds_rows(const std::vector<SnapshotImage::TableImage>& tables, const TableGraph& graph) {
+    const std::size_t current = graph.table_count();
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+        const SnapshotImage::TableImage& table = tables[t];
+        if (t >= current) {
+            if (table.rows != 0) return false;
+            continue;
+        }
+        const Table& own = graph.table(static_cast<TableIndex>(t));
+        if (own.size() != table.rows) return false;
+        if (table.rows > 0 && std::memcmp(own.entities(), table.entities, std::size_t(table.rows) * sizeof(Entity)) != 0) return false;
+    }
+    for (std::size_t t = tables.size(); t < current; ++t) {
+        if (graph.table(static_cast<TableIndex>(t)).size() != 0) return false;
+    }
+    return true;
+}
+
+// The per-row half of the entity checks: every row's handle fits the layout and names a slot no
+// other row, free-list entry or retired entry names; then every slot is covered. Builds the
+// pool's new slots and the entity locations.
+void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& image, std::vector<std::uint8_t>& covered) {
+    const std::uint32_t slots = static_cast<std::uint32_t>(image.slots.size());
+    image.locations.assign(slots, EntityLocation{});
+    for (TableIndex t = 0; t < image.tables.size(); ++t) {
+        const SnapshotImage::TableImage& table = image.tables[t];
+        for (std::uint32_t row = 0; row < table.rows; ++row) {
+            const Entity entity{load_u32(table.entities + 4 * std::size_t(row))};
+            const std::uint32_t index = layout.index(entity);
+            const std::uint32_t generation = layout.generation(entity);
+            if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
+                r.fail("table " + str(t) + " row " + str(row) + " holds handle " + str(entity.bits) + ", which no live entity can have");
+            }
+            if (covered[index] != kUncovered) r.fail("table " + str(t) + " row " + str(row) + ": slot " + str(index) + " is already used");
+            covered[index] = kCovered;
+            image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
+            image.locations[index] = EntityLocation{t, row};
+        }
+    }
+    for (std::uint32_t index = 0; index < slots; ++index) {
+        if (covered[index] == kUncovered) r.fail("slot " + str(index) + " is neither alive in a table, free nor retired");
+    }
+}
+
 template <typename Where>
 SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, const Where& where) {
     const std::uint32_t kind = r.u32(what);
@@ -252,14 +318,12 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
     return ticks;
 }
 
-void read_tables(SectionReader r, const World& world, const std::vector<const ComponentDesc*>& components, SnapshotImage& image,
-                 std::vector<std::uint8_t>& covered) {
-    const HandleLayout& layout = world.entities().layout();
-    const std::uint32_t slots = static_cast<std::uint32_t>(image.slots.size());
+// Everything of the TABL section but the per-row entity checks (check_rows(), done after it only
+// when the rows are not the world's own).
+void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, SnapshotImage& image) {
     const std::uint32_t tables = r.count("the table count", 8);
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
     image.tables.resize(tables);
-    image.locations.assign(slots, EntityLocation{});
     std::map<std::vector<ComponentId>, TableIndex> signatures;
     for (TableIndex t = 0; t < tables; ++t) {
         // Names for error messages, built only when one is needed (restore should not allocate per table).
@@ -285,18 +349,6 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
 
         table.rows = r.count("a table's row count", 4);
         table.entities = r.take(std::uint64_t(table.rows) * 4, "a table's entities");
-        for (std::uint32_t row = 0; row < table.rows; ++row) {
-            const Entity entity{load_u32(table.entities + 4 * std::size_t(row))};
-            const std::uint32_t index = layout.index(entity);
-            const std::uint32_t generation = layout.generation(entity);
-            if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
-                r.fail(where() + " row " + str(row) + " holds handle " + str(entity.bits) + ", which no live entity can have");
-            }
-            if (covered[index] != kUncovered) r.fail(where() + " row " + str(row) + ": slot " + str(index) + " is already used");
-            covered[index] = kCovered;
-            image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
-            image.locations[index] = EntityLocation{t, row};
-        }
 
         table.columns.resize(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
@@ -326,10 +378,6 @@ void read_tables(SectionReader r, const World& world, const std::vector<const Co
             }
         }
     }
-    for (std::uint32_t index = 0; index < slots; ++index) {
-        if (covered[index] == kUncovered) r.fail("slot " + str(index) + " is neither alive in a table, free nor retired");
-    }
-    r.expect_end();
 }
 
 void read_pending(SectionReader r, const std::vector<const ComponentDesc*>& components, SnapshotImage& image) {
@@ -352,9 +400,23 @@ SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes
     Sections sections(bytes.data() + fmt::kHeaderSize, bytes.size() - fmt::kHeaderSize);
     read_world(sections.next(fmt::kWorldSection, "WRLD"), world, image);
     const std::vector<const ComponentDesc*> components = read_components(sections.next(fmt::kComponentSection, "COMP"), world);
+    // The entity bookkeeping is the costly part of a restore (a pass over every slot and row, and
+    // the pool and locations built anew). When the snapshot's is the world's own (a rollback over
+    // frames that spawned and despawned nothing), it is valid as the world's invariants keep it,
+    // and the commit leaves it in place.
+    const SectionReader entities = sections.next(fmt::kEntitySection, "ENTS");
+    const EntityPool& pool = world.entities();
     std::vector<std::uint8_t> covered;
-    read_entities(sections.next(fmt::kEntitySection, "ENTS"), world, image, covered);
-    read_tables(sections.next(fmt::kTableSection, "TABL"), world, components, image, covered);
+    const bool pools_own = is_pools_own(entities.data(), entities.left(), pool);
+    if (!pools_own) read_entities(entities, world, image, covered);
+    SectionReader tables = sections.next(fmt::kTableSection, "TABL");
+    read_tables(tables, components, image);
+    image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
+    if (!image.keeps_entities) {
+        if (pools_own) read_entities(entities, world, image, covered);
+        check_rows(tables, pool.layout(), image, covered);
+    }
+    tables.expect_end();
     read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
     sections.expect_end();
     return image;

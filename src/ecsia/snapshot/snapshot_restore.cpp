@@ -20,19 +20,32 @@ namespace {
 
 using Access = SnapshotAccess;
 
-void copy_ticks(std::vector<Tick>& to, const SnapshotImage::Ticks& from, std::uint32_t rows) noexcept {
-    if (rows == 0) return;  // an empty column may have no tick storage at all
+// Writes the snapshot's ticks of `rows` rows into a column's per-row array, unless the column's
+// memo (Column::UniformTicks) says the array already holds exactly those: restoring a recent frame
+// of the same world (a rollback) usually finds them there, and the fill costs as much as copying
+// the column's values.
+void copy_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const SnapshotImage::Ticks& from, std::uint32_t rows) noexcept {
+    if (rows == 0) {  // an empty column may have no tick storage at all
+        uniform = Access::UniformTicks{};
+        return;
+    }
     if (from.per_row != nullptr) {
         std::memcpy(to.data(), from.per_row, std::size_t(rows) * sizeof(Tick));
-    } else {
-        std::fill(to.begin(), to.begin() + rows, from.uniform);
+        uniform = Access::UniformTicks{};
+        return;
     }
+    if (uniform.known && uniform.rows == rows && uniform.tick == from.uniform) return;
+    std::fill(to.begin(), to.begin() + rows, from.uniform);
+    uniform = Access::UniformTicks{true, rows, from.uniform};
 }
 
-void fill_table(Table& table, const SnapshotImage::TableImage& image) noexcept {
-    std::vector<Entity>& entities = Access::entities(table);
-    entities.resize(image.rows);  // within the capacity reserved before the commit: no allocation
-    if (image.rows > 0) std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
+// `same_rows`: the table already holds the snapshot's rows (SnapshotImage::keeps_entities).
+void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_rows) noexcept {
+    if (!same_rows) {
+        std::vector<Entity>& entities = Access::entities(table);
+        entities.resize(image.rows);  // within the capacity reserved before the commit: no allocation
+        if (image.rows > 0) std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
+    }
     std::vector<Column>& columns = table.columns();
     for (std::size_t c = 0; c < columns.size(); ++c) {
         Column& column = columns[c];
@@ -40,8 +53,8 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image) noexcept {
         if (column.element_size() > 0 && image.rows > 0) {
             std::memcpy(column.data(), from.values, std::size_t(image.rows) * column.element_size());
         }
-        copy_ticks(Access::added_ticks(column), from.added, image.rows);
-        copy_ticks(Access::own_changed_ticks(column), from.changed, image.rows);
+        copy_ticks(Access::added_ticks(column), Access::uniform_added(column), from.added, image.rows);
+        copy_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), from.changed, image.rows);
         Access::set_summary(column, from.summary);
     }
     Access::forget_edges(table);  // edges may name tables that no longer exist; they are a cache
@@ -92,18 +105,20 @@ void restore(World& world, std::span<const std::byte> bytes) {
     // ---- commit: moves, swaps and copies into reserved memory only
     for (std::size_t t = 0; t < table_count; ++t) {
         if (reused[t]) next[t] = std::move(current[t]);
-        fill_table(*next[t], image.tables[t]);
+        fill_table(*next[t], image.tables[t], reused[t] && image.keeps_entities);
     }
     current.swap(next);  // `next` now holds the dropped tables, freed on return
     Access::by_signature(graph).swap(by_signature);
     Access::replace_layout(graph);
     ++*Access::storage_generation(graph);
 
-    EntityPool& pool = Access::pool(world);
-    Access::slots(pool).swap(image.slots);
-    Access::free_indices(pool).swap(image.free_indices);
-    Access::recount(pool);
-    Access::locations(world).swap(image.locations);
+    if (!image.keeps_entities) {
+        EntityPool& pool = Access::pool(world);
+        Access::slots(pool).swap(image.slots);
+        Access::free_indices(pool).swap(image.free_indices);
+        Access::recount(pool);
+        Access::locations(world).swap(image.locations);
+    }
     Access::tick(world) = image.tick;
     Access::structure_changed(world);
     Access::pending_changes(world).swap(image.pending);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_access.hpp"
@@ -25,8 +26,16 @@ public:
     }
 
     void u8(std::uint8_t value) { owned(&value, 1); }
-    void u32(std::uint32_t value) { owned(&value, 4); }  // little-endian host (snapshot_format.hpp)
-    void u64(std::uint64_t value) { owned(&value, 8); }
+    void u32(std::uint32_t value) {
+        unsigned char word[4];
+        little_endian::store_u32(word, value);
+        owned(word, 4);
+    }
+    void u64(std::uint64_t value) {
+        unsigned char word[8];
+        little_endian::store_u64(word, value);
+        owned(word, 8);
+    }
     void str(const std::string& text) {
         u32(static_cast<std::uint32_t>(text.size()));
         owned(text.data(), text.size());
@@ -46,8 +55,7 @@ public:
         return field;
     }
     void end_section(std::size_t field) {
-        const std::uint64_t body = out_.size_ - body_start_;
-        std::memcpy(out_.owned_.data() + field, &body, 8);
+        little_endian::store_u64(out_.owned_.data() + field, out_.size_ - body_start_);
     }
     // Fills in the header (payload size, and the checksum unless copy_to_sealed will) and the ranges.
     void finish(bool with_checksum) {
@@ -55,8 +63,7 @@ public:
             const std::byte* data = piece.external != nullptr ? piece.external : out_.owned_.data() + piece.offset;
             out_.ranges_.push_back({data, piece.size});
         }
-        const std::uint64_t payload = out_.size_ - fmt::kHeaderSize;
-        std::memcpy(out_.owned_.data() + fmt::kPayloadSizeOffset, &payload, 8);
+        little_endian::store_u64(out_.owned_.data() + fmt::kPayloadSizeOffset, out_.size_ - fmt::kHeaderSize);
         if (!with_checksum) return;
         // The header is the first 32 owned bytes, so the payload starts 32 bytes into range 0.
         Checksum sum;
@@ -66,8 +73,7 @@ public:
             skip -= from;
             sum.update(range.data + from, range.size - from);
         }
-        const std::uint64_t value = sum.value();
-        std::memcpy(out_.owned_.data() + fmt::kChecksumOffset, &value, 8);
+        little_endian::store_u64(out_.owned_.data() + fmt::kChecksumOffset, sum.value());
     }
 
 private:
@@ -103,11 +109,15 @@ bool all_equal(const Tick* ticks, std::uint32_t rows) noexcept {
     return true;
 }
 
-void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows) {
+void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Access::UniformTicks& uniform) {
     // Most columns have one tick for every row (spawned together, written whole): one word then.
-    if (rows > 0 && all_equal(ticks, rows)) {
+    // The column remembers that until a row's tick is written, so the next snapshot (or a restore)
+    // of it does not scan the rows again.
+    const bool remembered = uniform.known && uniform.rows == rows;
+    if (rows > 0 && !remembered && all_equal(ticks, rows)) uniform = Access::UniformTicks{true, rows, ticks[0]};
+    if (rows > 0 && uniform.known && uniform.rows == rows) {
         w.u32(fmt::kTicksUniform);
-        w.u32(ticks[0]);
+        w.u32(uniform.tick);
         return;
     }
     w.u32(fmt::kTicksPerRow);
@@ -217,8 +227,8 @@ void SnapshotSegments::take(const World& world, bool checksum) {
             w.u32(summary.max_changed);
             w.u32(summary.bulk_rows);
             w.u32(summary.bulk_tick);
-            write_ticks(w, Access::added_ticks(column).data(), rows);
-            write_ticks(w, Access::own_changed_ticks(column).data(), rows);
+            write_ticks(w, Access::added_ticks(column).data(), rows, Access::uniform_added(column));
+            write_ticks(w, Access::own_changed_ticks(column).data(), rows, Access::uniform_changed(column));
             w.external(column.data(), std::size_t(rows) * column.element_size());
         }
     }
@@ -252,8 +262,7 @@ void SnapshotSegments::copy_to_sealed(std::byte* out) const noexcept {
         sum.update_copy(at + header, range.data + header, range.size - header);
         at += range.size;
     }
-    const std::uint64_t value = sum.value();
-    std::memcpy(out + fmt::kChecksumOffset, &value, 8);
+    little_endian::store_u64(out + fmt::kChecksumOffset, sum.value());
 }
 
 std::vector<std::byte> SnapshotSegments::bytes() const {

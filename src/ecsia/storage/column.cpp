@@ -23,7 +23,8 @@ Column::Column(Column&& other) noexcept
       data_(other.data_), default_element_(std::move(other.default_element_)),
       added_ticks_(std::move(other.added_ticks_)), changed_ticks_(std::move(other.changed_ticks_)),
       max_changed_tick_(other.max_changed_tick_), max_added_tick_(other.max_added_tick_),
-      bulk_changed_rows_(other.bulk_changed_rows_), bulk_changed_tick_(other.bulk_changed_tick_) {
+      bulk_changed_rows_(other.bulk_changed_rows_), bulk_changed_tick_(other.bulk_changed_tick_),
+      uniform_added_(other.uniform_added_), uniform_changed_(other.uniform_changed_) {
     other.data_ = nullptr;
 }
 
@@ -43,10 +44,12 @@ void Column::mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tic
     }
     if (begin < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(begin);
     std::fill(changed_ticks_.begin() + begin, changed_ticks_.begin() + end, tick);
+    uniform_changed_.known = false;
     max_changed_tick_ = std::max(max_changed_tick_, tick);
 }
 
 void Column::settle_bulk_from(std::uint32_t from) const noexcept {
+    if (from < bulk_changed_rows_) uniform_changed_.known = false;
     for (std::uint32_t row = from; row < bulk_changed_rows_; ++row) {
         changed_ticks_[row] = std::max(changed_ticks_[row], bulk_changed_tick_);
     }

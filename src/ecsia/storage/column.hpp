@@ -38,10 +38,15 @@ public:
     // changed_tick(row) and the filters read both parts as they are. changed_ticks() first folds
     // the bulk stamp into the array (O(rows) once per stamp), so its values are exact; like every
     // other structural access it is serial-phase only, the const overload included.
-    Tick* added_ticks() noexcept { return added_ticks_.data(); }
+    // The non-const pointers may be written through, so they forget the uniform-tick memo below.
+    Tick* added_ticks() noexcept {
+        uniform_added_.known = false;
+        return added_ticks_.data();
+    }
     const Tick* added_ticks() const noexcept { return added_ticks_.data(); }
     Tick* changed_ticks() noexcept {
         settle_bulk_from(0);
+        uniform_changed_.known = false;
         return changed_ticks_.data();
     }
     const Tick* changed_ticks() const noexcept {
@@ -83,6 +88,17 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
+
+    // A memo for snapshot/: "each of the first `rows` rows of this per-row tick array holds `tick`",
+    // recorded when a snapshot found it so or a restore wrote it so. Every per-row tick write
+    // forgets it, so while it is known a snapshot or restore of the column skips its O(rows) pass
+    // over the array (a rollback restores the same ticks frame after frame). Serial phase only,
+    // like every per-row tick write (waves write ticks through write logs, merged serially).
+    struct UniformTicks {
+        bool known = false;
+        std::uint32_t rows = 0;
+        Tick tick = 0;
+    };
     // Folds the bulk stamp of rows [from, bulk_changed_rows_) into their per-row ticks and shrinks
     // the stamp to [0, from): needed before a row from outside the stamp moves under it. Const
     // because it never changes any row's changed tick, only where it is stored.
@@ -104,6 +120,9 @@ private:
     // covered by a stamp they did not receive.
     mutable std::uint32_t bulk_changed_rows_ = 0;
     Tick bulk_changed_tick_ = 0;
+    // mutable: a snapshot (of a const world) records what it found.
+    mutable UniformTicks uniform_added_;
+    mutable UniformTicks uniform_changed_;
 };
 
 // The per-row operations are defined here, inline, because structural changes (a command flush
@@ -130,11 +149,13 @@ inline void Column::mark_changed(std::uint32_t row, Tick tick) noexcept {
     // when a caller stamps an old tick on purpose).
     if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
     changed_ticks_[row] = tick;
+    uniform_changed_.known = false;
     if (tick > max_changed_tick_) max_changed_tick_ = tick;
 }
 
 inline void Column::mark_added(std::uint32_t row, Tick tick) noexcept {
     added_ticks_[row] = tick;
+    uniform_added_.known = false;
     if (tick > max_added_tick_) max_added_tick_ = tick;
     mark_changed(row, tick);
 }
@@ -152,6 +173,8 @@ inline void Column::copy_row_from(std::uint32_t row, const Column& source, std::
     const Tick changed = source.changed_tick(source_row);
     added_ticks_[row] = added;
     changed_ticks_[row] = changed;
+    uniform_added_.known = false;
+    uniform_changed_.known = false;
     if (added > max_added_tick_) max_added_tick_ = added;
     if (changed > max_changed_tick_) max_changed_tick_ = changed;
 }
@@ -164,6 +187,9 @@ inline void Column::move_last_into(std::uint32_t row, std::uint32_t last) noexce
     } else if (row < bulk_changed_rows_) {
         settle_bulk_from(row);  // a row from outside the stamp lands under it
     }
+    // One row fewer: the memo's row count no longer holds (and the moved row's ticks land at `row`).
+    uniform_added_.known = false;
+    uniform_changed_.known = false;
     if (row == last) return;
     detail::copy_element(element(row), element(last), element_size_);
     added_ticks_[row] = added_ticks_[last];
