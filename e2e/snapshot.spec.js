@@ -130,6 +130,14 @@ test('restore refuses bad bytes with a clear error and leaves the world unchange
     const bareHash = bare.stateHash();
     try { bare.restore(good); } catch (e) { missing = { code: e.code, message: e.message }; }
     results.push({ what: 'missing component', error: missing, unchanged: bare.stateHash() === bareHash });
+    // One that defines the first of them (in name order) with other fields cannot either.
+    const other = ecsia.createWorld({ maxEntities: 1 << 16 });
+    other.defineComponent('age', { frames: 'f32' });
+    let different = null;
+    const otherHash = other.stateHash();
+    try { other.restore(good); } catch (e) { different = { code: e.code, message: e.message }; }
+    results.push({ what: 'defined differently', error: different, unchanged: other.stateHash() === otherHash });
+    other.dispose();
     // During a frame (a JS system calling it) it is refused too.
     let inFrame = null;
     run.scheduler.addSystem({ name: 'Saver', reads: [], writes: [], run(world) {
@@ -151,6 +159,40 @@ test('restore refuses bad bytes with a clear error and leaves the world unchange
   expect(byWhat['not bytes'].error.message).toContain('world.restore: takes the Uint8Array');
   expect(byWhat['missing component'].error.code).toBe('SnapshotMismatch');
   expect(byWhat['missing component'].error.message).toMatch(/needs component '(age|energy|marked|seen)'/);
+  expect(byWhat['defined differently'].error.code).toBe('SnapshotMismatch');
+  expect(byWhat['defined differently'].error.message).toContain("component 'age' is defined differently here");
   expect(r.inFrame).toBe('WrongPhase');
+  expectNoPageErrors(log);
+});
+
+// docs/SNAPSHOT.md "Not in the bytes": a standalone query's change cursor is the query object's,
+// so a query made before a restore to an earlier frame keeps its later cursor; a fresh query sees
+// every matching row.
+test('a standalone query keeps its own change cursor across a restore; a fresh query sees every row', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { loadEcsia } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1024 });
+    world.defineComponent('hp', { value: 'f32' });
+    const a = world.spawn({ hp: { value: 1 } });
+    const b = world.spawn({ hp: { value: 2 } });
+    const rows = (query) => query.chunks().reduce((n, c) => n + c.count, 0);
+    const early = world.snapshot();
+    const old = world.query({ changed: ['hp'] });
+    const first = rows(old);                      // every row: the first call sees all
+    world.set(a, 'hp', { value: 10 });
+    const afterWrite = rows(old);                 // the one written since
+    world.restore(early);                         // back before the write (and before old's cursor)
+    world.set(b, 'hp', { value: 20 });            // written at a tick the old query already passed
+    const oldAfterRestore = rows(old);
+    const fresh = rows(world.query({ changed: ['hp'] }));
+    world.dispose();
+    return { first, afterWrite, oldAfterRestore, fresh };
+  });
+  expect(r.first).toBe(2);
+  expect(r.afterWrite).toBe(1);
+  expect(r.oldAfterRestore).toBe(0);
+  expect(r.fresh).toBe(2);
   expectNoPageErrors(log);
 });
