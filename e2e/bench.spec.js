@@ -42,7 +42,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.fence.runs.every((run) => positive(run.medianUs))).toBe(true);
   expect(r.churn.populations[0].clean).toBe(true);
   expect(r.snapshot.unchanged).toBe(true);
-  expect(positive(r.snapshot.snapshotOverSet) && positive(r.snapshot.restoreOverSet)).toBe(true);
+  expect(positive(r.snapshot.snapshotOverSet) && positive(r.snapshot.snapshotNewOverSet) && positive(r.snapshot.restoreOverSet)).toBe(true);
   expect(r.snapshot.snapshotBytes).toBeGreaterThan(r.snapshot.columnBytes);
   expect(positive(r.churn.populations[0].applyMRecordsPerSecond)).toBe(true);
   const kernelMove = r.kernels.move[0];

@@ -196,3 +196,45 @@ test('a standalone query keeps its own change cursor across a restore; a fresh q
   expect(r.fresh).toBe(2);
   expectNoPageErrors(log);
 });
+
+test('world.snapshot(into) writes into a Uint8Array large enough and returns a view of it, else a new array, the same bytes', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { loadEcsia, snapshotReplay } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const run = snapshotReplay.scenarioWorld(ecsia, 2);
+    await snapshotReplay.runFrames(run, 3);
+    const plain = run.world.snapshot();
+    const big = new Uint8Array(plain.length + 100).fill(7);
+    const intoBig = run.world.snapshot(big);
+    const small = new Uint8Array(plain.length - 1).fill(7);
+    const intoSmall = run.world.snapshot(small);
+    const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+    let wrong = null;
+    try { run.world.snapshot(plain.buffer); } catch (e) { wrong = e.message; }
+    let extra = null;
+    try { run.world.snapshot(big, 1); } catch (e) { extra = e.message; }
+    // The reused bytes restore like any others.
+    await snapshotReplay.runFrames(run, 2);
+    run.world.restore(intoBig);
+    const restored = same(run.world.snapshot(), plain);
+    snapshotReplay.dispose(run);
+    return {
+      bigReused: intoBig.buffer === big.buffer && intoBig.byteOffset === 0 && intoBig.length === plain.length,
+      bigSame: same(intoBig, plain),
+      tailKept: big[plain.length] === 7,
+      smallNew: intoSmall.buffer !== small.buffer && small.every((x) => x === 7),
+      smallSame: same(intoSmall, plain),
+      wrong, extra, restored,
+    };
+  });
+  expect(r.bigReused).toBe(true);
+  expect(r.bigSame).toBe(true);
+  expect(r.tailKept).toBe(true);
+  expect(r.smallNew).toBe(true);
+  expect(r.smallSame).toBe(true);
+  expect(r.wrong).toContain('world.snapshot: takes a Uint8Array to reuse');
+  expect(r.extra).toMatch(/world\.snapshot/);
+  expect(r.restored).toBe(true);
+  expectNoPageErrors(log);
+});

@@ -1,14 +1,15 @@
 // EMSCRIPTEN_BINDINGS(ecsia_snapshot): the raw side of world.snapshot() and world.restore(bytes)
-// (web/world.js). A snapshot crosses into JS with one copy: the ranges of SnapshotSegments
-// (owned header and counts, and the world's own rows, tick arrays and column values) are copied by
-// JS straight into the Uint8Array it returns; a restore copies the caller's bytes into one reused
-// heap buffer and restores from there.
+// (web/internal/snapshot.js). Both cross the heap boundary through one reused heap buffer, copied
+// by JS in one TypedArray.set: V8 copies out of shared memory (the threaded build's heap) word by
+// word only when source and destination are 8-byte aligned alike, and byte by byte (8x slower)
+// otherwise, so a snapshot is assembled here, at the start of the buffer, rather than copied by JS
+// range by range to the unaligned offsets the format puts them at.
 //
-//   snapshotRanges(world)          -> { size, ranges, count }: `count` (address, bytes) u32 pairs
-//                                     at heap address `ranges`, `size` bytes in all. Valid until the
-//                                     next call or the next change to the world.
+//   snapshotTake(world)            -> the snapshot's byte count; its bytes are at snapshotBuffer()
+//                                     (assembled with the checksum computed in the same pass)
 //   snapshotRestoreBuffer(size)    -> the heap address of `size` bytes to copy a snapshot into
-//                                     (valid until the next call; the heap may have grown)
+//   snapshotBuffer()               -> the heap address of that buffer (valid until the next call
+//                                     of either; the heap may have grown)
 //   snapshotRestore(world, size)   restores the world from the first `size` bytes of that buffer
 // Thread rule: the page's main thread, serial phase (between frames).
 #include <emscripten/bind.h>
@@ -21,8 +22,6 @@
 #include "js_error.hpp"
 #include "world_binding.hpp"
 
-using emscripten::val;
-
 namespace ecsia::wasm {
 
 namespace {
@@ -33,48 +32,39 @@ SnapshotSegments& segments() {
     static SnapshotSegments instance;
     return instance;
 }
-std::vector<std::uint32_t>& range_words() {
-    static std::vector<std::uint32_t> instance;
-    return instance;
-}
-std::vector<std::byte>& restore_buffer() {
+std::vector<std::byte>& buffer() {
     static std::vector<std::byte> instance;
     return instance;
 }
 
 std::uint32_t address(const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
-val snapshot_ranges(WorldBinding& world) {
+std::uint32_t snapshot_take(WorldBinding& world) {
     return rethrow_as_js([&] {
         SnapshotSegments& taken = segments();
-        taken.take(world.world());
-        std::vector<std::uint32_t>& words = range_words();
-        words.clear();
-        for (const SnapshotSegments::Range& range : taken.ranges()) {
-            words.push_back(address(range.data));
-            words.push_back(static_cast<std::uint32_t>(range.size));
-        }
-        val out = val::object();
-        out.set("size", static_cast<double>(taken.size()));
-        out.set("ranges", address(words.data()));
-        out.set("count", static_cast<std::uint32_t>(taken.ranges().size()));
-        return out;
+        taken.take(world.world(), /*checksum=*/false);
+        std::vector<std::byte>& out = buffer();
+        out.resize(taken.size());
+        taken.copy_to_sealed(out.data());
+        return static_cast<std::uint32_t>(taken.size());
     });
 }
 
+std::uint32_t snapshot_buffer() { return address(buffer().data()); }
+
 std::uint32_t snapshot_restore_buffer(std::uint32_t size) {
     return rethrow_as_js([&] {
-        std::vector<std::byte>& buffer = restore_buffer();
-        buffer.resize(size);
-        return address(buffer.data());
+        std::vector<std::byte>& out = buffer();
+        out.resize(size);
+        return address(out.data());
     });
 }
 
 void snapshot_restore(WorldBinding& world, std::uint32_t size) {
     rethrow_as_js([&] {
-        std::vector<std::byte>& buffer = restore_buffer();
-        if (size > buffer.size()) throw Error(ErrorCode::BadValue, "restore of more bytes than were copied in");
-        restore(world.world(), std::span<const std::byte>(buffer.data(), size));
+        std::vector<std::byte>& in = buffer();
+        if (size > in.size()) throw Error(ErrorCode::BadValue, "restore of more bytes than were copied in");
+        restore(world.world(), std::span<const std::byte>(in.data(), size));
     });
 }
 
@@ -83,7 +73,8 @@ void snapshot_restore(WorldBinding& world, std::uint32_t size) {
 }  // namespace ecsia::wasm
 
 EMSCRIPTEN_BINDINGS(ecsia_snapshot) {
-    emscripten::function("snapshotRanges", &ecsia::wasm::snapshot_ranges);
+    emscripten::function("snapshotTake", &ecsia::wasm::snapshot_take);
+    emscripten::function("snapshotBuffer", &ecsia::wasm::snapshot_buffer);
     emscripten::function("snapshotRestoreBuffer", &ecsia::wasm::snapshot_restore_buffer);
     emscripten::function("snapshotRestore", &ecsia::wasm::snapshot_restore);
 }

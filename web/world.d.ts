@@ -107,8 +107,10 @@ export interface World {
    * The world's whole state as bytes (docs/SNAPSHOT.md): entities with their generations and the
    * free list, component values, change ticks, the schedulers' cursors. Restore it and run the
    * same systems, and every later frame hashes exactly as the original did. Between frames only.
+   * With `into`: written at its start when it is large enough (into.subarray(0, size) is
+   * returned), otherwise into a new Uint8Array; reuse saves the cost of a fresh allocation.
    */
-  snapshot(): Uint8Array;
+  snapshot(into?: Uint8Array): Uint8Array;
   /**
    * Replaces the world's state with a snapshot's (this world's, or one of any world with the same
    * components and maxEntities). Throws an EcsiaError with code 'BadSnapshot' or

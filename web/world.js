@@ -335,9 +335,13 @@ export class World {
    * free list, every component value, change ticks and the schedulers' cursors, so that restore()
    * and the same systems replay every later frame exactly. The same bytes natively and in both
    * builds. Between frames only (throws WrongPhase inside a frame or a JS system).
+   * `into` (optional): a Uint8Array to reuse, as a ring of snapshots does; when it is large enough
+   * the snapshot is written at its start and into.subarray(0, size) is returned, otherwise a new
+   * Uint8Array (allocating a fresh one costs more than the copy itself).
    */
-  snapshot() {
-    return takeSnapshot(this.#core);
+  snapshot(into) {
+    if (arguments.length > 1) arity('snapshot', arguments.length, 1);
+    return takeSnapshot(this.#core, into);
   }
 
   /**

@@ -123,7 +123,7 @@ export function derive(results) {
   const snap = browser.snapshot;
   if (snap) {
     const n = snap.entities;
-    target(targets, `snapshot_${n}_snapshot_over_set`, `snapshot ${sizeLabel(n)} movers: world.snapshot() / TypedArray.set of the column bytes`,
+    target(targets, `snapshot_${n}_snapshot_over_set`, `snapshot ${sizeLabel(n)} movers: world.snapshot(into) / TypedArray.set of the column bytes`,
       snap.snapshotOverSet, 3, true, { unit: 'x' });
     target(targets, `snapshot_${n}_restore_over_set`, `snapshot ${sizeLabel(n)} movers: world.restore() / TypedArray.set of the column bytes`,
       snap.restoreOverSet, 3, true, { unit: 'x' });

@@ -164,14 +164,19 @@ function snapshot(results) {
   const nat = results.native.snapshot;
   if (!b || !nat) return 'n/a';
   const us = (ms) => n2(ms * 1000);
+  const fresh = (value, ratio) => (value === undefined ? '' : `${value} (${n2(ratio)}x)`);
   const rows = [
     ['browser', count(b.entities), count(b.columnBytes), count(b.snapshotBytes), `${us(b.msPer['TypedArray.set'])} (TypedArray.set)`,
-      us(b.msPer.snapshot), us(b.msPer.restore), `**${n2(b.snapshotOverSet)}x**`, `**${n2(b.restoreOverSet)}x**`],
+      us(b.msPer.snapshot), fresh(b.msPer['snapshot (new array)'] === undefined ? undefined : us(b.msPer['snapshot (new array)']), b.snapshotNewOverSet),
+      us(b.msPer.restore), '', `**${n2(b.snapshotOverSet)}x**`, `**${n2(b.restoreOverSet)}x**`],
     ['native', count(nat.entities), count(nat.column_bytes), count(nat.snapshot_bytes), `${n2(nat.memcpy_us)} (memcpy)`,
-      n2(nat.snapshot_us), n2(nat.restore_us), `**${n2(nat.snapshot_us / nat.memcpy_us)}x**`, `**${n2(nat.restore_us / nat.memcpy_us)}x**`],
+      n2(nat.snapshot_us), fresh(nat.snapshot_new_us === undefined ? undefined : n2(nat.snapshot_new_us), nat.snapshot_new_us / nat.memcpy_us),
+      n2(nat.restore_us), fresh(nat.restore_rebuild_us === undefined ? undefined : n2(nat.restore_rebuild_us), nat.restore_rebuild_us / nat.memcpy_us),
+      `**${n2(nat.snapshot_us / nat.memcpy_us)}x**`, `**${n2(nat.restore_us / nat.memcpy_us)}x**`],
   ];
-  return table(['where', 'movers', 'column bytes', 'snapshot bytes', 'copy µs', 'snapshot µs', 'restore µs', 'snapshot / copy',
-    'restore / copy'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+  return table(['where', 'movers', 'column bytes', 'snapshot bytes', 'copy µs', 'snapshot µs (reused buffer)',
+    'snapshot µs (new buffer)', 'restore µs (rollback)', 'restore µs (rebuild)', 'snapshot / copy', 'restore / copy'], rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
 // The executor workload (issue 15): move through the JS API at threads: 'auto' and at 2 workers

@@ -5,20 +5,28 @@
 // that, frame by frame, threaded and single-threaded).
 //
 // Only the public API: loadEcsia, createWorld, spawn/set/get, createScheduler, a JS system,
-// world.snapshot() and world.restore().
+// world.snapshot(into) and world.restore().
 
 const DT = 1 / 60;
 const MOVERS = 2000;
 
-/** The last `size` frames' snapshots, by frame number. */
+/**
+ * The last `size` frames' snapshots, by frame number. Each slot keeps its buffer and hands it to
+ * world.snapshot(into), so a snapshot every frame allocates nothing once the buffers fit.
+ */
 export class SnapshotRing {
   constructor(size) {
     this.size = size;
     this.entries = new Array(size).fill(null);
   }
 
-  save(frame, bytes) {
-    this.entries[frame % this.size] = { frame, bytes };
+  /** Takes `world`'s snapshot as frame `frame`'s, into the buffer of the slot it replaces. */
+  save(frame, world) {
+    const slot = frame % this.size;
+    const buffer = this.entries[slot]?.buffer;
+    const bytes = world.snapshot(buffer);
+    // A view of `buffer` when it was large enough, else a new array: the buffer for next time.
+    this.entries[slot] = { frame, bytes, buffer: buffer !== undefined && bytes.buffer === buffer.buffer ? buffer : bytes };
   }
 
   /** The snapshot taken after `frame`; throws when it has already been overwritten. */
@@ -94,13 +102,13 @@ export async function runRollbackExample(ecsia, { workers = ecsia.workers, frame
   const ring = new SnapshotRing(8);
 
   const live = createGame(ecsia, { workers });
-  ring.save(0, live.world.snapshot());
+  ring.save(0, live.world);
   const hashes = [];
   const predicted = [];  // hashes of the frames that were later resimulated, as first simulated
   let rolledBackFrom = null;
   while (live.frame < frames) {
     await live.step();
-    ring.save(live.frame, live.world.snapshot());
+    ring.save(live.frame, live.world);
     hashes[live.frame] = live.world.stateHash();
     if (live.frame === arrivesAt) {
       live.inputs.set(lateFrame, input);              // the late input, for a past frame
@@ -110,7 +118,7 @@ export async function runRollbackExample(ecsia, { workers = ecsia.workers, frame
       live.frame = lateFrame - 1;
       while (live.frame < now) {                      // resimulate 101..107 with the input
         await live.step();
-        ring.save(live.frame, live.world.snapshot());
+        ring.save(live.frame, live.world);
         hashes[live.frame] = live.world.stateHash();
       }
       rolledBackFrom = now;

@@ -83,6 +83,10 @@ export async function usage(): Promise<void> {
   const nowhere: 'gpu' = scheduler.lastFrame().waves[0].placement;
   const hash: string = world.stateHash();
   const saved: Uint8Array = world.snapshot();
+  const reused: Uint8Array = world.snapshot(new Uint8Array(saved.length));
+  world.restore(reused);
+  // @ts-expect-error snapshot reuses a Uint8Array, not an ArrayBuffer
+  world.snapshot(saved.buffer);
   world.restore(saved);
   world.restore(saved.buffer as ArrayBuffer);
   // @ts-expect-error restore takes bytes, not a hash string

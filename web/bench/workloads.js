@@ -537,10 +537,12 @@ export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntit
 }
 
 /**
- * snapshot: world.snapshot() and world.restore(bytes) of `entities` movers after a frame of Move,
- * against TypedArray.set of the same column bytes (every position and velocity value) into a
- * ready Uint8Array: the issue's yardstick (each within 3x). Restore puts back the same state each
- * time, so every sample does the same work.
+ * snapshot: world.snapshot(into) (into a reused Uint8Array, as a ring of snapshots does; the
+ * target, like the native bench's reused buffer), world.snapshot() (a new array each time) and
+ * world.restore(bytes) of `entities` movers after a frame of Move, against TypedArray.set of the
+ * same column bytes (every position and velocity value) into a ready Uint8Array: the issue's
+ * yardstick (each within 3x). Restore puts back the same state each time (the world's own
+ * entities, as in a rollback), so every sample does the same work.
  */
 export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {}) {
   const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
@@ -552,6 +554,7 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
   const bytes = world.snapshot();
   const hash = world.stateHash();
   let last = bytes;
+  const ring = new Uint8Array(bytes.length);
   const variants = [
     {
       name: 'TypedArray.set',
@@ -568,7 +571,8 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
         }
       },
     },
-    { name: 'snapshot', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(); } },
+    { name: 'snapshot', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(ring); } },
+    { name: 'snapshot (new array)', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(); } },
     { name: 'restore', run: (frames) => { for (let f = 0; f < frames; f += 1) world.restore(bytes); } },
   ];
   const { samples, frames } = await interleave(variants, { repetitions });
@@ -578,6 +582,7 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
   return {
     entities, columnBytes, snapshotBytes: bytes.length, samplesPerVariant: frames, msPer: ms, unchanged,
     snapshotOverSet: ratio(samples, 'snapshot', 'TypedArray.set'),
+    snapshotNewOverSet: ratio(samples, 'snapshot (new array)', 'TypedArray.set'),
     restoreOverSet: ratio(samples, 'restore', 'TypedArray.set'),
   };
 }

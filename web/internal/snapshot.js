@@ -1,26 +1,27 @@
-// Internal to the JS layer: world.snapshot() and world.restore(bytes) (web/world.js) over the raw
-// calls of wasm/bind_snapshot.cpp. A snapshot is copied once, from the ranges the engine lists
-// (its own header and counts, and the world's rows, tick arrays and column values where they lie)
-// straight into the Uint8Array returned; a restore copies the bytes once into a heap buffer.
+// Internal to the JS layer: world.snapshot(into) and world.restore(bytes) (web/world.js) over the
+// raw calls of wasm/bind_snapshot.cpp. The engine assembles a snapshot (and its checksum) in one
+// heap buffer, which JS copies out in one TypedArray.set; a restore copies the bytes into that
+// buffer in one set. Single copies of aligned ranges: V8 copies out of shared memory at full speed
+// only when source and destination are 8-byte aligned alike (wasm/bind_snapshot.cpp).
 // Thread rule: the page's main thread, between frames.
 
 import { describe } from './checks.js';
 
-/** The world's snapshot as a new Uint8Array. */
-export function takeSnapshot(core) {
+/**
+ * The world's snapshot: written at the start of `into` (a Uint8Array) when it is large enough,
+ * and returned as into.subarray(0, size); otherwise (or without `into`) a new Uint8Array.
+ */
+export function takeSnapshot(core, into) {
+  if (into !== undefined && !(into instanceof Uint8Array)) {
+    throw new Error(`world.snapshot: takes a Uint8Array to reuse (or nothing), got ${describe(into)}`);
+  }
   const module = core.engine.module;
-  const { size, ranges, count } = core.call('snapshot', (raw) => module.snapshotRanges(raw));
+  const size = core.call('snapshot', (raw) => module.snapshotTake(raw));
   // The call may have grown the heap: take the buffer after it.
   const { buffer } = core.engine.heapState();
-  const words = new Uint32Array(buffer, ranges, count * 2);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    const address = words[2 * i];
-    const length = words[2 * i + 1];
-    out.set(new Uint8Array(buffer, address, length), at);
-    at += length;
-  }
+  const source = new Uint8Array(buffer, module.snapshotBuffer(), size);
+  const out = into !== undefined && into.byteLength >= size ? into.subarray(0, size) : new Uint8Array(size);
+  out.set(source);
   return out;
 }
 
