@@ -193,7 +193,7 @@ function main() {
       // The executor's curve beside the document (docs/executor_curve.svg), when this run has it.
       // A browser-only run draws the native curve from the full run in bench/results/latest.json.
       let earlier = null;
-      if (options.native === null) {
+      if (results.native.executor === undefined) {  // (--only snapshot brings bench_snapshot's alone)
         try { earlier = JSON.parse(readFileSync(path.join(root, 'bench/results/latest.json'), 'utf8')); } catch { earlier = null; }
       }
       const svg = options.tables === null || options.tables.includes('executor') ? executorCurveSvg(results, earlier) : null;
