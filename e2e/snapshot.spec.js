@@ -201,7 +201,7 @@ test('world.snapshot(into) writes into a Uint8Array large enough and returns a v
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async () => {
     const { loadEcsia, snapshotReplay } = window.ecsiaTest;
-    const ecsia = await loadEcsia({ onDiagnostic: () => {} });
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
     const run = snapshotReplay.scenarioWorld(ecsia, 2);
     await snapshotReplay.runFrames(run, 3);
     const plain = run.world.snapshot();
