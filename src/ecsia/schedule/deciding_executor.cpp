@@ -7,15 +7,18 @@
 namespace ecsia {
 
 namespace {
+// Timing an inline wave costs a clock read per system, which is a tenth of a small frame natively
+// and more in wasm (a read is a call into JS). One inline wave in this many is timed: enough for
+// the per-row estimates to follow a cost that drifts; dispatched waves are always timed.
+constexpr std::uint32_t kInlineSampleInterval = 8;
+
 PoolExecutorOptions workers_alone(PoolExecutorOptions options) {
     options.coordinator_helps = false;
     return options;
 }
 }  // namespace
 
-DecidingExecutor::DecidingExecutor(const PoolExecutorOptions& options) : pool_(workers_alone(options)) {
-    runner_ns_.reserve(pool_.workers() + 1);  // learn() then never allocates
-}
+DecidingExecutor::DecidingExecutor(const PoolExecutorOptions& options) : pool_(workers_alone(options)) {}
 
 WavePlacement DecidingExecutor::start(std::span<Batch* const> batches, BatchRunner& runner) {
     batches_ = batches;
@@ -27,8 +30,9 @@ WavePlacement DecidingExecutor::start(std::span<Batch* const> batches, BatchRunn
         placement_ = choose();
     }
     if (placement_ == WavePlacement::Inline) {
-        inline_.run(batches, runner);
-        learn(false);
+        const bool timed = inline_waves_++ % kInlineSampleInterval == 0;
+        inline_.run(batches, runner, timed);
+        if (timed) learn(false);
         return placement_;
     }
     dispatch_ns_ = monotonic_ns();
@@ -79,14 +83,18 @@ void DecidingExecutor::learn(bool dispatched) {
     }
     if (!dispatched) return;
     // The pool's overhead: the wave's wall time (dispatch to the coordinator seeing the fence)
-    // beyond the busiest runner's own work.
-    runner_ns_.assign(pool_.workers() + 1, 0.0);
-    for (const Batch* batch : batches_) {
-        const std::size_t slot = batch->runner == WorkerPool::kCoordinator ? pool_.workers() : batch->runner;
-        runner_ns_[slot] += static_cast<double>(batch->ns);
-    }
-    const double busiest = *std::max_element(runner_ns_.begin(), runner_ns_.end());
-    model_.observe_dispatch(static_cast<double>(seen_done_ns - dispatch_ns_) - busiest);
+    // beyond what the model's own prediction gives its measured work at no overhead. Measured
+    // against an even share rather than against the busiest runner, so that a share that did not
+    // happen (a worker that never got a core on a loaded machine, the coordinator running nearly
+    // every batch itself) counts as overhead too, and the next decision sees what sharing really paid.
+    WaveShape done;
+    done.known = true;
+    done.batches = static_cast<std::uint32_t>(batches_.size());
+    done.workers = pool_.workers();
+    done.coordinator_budget_ns = pool_.coordinator_budget_ns();
+    for (const Batch* batch : batches_) done.work_ns += static_cast<double>(batch->ns);
+    const double even = placement_ == WavePlacement::Shared ? model_.predict_shared(done, 0) : model_.predict_pool(done, 0);
+    model_.observe_dispatch(static_cast<double>(seen_done_ns - dispatch_ns_) - even);
 }
 
 }  // namespace ecsia

@@ -5,7 +5,7 @@
 // (a PoolExecutor) with the coordinator claiming a bounded share when it can, or on the workers
 // alone while a system's cost is unknown or a batch is too long for a coordinator that must stay
 // live. It learns after every wave: each system's ns per row from its batches, and the pool's
-// round trip beyond the busiest runner's own work. The choice moves batches between threads,
+// overhead: a dispatched wave's wall time beyond an even share of its measured work. The choice moves batches between threads,
 // never changes them (G1).
 // Thread rule: coordinator thread only.
 
@@ -48,16 +48,16 @@ private:
     void learn(bool dispatched);
 
     PoolExecutor pool_;
-    SerialExecutor inline_{true};
+    SerialExecutor inline_;
     PlacementModel model_;
     // Tests: placements the next waves take in turn, cycled (empty: decide).
     std::vector<WavePlacement> forced_;
     std::size_t forced_next_ = 0;
+    std::uint32_t inline_waves_ = 0;  // waves run inline so far: one in kInlineSampleInterval is timed
     // The current wave.
     std::span<Batch* const> batches_;
     WavePlacement placement_ = WavePlacement::Inline;
     std::int64_t dispatch_ns_ = 0;    // monotonic_ns() when it was dispatched
-    std::vector<double> runner_ns_;   // learn: each runner's batch time (workers, then the coordinator)
 };
 
 }  // namespace ecsia

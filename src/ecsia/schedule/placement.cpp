@@ -48,6 +48,11 @@ double PlacementModel::predict_shared(const WaveShape& wave, double overhead_ns)
     return overhead_ns + std::max(budget, (wave.work_ns - budget) / workers);
 }
 
+double PlacementModel::predict_pool(const WaveShape& wave, double overhead_ns) const noexcept {
+    const double workers = std::min<double>(wave.workers, wave.batches);
+    return workers <= 0 ? overhead_ns : overhead_ns + wave.work_ns / workers;
+}
+
 WavePlacement PlacementModel::decide(const WaveShape& wave) noexcept {
     if (wave.workers == 0 || wave.batches == 0) return WavePlacement::Inline;
     // Nothing measured yet: one dispatch measures both the rows' cost and the pool's. Workers

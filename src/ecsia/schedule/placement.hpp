@@ -6,9 +6,11 @@
 // The model keeps, from measurements taken as frames run:
 //   - per system, an EWMA of the nanoseconds one row costs (from the batches' own timing; a
 //     system without a query counts one "row" per batch);
-//   - for the pool, an EWMA of the round trip a dispatch adds to the slowest runner's work:
-//     waking the workers, their arrival at the fence, and the coordinator seeing it (in the
-//     browser that includes the Atomics.waitAsync continuation, which is a real cost to the page).
+//   - for the pool, an EWMA of what a dispatch adds to an even share of the wave's work over its
+//     runners: waking the workers, their arrival at the fence, the coordinator seeing it (in the
+//     browser that includes the Atomics.waitAsync continuation, which is a real cost to the page),
+//     and any share that did not happen (a worker without a core on a loaded or oversubscribed
+//     machine, uneven batches).
 // A wave whose predicted pool time (overhead + work shared over the workers and the coordinator)
 // does not beat running it inline stays on the coordinator. Unknown costs are measured by
 // dispatching to the workers alone (a new kernel runs first where the wave deadline applies); a wave kept inline re-tries the pool now and then (with growing intervals)
@@ -59,6 +61,8 @@ public:
     // Predicted wall time of the wave in each placement.
     double predict_inline(const WaveShape& wave) const noexcept { return wave.work_ns; }
     double predict_shared(const WaveShape& wave, double overhead_ns) const noexcept;
+    // On the workers alone (the coordinator waits).
+    double predict_pool(const WaveShape& wave, double overhead_ns) const noexcept;
 
     // The choice for the next wave. Counts its own re-tries, so call it once per wave.
     WavePlacement decide(const WaveShape& wave) noexcept;

@@ -9,11 +9,12 @@ WavePlacement SerialExecutor::start(std::span<Batch* const> batches, BatchRunner
     return WavePlacement::Inline;
 }
 
-void SerialExecutor::run(std::span<Batch* const> batches, BatchRunner& runner) noexcept {
+void SerialExecutor::run(std::span<Batch* const> batches, BatchRunner& runner, bool timed) noexcept {
     // With wasm's JS-based exceptions every call made inside a try block is a round trip through
     // JS; one try around the whole run (resumed after a failing batch) keeps the kernel calls
     // direct. Same outcome as one try per batch: a failure marks its batch, the rest run.
     std::size_t next = 0;
+    timed_ = timed;
     if (timed_) segment_start_ns_ = monotonic_ns();
     while (next < batches.size()) {
         try {

@@ -9,9 +9,8 @@ namespace ecsia {
 
 class SerialExecutor final : public Executor {
 public:
-    // timed: record each system's run time on its last batch of the wave (Batch::ns), for a
-    // DecidingExecutor's cost model. The serial scheduler has nothing to decide and reads no clock.
-    explicit SerialExecutor(bool timed = false) noexcept : timed_(timed) {}
+    // The serial scheduler's executor: nothing to decide, so it reads no clock.
+    SerialExecutor() noexcept = default;
 
     std::uint32_t workers() const noexcept override { return 0; }
     WavePlacement start(std::span<Batch* const> batches, BatchRunner& runner) override;
@@ -26,12 +25,14 @@ public:
     void stop(bool) noexcept override {}
 
     // The same run, without the virtual call: what DecidingExecutor does for an inline wave.
-    void run(std::span<Batch* const> batches, BatchRunner& runner) noexcept;
+    // timed: record each system's run time on its last batch of the wave (Batch::ns, 0 on the
+    // others), for the cost model; one clock read per system.
+    void run(std::span<Batch* const> batches, BatchRunner& runner, bool timed = false) noexcept;
 
 private:
     void run_kernels_from(std::span<Batch* const> batches, BatchRunner& runner, std::size_t& next);
 
-    bool timed_;
+    bool timed_ = false;                 // of the current run
     std::int64_t segment_start_ns_ = 0;  // timed: start of the current system's batches
 };
 
