@@ -96,6 +96,32 @@ TEST_CASE("placement: with a fixed overhead the choice flips once, from inline t
     }
 }
 
+TEST_CASE("placement: a dispatched wave's overhead is its wall time beyond an even share of its work", "[schedule][placement]") {
+    // 2 ms of batches over 1 worker and the coordinator: an even share is 1 ms each.
+    const WaveShape ran = wave_shape(2e6, 16, 1);
+    PlacementModel model;
+    model.resize(1);
+    CHECK(model.predict_shared(ran, 0) == Approx(1e6));
+    CHECK(model.predict_pool(ran, 0) == Approx(2e6));  // the worker alone
+    CHECK(model.predict_pool(wave_shape(2e6, 1, 4), 0) == Approx(2e6));  // one batch: one runner
+    // The share happened: 1.05 ms of wall time is 50 µs of overhead, and sharing such a wave pays.
+    model.observe_dispatched_wave(ran, WavePlacement::Shared, 1.05e6);
+    CHECK(model.dispatch_overhead_ns() == Approx(50e3));
+    CHECK(model.decide(ran) == WavePlacement::Shared);
+    // It did not (the worker never got a core; the coordinator ran nearly everything): 2 ms of wall
+    // time is 1 ms of overhead, however little the busiest runner waited, and the waves go inline.
+    PlacementModel loaded;
+    loaded.resize(1);
+    loaded.observe_dispatched_wave(ran, WavePlacement::Shared, 2e6);
+    CHECK(loaded.dispatch_overhead_ns() == Approx(1e6));
+    CHECK(loaded.decide(ran) == WavePlacement::Inline);
+    // On the workers alone the even share is theirs: 2 ms of wall time on one worker is no overhead.
+    PlacementModel pool;
+    pool.resize(1);
+    pool.observe_dispatched_wave(ran, WavePlacement::Pool, 2e6);
+    CHECK(pool.dispatch_overhead_ns() == Approx(0).margin(1e-6));
+}
+
 TEST_CASE("placement: a page's thread never claims a batch longer than its budget", "[schedule][placement]") {
     PlacementModel model;
     model.resize(1);

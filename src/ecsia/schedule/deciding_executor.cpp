@@ -82,19 +82,15 @@ void DecidingExecutor::learn(bool dispatched) {
         model_.observe_system(system, rows, static_cast<double>(ns));
     }
     if (!dispatched) return;
-    // The pool's overhead: the wave's wall time (dispatch to the coordinator seeing the fence)
-    // beyond what the model's own prediction gives its measured work at no overhead. Measured
-    // against an even share rather than against the busiest runner, so that a share that did not
-    // happen (a worker that never got a core on a loaded machine, the coordinator running nearly
-    // every batch itself) counts as overhead too, and the next decision sees what sharing really paid.
-    WaveShape done;
-    done.known = true;
-    done.batches = static_cast<std::uint32_t>(batches_.size());
-    done.workers = pool_.workers();
-    done.coordinator_budget_ns = pool_.coordinator_budget_ns();
-    for (const Batch* batch : batches_) done.work_ns += static_cast<double>(batch->ns);
-    const double even = placement_ == WavePlacement::Shared ? model_.predict_shared(done, 0) : model_.predict_pool(done, 0);
-    model_.observe_dispatch(static_cast<double>(seen_done_ns - dispatch_ns_) - even);
+    // The wave as it ran: its measured work, and its wall time from dispatch to the coordinator
+    // seeing the fence.
+    WaveShape ran;
+    ran.known = true;
+    ran.batches = static_cast<std::uint32_t>(batches_.size());
+    ran.workers = pool_.workers();
+    ran.coordinator_budget_ns = pool_.coordinator_budget_ns();
+    for (const Batch* batch : batches_) ran.work_ns += static_cast<double>(batch->ns);
+    model_.observe_dispatched_wave(ran, placement_, static_cast<double>(seen_done_ns - dispatch_ns_));
 }
 
 }  // namespace ecsia

@@ -37,6 +37,11 @@ void PlacementModel::observe_dispatch(double overhead_ns) noexcept {
     best_overhead_ns_ = best_overhead_ns_ < 0 ? overhead_ns : std::min(best_overhead_ns_, overhead_ns);
 }
 
+void PlacementModel::observe_dispatched_wave(const WaveShape& wave, WavePlacement placement, double wall_ns) noexcept {
+    const double even = placement == WavePlacement::Shared ? predict_shared(wave, 0) : predict_pool(wave, 0);
+    observe_dispatch(wall_ns - even);
+}
+
 double PlacementModel::predict_shared(const WaveShape& wave, double overhead_ns) const noexcept {
     const double workers = std::min<double>(wave.workers, wave.batches);
     const double runners = std::min<double>(wave.workers + 1.0, wave.batches);

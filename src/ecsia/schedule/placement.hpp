@@ -57,6 +57,11 @@ public:
 
     void observe_system(std::uint32_t system, std::uint64_t rows, double ns);
     void observe_dispatch(double overhead_ns) noexcept;
+    // A wave that ran on the pool (`placement` Pool or Shared) with `wave.work_ns` of measured
+    // batch time took `wall_ns`: its overhead sample is the wall time beyond an even share of that
+    // work over its runners (the prediction at no overhead), so a share that did not happen (a
+    // worker without a core, the coordinator running nearly every batch) counts as overhead.
+    void observe_dispatched_wave(const WaveShape& wave, WavePlacement placement, double wall_ns) noexcept;
 
     // Predicted wall time of the wave in each placement.
     double predict_inline(const WaveShape& wave) const noexcept { return wave.work_ns; }
