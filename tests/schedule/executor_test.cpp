@@ -138,3 +138,22 @@ TEST_CASE("the deciding executor can be pinned to each placement and still runs 
     CHECK(executor.model().dispatch_overhead_ns() >= 0);
     executor.stop(true);
 }
+
+TEST_CASE("a deciding executor times its inline waves even when each follows a wave without batches", "[schedule][threads][executor]") {
+    PoolExecutorOptions options;
+    options.workers = 1;
+    DecidingExecutor executor(options);
+    detail::SchedulerTesting::force_placement(executor, WavePlacement::Inline);
+    ExecutorWave none(0);  // a wave of main-thread systems only
+    for (int frame = 0; frame < 16; ++frame) {
+        CountingRunner nothing(0);
+        CHECK(executor.start(none.batches, nothing) == WavePlacement::Inline);
+        ExecutorWave wave(9);
+        CountingRunner runner(9);
+        CHECK(executor.start(wave.batches, runner) == WavePlacement::Inline);
+    }
+    // Sampled, not skipped: the systems' per-row costs were learnt from inline runs.
+    CHECK(executor.model().ns_per_row(0) >= 0);
+    CHECK(executor.model().ns_per_row(1) >= 0);
+    executor.stop(true);
+}

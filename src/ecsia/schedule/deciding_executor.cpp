@@ -30,7 +30,9 @@ WavePlacement DecidingExecutor::start(std::span<Batch* const> batches, BatchRunn
         placement_ = choose();
     }
     if (placement_ == WavePlacement::Inline) {
-        const bool timed = inline_waves_++ % kInlineSampleInterval == 0;
+        // (A wave without batches is not counted: it would leave a real wave that follows it
+        // every frame on the same residue, never timed.)
+        const bool timed = !batches.empty() && inline_waves_++ % kInlineSampleInterval == 0;
         inline_.run(batches, runner, timed);
         if (timed) learn(false);
         return placement_;
