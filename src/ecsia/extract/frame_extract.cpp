@@ -54,6 +54,7 @@ FrameExtract::FrameExtract(const World& world, std::vector<ComponentId> componen
         }
     }
     for (ExtractBuffer& buffer : buffers_) buffer.columns_.resize(components_.size());
+    targets_.resize(components_.size());
 }
 
 void FrameExtract::capture(const World& world, std::uint64_t frame) {
@@ -64,9 +65,8 @@ void FrameExtract::capture(const World& world, std::uint64_t frame) {
     std::size_t rows = 0;
     for (TableIndex index : matched) rows += graph.table(index).size();
     std::byte* entities = out.entities_.reserve(std::max<std::size_t>(rows, 1) * sizeof(Entity));
-    std::vector<std::byte*> columns(components_.size());
     for (std::size_t c = 0; c < components_.size(); ++c) {
-        columns[c] = out.columns_[c].reserve(std::max<std::size_t>(rows, 1) * sizes_[c]);
+        targets_[c] = out.columns_[c].reserve(std::max<std::size_t>(rows, 1) * sizes_[c]);
     }
     std::size_t row = 0;
     for (TableIndex index : matched) {
@@ -76,7 +76,7 @@ void FrameExtract::capture(const World& world, std::uint64_t frame) {
         std::memcpy(entities + row * sizeof(Entity), table.entities(), n * sizeof(Entity));
         for (std::size_t c = 0; c < components_.size(); ++c) {
             const std::size_t size = sizes_[c];
-            std::memcpy(columns[c] + row * size, table.column(components_[c])->data(), n * size);
+            std::memcpy(targets_[c] + row * size, table.column(components_[c])->data(), n * size);
         }
         row += n;
     }

@@ -64,6 +64,7 @@ private:
     QueryCache cache_;
     std::vector<ComponentId> components_;
     std::vector<std::uint32_t> sizes_;  // element size per component
+    std::vector<std::byte*> targets_;   // per component, where this capture writes (kept: no allocation per frame)
     ExtractBuffer buffers_[2];
     int held_ = -1;    // the buffer the reader holds; -1 before the first acquire()
     int latest_ = -1;  // the newest capture; -1 before the first
