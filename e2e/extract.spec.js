@@ -194,14 +194,14 @@ for (const [variant, server] of [['threaded', servers.isolated], ['single', serv
       return { errors, inFrame, sameBefore, firstFrame, firstCount, disposed: drawn.disposed };
     });
     const e = r.errors;
-    expect(e[0]).toContain("scheduler.extract: unknown component 'mass'");
-    expect(e[1]).toContain("scheduler.extract: unknown component 'nope'");
+    expect(e[0]).toContain("scheduler.extract: UnknownComponent: components names unknown component 'mass' (defined: ");
+    expect(e[1]).toContain("scheduler.extract: UnknownComponent: with names unknown component 'nope'");
     expect(e[2]).toContain("'frozen' is a tag");
     expect(e[3]).toContain('components must name at least one component');
     expect(e[4]).toContain("'position' is listed twice");
     expect(e[5]).toContain("'position' is in without and also in components");
     expect(e[6]).toContain("'frozen' is in without and also in with");
-    expect(e[7]).toContain('components must be an array of component names');
+    expect(e[7]).toContain('scheduler.extract: BadValue: components takes an array of names, got a string');
     expect(e[8]).toContain("unknown key of the extract spec 'where'");
     expect(e[9]).toContain('takes { components, with, without }');
     expect(e[10]).toContain('takes at most 1 argument');

@@ -99,10 +99,10 @@ std::uint32_t SchedulerBinding::add_extract(const val& components, const val& wi
     if (scheduler_->in_frame()) throw Error(ErrorCode::WrongPhase, "an extract cannot be added while a frame runs");
     const ComponentRegistry& registry = world_.world().components();
     QueryDesc query;
-    query.with = component_ids_of(registry, with, "extract with");
-    query.without = component_ids_of(registry, without, "extract without");
+    query.with = component_ids_of(registry, with, "with");
+    query.without = component_ids_of(registry, without, "without");
     auto slot = std::make_unique<Extract>(
-        Extract{FrameExtract(world_.world(), component_ids_of(registry, components, "extract components"), std::move(query)), {}});
+        Extract{FrameExtract(world_.world(), component_ids_of(registry, components, "components"), std::move(query)), {}});
     slot->record.assign(4 + slot->extract.components().size(), 0);
     slot->extract.capture(world_.world(), scheduler_->frames());  // the state now, until the first frame ends
     extracts_.push_back(std::move(slot));

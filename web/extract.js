@@ -77,38 +77,15 @@ export class ExtractedFrame {
   }
 }
 
-/** Checks an extract spec: { components, with, without } as name lists (components non-empty, no tags). */
-function extractSpec(core, spec) {
+/**
+ * The spec's shape: a plain object of the known keys. What the names mean (known components, no
+ * tags in components, no name twice, without apart from the rest) the engine checks, and words.
+ */
+function extractSpec(spec) {
   const op = 'scheduler.extract';
   if (!isPlainObject(spec)) throw new Error(`${op}: takes { components, with, without }, got ${describe(spec)}`);
   knownKeys(op, spec, SPEC_KEYS, 'the extract spec');
-  const out = {};
-  for (const key of SPEC_KEYS) {
-    const value = spec[key] ?? [];
-    if (!Array.isArray(value)) throw new Error(`${op}: ${key} must be an array of component names, got ${describe(value)}`);
-    for (const name of value) {
-      if (typeof name !== 'string') throw new Error(`${op}: ${key} must hold component names, got ${describe(name)}`);
-      try {
-        core.component('extract', name);
-      } catch (error) {
-        throw new Error(String(error.message).replace(/^world\.extract/, op));
-      }
-    }
-    out[key] = [...value];
-  }
-  if (out.components.length === 0) throw new Error(`${op}: components must name at least one component to copy`);
-  for (const [i, name] of out.components.entries()) {
-    if (core.component('extract', name).tag) {
-      throw new Error(`${op}: '${name}' is a tag: it has no values to copy (select rows by it with \`with\`)`);
-    }
-    if (out.components.indexOf(name) !== i) throw new Error(`${op}: '${name}' is listed twice in components`);
-  }
-  for (const name of out.without) {
-    if (out.components.includes(name) || out.with.includes(name)) {
-      throw new Error(`${op}: '${name}' is in without and also in ${out.components.includes(name) ? 'components' : 'with'}`);
-    }
-  }
-  return out;
+  return spec;
 }
 
 export class Extract {
@@ -121,13 +98,13 @@ export class Extract {
 
   /** Made by scheduler.extract(spec). */
   constructor(engine, core, raw, spec) {
-    const terms = extractSpec(core, spec);
+    const { components, with: withNames, without } = extractSpec(spec);
     this.#engine = engine;
     this.#raw = raw;
-    this.#columnsOf = terms.components.map((name) => ({ name, layout: core.component('extract', name).layout }));
-    this.#id = engine.call('scheduler.extract', () => raw('extract').addExtract(terms.components, terms.with, terms.without));
+    this.#id = engine.call('scheduler.extract', () => raw('extract').addExtract(components, withNames, without));
+    this.#columnsOf = components.map((name) => ({ name, layout: core.component('extract', name).layout }));
     /** The spec, as given (names). */
-    this.spec = Object.freeze({ components: terms.components, with: terms.with, without: terms.without });
+    this.spec = Object.freeze({ components: [...components], with: [...(withNames ?? [])], without: [...(without ?? [])] });
   }
 
   /**

@@ -181,9 +181,9 @@ TEST_CASE("bad extract specs are refused, naming the problem", "[extract]") {
     };
     refused({}, {}, "at least one component");
     refused({enemy}, {}, "'enemy' is a tag");
-    refused({position, position}, {}, "'position' is listed twice");
-    refused({position}, test::query_terms({}, {position}), "'position' is both required and in without");
-    refused({position}, test::query_terms({enemy}, {enemy}), "'enemy' is both required and in without");
+    refused({position, position}, {}, "'position' is listed twice in components");
+    refused({position}, test::query_terms({}, {position}), "'position' is in without and also in components");
+    refused({position}, test::query_terms({enemy}, {enemy}), "'enemy' is in without and also in with");
     QueryDesc changed;
     changed.changed.push_back(position);
     refused({position}, changed, "with/without terms only");

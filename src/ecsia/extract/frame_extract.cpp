@@ -32,26 +32,27 @@ QueryDesc with_components(QueryDesc query, const std::vector<ComponentId>& compo
 FrameExtract::FrameExtract(const World& world, std::vector<ComponentId> components, QueryDesc query)
     : cache_(with_components(query, components)), components_(std::move(components)) {
     const ComponentRegistry& registry = world.components();
-    if (components_.empty()) throw Error(ErrorCode::BadValue, "an extract needs at least one component to copy");
+    if (components_.empty()) throw Error(ErrorCode::BadValue, "components must name at least one component to copy");
     if (!query.optional.empty() || query.has_row_filter()) {
         throw Error(ErrorCode::BadValue, "an extract selects rows by with/without terms only (it copies state, not changes)");
     }
     for (std::size_t i = 0; i < components_.size(); ++i) {
         const ComponentDesc& desc = registry.desc(components_[i]);  // UnknownComponent for a bad id
-        if (desc.is_tag()) throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a tag: it has no values to extract (put it in with)");
+        if (desc.is_tag()) throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a tag: it has no values to copy (select rows by it with `with`)");
         if (std::find(components_.begin(), components_.begin() + static_cast<std::ptrdiff_t>(i), components_[i]) !=
             components_.begin() + static_cast<std::ptrdiff_t>(i)) {
-            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is listed twice");
+            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is listed twice in components");
         }
         sizes_.push_back(desc.size);
     }
     for (ComponentId id : query.with) registry.desc(id);
-    const std::vector<ComponentId>& required = cache_.desc().with;
+    const auto lists = [](const std::vector<ComponentId>& ids, ComponentId id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
     for (ComponentId id : query.without) {
         const ComponentDesc& desc = registry.desc(id);
-        if (std::find(required.begin(), required.end(), id) != required.end()) {
-            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is both required and in without");
-        }
+        if (lists(components_, id)) throw Error(ErrorCode::BadValue, "'" + desc.name + "' is in without and also in components");
+        if (lists(query.with, id)) throw Error(ErrorCode::BadValue, "'" + desc.name + "' is in without and also in with");
     }
     for (ExtractBuffer& buffer : buffers_) buffer.columns_.resize(components_.size());
     targets_.resize(components_.size());
