@@ -135,11 +135,8 @@ for (const { variant, server } of variants) {
   test(`${variant} build: a throwing kernel fails its batch, naming system, kernel and message; the next frame runs`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
-      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
-      const diagnostics = [];
-      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
-      const world = ecsia.createWorld({ maxEntities: 1 << 16 });
-      defineScenarioComponents(world);
+      const { openScenario } = await import('/web/test/kernel_scenario.js');
+      const { world, diagnostics } = await openScenario({ threads: 2, maxEntities: 1 << 16 });
       const scheduler = world.createScheduler({ batchRows: 16 });
       // On the workers every frame: left to decide, a wave this small runs on the page.
       if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
@@ -220,11 +217,8 @@ for (const { variant, server } of variants) {
   test(`${variant} build: commands validate their input, and the commands object is dead after its call`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
-      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
-      const diagnostics = [];
-      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
-      const world = ecsia.createWorld({ maxEntities: 1024 });
-      defineScenarioComponents(world);
+      const { openScenario } = await import('/web/test/kernel_scenario.js');
+      const { world, diagnostics } = await openScenario({ threads: 1 });
       world.spawn({ hp: { value: 1 } });
       const scheduler = world.createScheduler({});
       scheduler.addSystem({ name: 'Bad', kernel: 'badCommand', reads: [], writes: [], query: { with: ['hp'] } });
@@ -247,13 +241,10 @@ for (const { variant, server } of variants) {
   test(`${variant} build: a JS kernel's pending spawn handle works only in its own batch's commands`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
-      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
-      const diagnostics = [];
+      const { openScenario } = await import('/web/test/kernel_scenario.js');
       // One worker (threaded) or the page (single): every batch runs on the thread whose kernel
       // module keeps the handles, so the misuse is the same in both builds.
-      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
-      const world = ecsia.createWorld({ maxEntities: 1024 });
-      defineScenarioComponents(world);
+      const { world, diagnostics } = await openScenario({ threads: 1 });
       world.defineComponent('seed', {});
       world.spawn({ seed: true });
       world.spawn({ seed: true });
@@ -286,11 +277,8 @@ for (const { variant, server } of variants) {
   test(`${variant} build: a JS kernel on the page calling world.set or world.markChanged during its wave is refused, naming the call`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
-      const { KERNELS_URL, defineScenarioComponents } = await import('/web/test/kernel_scenario.js');
-      const diagnostics = [];
-      const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
-      const world = ecsia.createWorld({ maxEntities: 1024 });
-      defineScenarioComponents(world);
+      const { openScenario } = await import('/web/test/kernel_scenario.js');
+      const { world, diagnostics } = await openScenario();
       const e = world.spawn({ hp: { value: 5 } });
       let changes = 0;
       world.observe('change', 'hp', () => { changes += 1; });

@@ -12,6 +12,21 @@ export function defineScenarioComponents(world) {
 }
 
 /**
+ * ecsia loaded with the scenario's kernel module (`threads` as loadEcsia takes it; left out: the
+ * default) and a world of `maxEntities` with the scenario's components. Every diagnostic the page
+ * gets is pushed to `diagnostics`.
+ */
+export async function openScenario({ threads, maxEntities = 1024 } = {}) {
+  const diagnostics = [];
+  const options = { kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) };
+  if (threads !== undefined) options.threads = threads;
+  const ecsia = await globalThis.ecsiaTest.loadEcsia(options);
+  const world = ecsia.createWorld({ maxEntities });
+  defineScenarioComponents(world);
+  return { ecsia, world, diagnostics };
+}
+
+/**
  * The scenario's systems on `scheduler`. With cpp: the built-in C++ Move and Bounce take the
  * place of the JS integrate kernel, so C++ and JS systems share the plan.
  */
