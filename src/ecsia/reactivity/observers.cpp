@@ -28,11 +28,6 @@ void ObserverRegistry::remove(ObserverId id) noexcept {
     entries_.erase(it);
 }
 
-bool ObserverRegistry::any(ObserverEvent event, ComponentId component) const noexcept {
-    const auto& counts = interest_[static_cast<int>(event)];
-    return component < counts.size() && counts[component] != 0;
-}
-
 namespace {
 
 const char* event_name(ObserverEvent event) noexcept {

@@ -45,7 +45,10 @@ public:
     void remove(ObserverId id) noexcept;
 
     // Quick test used on hot paths so that worlds without observers pay nothing per row.
-    bool any(ObserverEvent event, ComponentId component) const noexcept;
+    bool any(ObserverEvent event, ComponentId component) const noexcept {
+        const auto& counts = interest_[static_cast<int>(event)];
+        return component < counts.size() && counts[component] != 0;
+    }
     // Calls each matching observer in registration order. `component_name` is for diagnostics.
     void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands,
               Diagnostics& diagnostics, std::string_view component_name);

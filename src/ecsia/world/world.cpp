@@ -277,8 +277,7 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     }
 }
 
-void World::fire(ObserverEvent event, ComponentId id, Entity entity) {
-    if (!observers_.any(event, id)) return;
+void World::fire_observers(ObserverEvent event, ComponentId id, Entity entity) {
     const ObserverScope observing(observer_depth_);
     observers_.fire(*this, event, id, entity, observer_commands_, diagnostics_, registry_.desc(id).name);
 }

@@ -263,8 +263,12 @@ private:
     TableIndex prepare_rows(std::span<const ComponentValue> values, std::uint32_t count);
     void place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values);
     void move_to(Entity entity, TableIndex target);
-    // Runs the observers of one event with structural changes locked out.
-    void fire(ObserverEvent event, ComponentId id, Entity entity);
+    // Runs the observers of one event with structural changes locked out. The test is inline:
+    // structural changes call this per component, and a world without observers pays one load.
+    void fire(ObserverEvent event, ComponentId id, Entity entity) {
+        if (observers_.any(event, id)) fire_observers(event, id, entity);
+    }
+    void fire_observers(ObserverEvent event, ComponentId id, Entity entity);
     void write_value(Table& table, std::uint32_t row, const ComponentValue& value);
 
     Diagnostics diagnostics_;
