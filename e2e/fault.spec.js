@@ -76,6 +76,51 @@ test('threaded: a trapping worker makes update() reject within the deadline, nam
   expectNoPageErrors(log);
 });
 
+for (const { variant, server } of variants) {
+  test(`${variant}: a kernel that traps on the page's thread rejects that update() with KernelTrap; the world and the same scheduler go on`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 10_000 });
+      const builtins = window.ecsiaTest.builtinsOf(ecsia);
+      builtins.spawnMovers(world, 500, 1);
+      const scheduler = world.createScheduler({ systems: ['Move'] });
+      builtins.addFaultSystem(scheduler, 'FaultTrap');
+      // Threaded: every wave inline, on the page (the executor's choice for waves this small).
+      if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('inline');
+      let trap = null;
+      try { await scheduler.update(1 / 4); } catch (e) { trap = { code: e.code, message: e.message, cause: String(e.cause) }; }
+      const inFrame = window.ecsiaTest.internalsOf(scheduler).raw('inFrame').inFrame();
+      // The world is not left in the frame: structural calls work.
+      const spawned = world.spawn({ position: { x: 7, y: 7 }, velocity: { dx: 4, dy: 0 } });
+      // No row of FaultTrap's query is left (it traps in the batch at row 0 of each table), so
+      // the same scheduler's next frames are whole ones.
+      for (const chunk of world.chunks(['energy'])) {
+        for (const e of Array.from(chunk.entities)) world.remove(e, 'energy');
+      }
+      const framesBefore = scheduler.frames;
+      await scheduler.update(1 / 4);
+      await scheduler.update(1 / 4);
+      const out = {
+        trap, inFrame, framesBefore, frames: scheduler.frames, x: world.get(spawned, 'position').x,
+        reported: diagnostics.filter((m) => m.includes('a trap ended frame')),
+      };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.trap?.code).toBe('KernelTrap');
+    expect(r.trap?.message).toMatch(/^scheduler\.update: wasm code trapped on the page's thread in wave \d+ \(systems [^)]*FaultTrap[^)]*\): unreachable; the frame was dropped/);
+    expect(r.trap?.cause).toContain('RuntimeError');
+    expect(r.inFrame).toBe(false);
+    expect(r.frames).toBe(r.framesBefore + 2);
+    expect(r.x).toBe(7 + 4 * (2 / 4));  // both frames moved the entity spawned after the trap
+    expect(r.reported).toHaveLength(1);
+    expectNoPageErrors(log);
+  });
+}
+
 test('single: a kernel that exhausts the heap fails its batch with a diagnostic and the next frame runs', async ({ page }) => {
   await openTestPage(page, servers.plain);
   const r = await page.evaluate(async () => {

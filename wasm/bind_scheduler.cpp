@@ -147,6 +147,7 @@ val SchedulerBinding::plan() {
 }
 
 std::string SchedulerBinding::explain() { return scheduler_->explain_plan(); }
+std::string SchedulerBinding::recover_from_trap() { return scheduler_ ? scheduler_->recover_from_trap() : std::string(); }
 
 val SchedulerBinding::last_frame() const {
     val out = val::object();
@@ -247,6 +248,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("inFrame", &Guarded<&SchedulerBinding::in_frame>::call)
         .function("plan", &Guarded<&SchedulerBinding::plan>::call)
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
+        .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
         .function("forcePlacement", &Guarded<&SchedulerBinding::force_placement>::call)
         .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)

@@ -47,6 +47,8 @@ public:
 
     emscripten::val plan();         // [[name, ...], ...] per wave
     std::string explain();
+    // Scheduler::recover_from_trap: JS calls it when a frame's call ended in a trap.
+    std::string recover_from_trap();
     // { waves: [{ wave, batches, beginUs, endUs }], busyNs: [per worker, since start], jobs: [...] }
     emscripten::val last_frame() const;
     // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's

@@ -278,6 +278,7 @@ export class Scheduler {
       if (error instanceof Error && error.code === 'WorkerFailure' && crashes.length > crashesBefore) {
         error.message += `; a worker thread crashed during this frame: ${crashes[crashes.length - 1]}`;
       }
+      if (!(error instanceof Error && typeof error.code === 'string')) throw this.#afterTrap(error);
       throw error;
     } finally {
       this.#running = false;
@@ -355,6 +356,21 @@ export class Scheduler {
       this.#diagnose('ecsia: Atomics.waitAsync is missing in this browser; waves are awaited with a timer poll, which adds latency.');
     }
     await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
+  // Not an engine error: wasm code on this thread trapped (a C++ kernel's `unreachable`, a stack
+  // overflow) and unwound the frame without the engine's cleanup. The engine ends that frame as a
+  // failed one (nothing of it merged) so the next update() runs; without a frame cut short it
+  // was not a trap of the frame's, and passes through unchanged.
+  #afterTrap(error) {
+    let where = '';
+    try { where = this.#raw?.recoverFromTrap() ?? ''; } catch { /* the engine is past repair: report the trap */ }
+    if (where === '') return error;
+    const trap = new Error(`scheduler.update: wasm code trapped on the page's thread in ${where}: ${error?.message ?? error}; ` +
+      'the frame was dropped (nothing of it merged) and the next update() runs');
+    trap.code = 'KernelTrap';
+    trap.cause = error;
+    return trap;
   }
 
   #notRunning(op) {

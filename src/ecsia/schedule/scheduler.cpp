@@ -331,6 +331,28 @@ void Scheduler::recover_from_stall() {
     finish_wave(false);
 }
 
+std::string Scheduler::recover_from_trap() {
+    if (stepping_ == 0 || state_ == FrameState::Disposed || world_ == nullptr) return {};
+    stepping_ = 0;  // the step() the trap left never returned
+    std::string where = "wave " + std::to_string(wave_);
+    if (wave_ < plan_.waves.size()) {
+        const char* separator = " (systems ";
+        for (std::uint32_t s : plan_.waves[wave_]) {
+            where += separator + systems_[s].name;
+            separator = ", ";
+        }
+        where += ")";
+    }
+    world_->diagnostics().report("a trap ended frame " + std::to_string(frames_) + " in " + where);
+    if (state_ == FrameState::Dispatched) {
+        set_state(FrameState::Stalled);  // begin_frame() drops the wave once the workers are back
+    } else {
+        fail_frame();
+    }
+    if (dispose_requested_) dispose_now();
+    return where;
+}
+
 void Scheduler::abandon_frame(const std::string& why) {
     if (!in_frame() && state_ != FrameState::Stalled) return;
     set_state(FrameState::Idle);

@@ -122,6 +122,14 @@ public:
     // (a main-thread system, an observer, a serial kernel), it takes effect when that call
     // returns: the frame ends there and update() returns.
     void dispose();
+    // For bindings of a wasm build, after a trap (`unreachable`, a stack overflow) unwound out of
+    // begin_frame() or step() on this thread without running any C++ cleanup: ends the frame as
+    // one that failed, so that the next begin_frame() runs. Unmerged results are dropped and
+    // their reserved handles given back; a wave still out on the workers (the trap was in the
+    // coordinator's share of it) is dropped once they return, as a stalled wave is. Returns the
+    // wave and its systems ("wave 1 (systems A, B)"), or "" when no frame was interrupted.
+    // Natively a trap ends the process; this has no other use. Coordinator thread.
+    std::string recover_from_trap();
 
     void on_world_destroyed() noexcept override;
 
