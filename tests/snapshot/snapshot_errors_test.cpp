@@ -131,8 +131,10 @@ TEST_CASE("a snapshot of another format version or not a snapshot at all is refu
     World target;
     fill_target(target);
     std::vector<std::byte> other = bytes;
-    test::write_u32(other, 8, 2);
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 2 is not supported");
+    test::write_u32(other, 8, 1);  // the version before this one's checksum
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 1 is not supported (this build reads version 2)");
+    test::write_u32(other, 8, 3);
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported");
     std::vector<std::byte> junk(bytes.size(), std::byte{0x41});
     CHECK_REFUSED(target, junk, ErrorCode::BadSnapshot, "not an ecsia snapshot");
     CHECK_REFUSED(target, std::vector<std::byte>{}, ErrorCode::BadSnapshot, "truncated");

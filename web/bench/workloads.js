@@ -542,7 +542,9 @@ export async function jsapi(env, { entities = 100_000, repetitions = 9, perEntit
  * world.restore(bytes) of `entities` movers after a frame of Move, against TypedArray.set of the
  * same column bytes (every position and velocity value) into a ready Uint8Array: the issue's
  * yardstick (each within 3x). Restore puts back the same state each time (the world's own
- * entities, as in a rollback), so every sample does the same work.
+ * entities, as in a rollback), so every sample does the same work. The parts of both calls are
+ * timed alone too (msPer['snapshot: engine'], ['snapshot: copy out'], ['restore: copy in'],
+ * ['restore: engine']), so a miss says where the time goes.
  */
 export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {}) {
   const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
@@ -555,6 +557,9 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
   const hash = world.stateHash();
   let last = bytes;
   const ring = new Uint8Array(bytes.length);
+  const core = internalsOf(world, 'world');
+  const { module } = core.engine;
+  const raw = core.raw('snapshot');
   const variants = [
     {
       name: 'TypedArray.set',
@@ -574,6 +579,33 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
     { name: 'snapshot', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(ring); } },
     { name: 'snapshot (new array)', run: (frames) => { for (let f = 0; f < frames; f += 1) last = world.snapshot(); } },
     { name: 'restore', run: (frames) => { for (let f = 0; f < frames; f += 1) world.restore(bytes); } },
+    // The parts of the two calls, each alone through the raw bindings web/internal/snapshot.js
+    // uses, so a miss of the target says which part costs what.
+    { name: 'snapshot: engine', run: (frames) => { for (let f = 0; f < frames; f += 1) module.snapshotTake(raw); } },
+    {
+      name: 'snapshot: copy out',
+      run: (frames) => {
+        const size = module.snapshotTake(raw);
+        const source = new Uint8Array(core.engine.heapState().buffer, module.snapshotBuffer(), size);
+        for (let f = 0; f < frames; f += 1) ring.set(source);
+      },
+    },
+    {
+      name: 'restore: copy in',
+      run: (frames) => {
+        const address = module.snapshotRestoreBuffer(bytes.length);
+        const target = new Uint8Array(core.engine.heapState().buffer, address, bytes.length);
+        for (let f = 0; f < frames; f += 1) target.set(bytes);
+      },
+    },
+    {
+      name: 'restore: engine',
+      run: (frames) => {
+        const address = module.snapshotRestoreBuffer(bytes.length);
+        new Uint8Array(core.engine.heapState().buffer, address, bytes.length).set(bytes);
+        for (let f = 0; f < frames; f += 1) module.snapshotRestore(raw, bytes.length);
+      },
+    },
   ];
   const { samples, frames } = await interleave(variants, { repetitions });
   const unchanged = world.stateHash() === hash && last.length === bytes.length && last.every((b, i) => b === bytes[i]);

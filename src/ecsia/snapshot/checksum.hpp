@@ -3,13 +3,15 @@
 // bit), computed over the payload in one streaming pass.
 //
 // The bytes are read as little-endian 32-bit words (a short tail is zero-padded), dealt round-robin
-// to 8 lanes; each lane keeps two 64-bit sums, a += word and b += a (Fletcher's scheme, modulo
-// 2^64). `a` catches any change to one word; `b` weighs each word by its distance from the end,
-// so swapped, moved or pairwise-cancelling changes show too. The lanes are independent, so the
-// loop vectorises (SSE2 natively, wasm SIMD in the browser) and runs near memory speed, which is
-// why it is not a CRC or a multiply hash (docs/SNAPSHOT.md, docs/PERFORMANCE.md). The result mixes
-// every lane and the byte count. Not a defence against crafted bytes: restore() bounds-checks and
-// validates everything whatever the checksum says.
+// to 16 lanes; each lane keeps two 32-bit sums, a += word and b += a (Fletcher's scheme, modulo
+// 2^32). `a` catches any change to one word; `b` weighs each word by its distance from the end,
+// so swapped, moved or pairwise-cancelling changes show too (all but the ones docs/SNAPSHOT.md
+// names). 32-bit lanes make a block of 16 words four vector loads and eight vector adds, nothing
+// else (SSE2 natively, wasm SIMD in the browser), so the checksum, and a copy made in the same
+// pass, run at about the speed of a copy: why it is not a CRC or a multiply hash
+// (docs/SNAPSHOT.md, docs/PERFORMANCE.md). The result mixes every lane and the byte count. Not a
+// defence against crafted bytes: restore() bounds-checks and validates everything whatever the
+// checksum says.
 // Any thread; an instance is single-writer.
 
 #include <cstddef>
@@ -27,13 +29,13 @@ public:
     std::uint64_t value() const noexcept;
 
 private:
-    static constexpr std::size_t kLanes = 8;
+    static constexpr std::size_t kLanes = 16;
     static constexpr std::size_t kBlock = kLanes * 4;  // bytes that feed every lane once
     // Sums `count` whole blocks at p; with `out`, also copies them there.
     void blocks(const unsigned char* p, std::size_t count, unsigned char* out) noexcept;
 
-    std::uint64_t a_[kLanes] = {};
-    std::uint64_t b_[kLanes] = {};
+    std::uint32_t a_[kLanes] = {};
+    std::uint32_t b_[kLanes] = {};
     unsigned char pending_[kBlock] = {};  // a partial block waiting for more bytes
     std::size_t pending_size_ = 0;
     std::uint64_t total_ = 0;  // bytes fed

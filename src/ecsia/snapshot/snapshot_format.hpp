@@ -1,5 +1,5 @@
 #pragma once
-// The snapshot byte format, version 1 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// The snapshot byte format, version 2 (docs/SNAPSHOT.md says the same in prose). Every integer is
 // little-endian; there is no padding anywhere; strings are u32 length + UTF-8 bytes.
 //
 //   header (32 bytes)
@@ -38,7 +38,7 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kVersionOffset = 8;
 inline constexpr std::size_t kFlagsOffset = 12;
