@@ -10,6 +10,7 @@
 
 #include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
+#include "ecsia/snapshot/same_bytes.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
 
@@ -252,25 +253,6 @@ void read_entities(SectionReader r, const World& world, SnapshotImage& image, st
         image.slots[index] = Access::Slot{max_live, Access::SlotState::Retired};
     }
     r.expect_end();
-}
-
-// Whether `size` bytes at `a` and `b` are equal, eight at a time. Not memcmp: wasm's (musl's)
-// compares byte by byte, several times slower than this loop on a large table's handles; blocks
-// without an early exit inside let the compiler vectorise it.
-bool same_bytes(const std::byte* a, const std::byte* b, std::size_t size) noexcept {
-    constexpr std::size_t kBlock = 512;
-    const std::size_t words_end = size & ~std::size_t(7);
-    std::size_t at = 0;
-    while (at < words_end) {
-        const std::size_t end = words_end - at < kBlock ? words_end : at + kBlock;
-        std::uint64_t differs = 0;
-        for (; at < end; at += 8) differs |= load_u64(a + at) ^ load_u64(b + at);
-        if (differs != 0) return false;
-    }
-    for (; at < size; ++at) {
-        if (a[at] != b[at]) return false;
-    }
-    return true;
 }
 
 // Whether every table's rows hold the same handles, in the same order, as the world's table of the
