@@ -58,6 +58,7 @@ void Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* 
 void Checksum::update(const void* data, std::size_t size) noexcept { update_copy(nullptr, data, size); }
 
 void Checksum::update_copy(void* out, const void* data, std::size_t size) noexcept {
+    if (size == 0) return;  // no bytes: `data` may be null (an empty vector's), which memcpy must not get
     const auto* p = static_cast<const unsigned char*>(data);
     auto* to = static_cast<unsigned char*>(out);
     total_ += size;
