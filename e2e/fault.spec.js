@@ -111,7 +111,7 @@ for (const { variant, server } of variants) {
       return out;
     });
     expect(r.trap?.code).toBe('KernelTrap');
-    expect(r.trap?.message).toMatch(/^scheduler\.update: wasm code trapped on the page's thread in wave \d+ \(systems [^)]*FaultTrap[^)]*\): unreachable; the frame was dropped/);
+    expect(r.trap?.message).toMatch(/^scheduler\.update: wasm code trapped on the page's thread in wave \d+ \(systems [^)]*FaultTrap[^)]*\): unreachable; the frame ended there/);
     expect(r.trap?.cause).toContain('RuntimeError');
     expect(r.inFrame).toBe(false);
     expect(r.frames).toBe(r.framesBefore + 2);

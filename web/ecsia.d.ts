@@ -37,7 +37,7 @@ export type ErrorCode =
   | 'SnapshotMismatch'  // restore(): a valid snapshot this world cannot take (a component missing or different)
   | 'UndeclaredAccess'  // a kernel touched a component its system did not declare (debug builds)
   | 'OutOfMemory'       // the wasm heap cannot grow any further
-  | 'KernelTrap'        // scheduler.update(): wasm code trapped on the page's thread; that frame was dropped, the next runs
+  | 'KernelTrap'        // scheduler.update(): wasm code trapped on the page's thread; that frame ended there, the next runs
   | 'InternalError';    // a bug: please report it
 
 /** An Error from the engine: `code` says which kind (see ErrorCode). */

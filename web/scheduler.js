@@ -360,14 +360,14 @@ export class Scheduler {
 
   // Not an engine error: wasm code on this thread trapped (a C++ kernel's `unreachable`, a stack
   // overflow) and unwound the frame without the engine's cleanup. The engine ends that frame as a
-  // failed one (nothing of it merged) so the next update() runs; without a frame cut short it
-  // was not a trap of the frame's, and passes through unchanged.
+  // failed one (its unmerged work dropped) so the next update() runs; without a frame cut short
+  // it was not a trap of the frame's, and passes through unchanged.
   #afterTrap(error) {
     let where = '';
     try { where = this.#raw?.recoverFromTrap() ?? ''; } catch { /* the engine is past repair: report the trap */ }
     if (where === '') return error;
     const trap = new Error(`scheduler.update: wasm code trapped on the page's thread in ${where}: ${error?.message ?? error}; ` +
-      'the frame was dropped (nothing of it merged) and the next update() runs');
+      'the frame ended there (what it had not merged is dropped) and the next update() runs');
     trap.code = 'KernelTrap';
     trap.cause = error;
     return trap;
