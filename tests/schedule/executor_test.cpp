@@ -9,8 +9,10 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/deciding_executor.hpp"
 #include "ecsia/schedule/pool_executor.hpp"
 #include "ecsia/schedule/serial_executor.hpp"
@@ -155,5 +157,87 @@ TEST_CASE("a deciding executor times its inline waves even when each follows a w
     // Sampled, not skipped: the systems' per-row costs were learnt from inline runs.
     CHECK(executor.model().ns_per_row(0) >= 0);
     CHECK(executor.model().ns_per_row(1) >= 0);
+    executor.stop(true);
+}
+
+namespace {
+
+// A batch that lasts until the clock moves, so a timed run always reads more than 0 ns (even
+// where the clock is coarse), and an untimed one leaves its batch's ns at 0.
+class ClockTickRunner final : public BatchRunner {
+public:
+    void run_kernel(Batch&) override {
+        const std::int64_t start = monotonic_ns();
+        while (monotonic_ns() == start) {
+        }
+        ++runs;
+    }
+    int runs = 0;
+};
+
+// Runs `waves` one-batch waves of `rows` rows; returns which were timed inline (by index).
+std::vector<int> timed_inline_waves(DecidingExecutor& executor, ClockTickRunner& runner, std::uint32_t rows, int waves,
+                                    int first_index) {
+    std::vector<int> timed;
+    for (int w = 0; w < waves; ++w) {
+        Batch batch;
+        batch.reset(BatchBounds{0, 0, 0, rows}, 0);
+        Batch* const list[] = {&batch};
+        const int runs_before = runner.runs;
+        const WavePlacement placement = executor.start(list, runner);
+        REQUIRE(placement == WavePlacement::Inline);  // (the round trip never pays for one short batch)
+        REQUIRE(runner.runs == runs_before + 1);
+        if (batch.ns > 0) timed.push_back(first_index + w);
+    }
+    return timed;
+}
+
+std::vector<int> gaps(const std::vector<int>& indices) {
+    std::vector<int> out;
+    for (std::size_t i = 1; i < indices.size(); ++i) out.push_back(indices[i] - indices[i - 1]);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a deciding executor stops deciding and timing a wave that settled inline, re-checking it ever more rarely",
+          "[schedule][threads][executor]") {
+    PoolExecutorOptions options;
+    options.workers = 1;
+    DecidingExecutor executor(options);
+    ClockTickRunner runner;
+    {
+        // First: costs unknown, so the wave goes to the worker to be measured. The coordinator
+        // sees its end 50 ms late: the pool's overhead (and its best) reads ~50 ms, so no
+        // preempted timing of a short batch later can bring the wave near the flip.
+        Batch batch;
+        batch.reset(BatchBounds{0, 0, 0, 100}, 0);
+        Batch* const list[] = {&batch};
+        REQUIRE(executor.start(list, runner) == WavePlacement::Pool);
+        REQUIRE(executor.wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(30)));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        executor.finish();
+        REQUIRE(executor.model().best_overhead_ns() > 40e6);
+    }
+    // The first decided inline wave is timed (one in 8), finds the wave inline by a wide margin
+    // and settles it: 8 waves run undecided and untimed, then one re-check, and each re-check
+    // that confirms it doubles the interval, up to kMaxSettledInterval.
+    const std::vector<int> timed = timed_inline_waves(executor, runner, 100, 1100, 0);
+    REQUIRE(!timed.empty());
+    CHECK(timed.front() == 0);
+    constexpr int kMax = DecidingExecutor::kMaxSettledInterval;
+    CHECK(gaps(timed) == std::vector<int>{9, 17, 33, 65, 129, kMax + 1, kMax + 1, kMax + 1});
+    // Another row count is another shape: decided at once, timed at the next one in 8, settled
+    // again from the shortest interval.
+    const std::vector<int> grown = timed_inline_waves(executor, runner, 200, 40, 0);
+    REQUIRE(grown.size() == 3);
+    CHECK(grown.front() < 8);
+    CHECK(gaps(grown) == std::vector<int>{9, 17});
+    // And back: the entry is the new shape's now, so the old one starts over too.
+    const std::vector<int> back = timed_inline_waves(executor, runner, 100, 40, 0);
+    REQUIRE(back.size() == 3);
+    CHECK(back.front() < 8);
+    CHECK(gaps(back) == std::vector<int>{9, 17});
+    CHECK(runner.runs == 1 + 1100 + 40 + 40);
     executor.stop(true);
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -150,6 +151,56 @@ TEST_CASE("placement: a wave kept inline re-tries the pool at growing intervals 
     // A wave the pool could not pay for even at its best is never re-tried.
     const WaveShape tiny = wave_shape(500, 16, 4);
     for (int i = 0; i < 10'000; ++i) REQUIRE(model.decide(tiny) == WavePlacement::Inline);
+}
+
+TEST_CASE("placement: a wave settled inline is one decide() keeps inline without moving the model", "[schedule][placement][model]") {
+    // Property, over random models and waves: settled_inline(w) means decide(w) is Inline every
+    // time, and calling it changes nothing a later decision sees (the re-try counters stay put),
+    // so an executor may skip deciding w. And it is not vacuous: it holds only far from the flip.
+    std::mt19937 random(151);
+    int settled = 0, unsettled_inline = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        PlacementModel model;
+        model.resize(1);
+        const double best = std::uniform_real_distribution<double>(1e3, 2e5)(random);
+        model.observe_dispatch(best);
+        for (int i = 0, n = static_cast<int>(random() % 6); i < n; ++i) {
+            model.observe_dispatch(best * std::uniform_real_distribution<double>(1, 20)(random));  // a slower pool now
+        }
+        const std::uint32_t workers = 1 + random() % 8;
+        const std::uint32_t batches = 1 + random() % 32;
+        const double budget = random() % 2 == 0 ? std::uniform_real_distribution<double>(5e3, 5e6)(random) : -1;
+        const double work = std::exp(std::uniform_real_distribution<double>(std::log(50.0), std::log(5e6))(random));
+        const WaveShape wave = wave_shape(work, batches, workers, budget);
+        // A wave near the flip that re-tries the pool: the witness of hidden state.
+        const WaveShape witness = wave_shape(std::uniform_real_distribution<double>(1e4, 1e7)(random), 16, workers);
+        INFO("trial " << trial << " best " << best << " workers " << workers << " batches " << batches << " budget " << budget
+                      << " work " << work);
+        PlacementModel untouched = model;
+        if (!model.settled_inline(wave)) {
+            unsettled_inline += model.decide(wave) == WavePlacement::Inline;
+            continue;
+        }
+        ++settled;
+        REQUIRE(model.predict_shared(wave, model.best_overhead_ns()) >= 2 * work);
+        if (budget >= 0) REQUIRE(work <= budget);
+        for (int i = 0; i < 5000; ++i) REQUIRE(model.decide(wave) == WavePlacement::Inline);
+        for (int i = 0; i < 300; ++i) REQUIRE(model.decide(witness) == untouched.decide(witness));
+    }
+    CHECK(settled > 40);
+    CHECK(unsettled_inline > 10);  // inline, but too close to the flip to settle
+    // Nothing to settle before the pool and the rows are measured, or without a pool.
+    PlacementModel fresh;
+    fresh.resize(1);
+    CHECK_FALSE(fresh.settled_inline(wave_shape(10, 1, 2)));
+    WaveShape unknown = wave_shape(10, 1, 2);
+    unknown.known = false;
+    fresh.observe_dispatch(1e5);
+    CHECK_FALSE(fresh.settled_inline(unknown));
+    CHECK(fresh.settled_inline(wave_shape(10, 1, 2)));
+    CHECK_FALSE(fresh.settled_inline(wave_shape(10, 1, 0)));
+    CHECK_FALSE(fresh.settled_inline(wave_shape(10, 0, 2)));
+    CHECK_FALSE(fresh.settled_inline(wave_shape(10, 1, 2, 5)));  // over a bounded coordinator's budget
 }
 
 namespace {

@@ -22,23 +22,39 @@ DecidingExecutor::DecidingExecutor(const PoolExecutorOptions& options) : pool_(w
 
 WavePlacement DecidingExecutor::start(std::span<Batch* const> batches, BatchRunner& runner) {
     batches_ = batches;
+    // 1. Where it runs: pinned (tests), settled inline (no decision), or decided now.
+    SettledWave* settled = nullptr;
     if (batches.empty()) {
         placement_ = WavePlacement::Inline;
     } else if (!forced_.empty()) {
         placement_ = forced_[forced_next_++ % forced_.size()];
     } else {
+        settled = &settled_wave();
+        if (settled->skip > 0) {
+            --settled->skip;
+            placement_ = WavePlacement::Inline;
+            inline_.run(batches, runner);
+            return placement_;
+        }
         placement_ = choose();
     }
-    if (placement_ == WavePlacement::Inline) {
-        // (A wave without batches is not counted: it would leave a real wave that follows it
-        // every frame on the same residue, never timed.)
-        const bool timed = !batches.empty() && inline_waves_++ % kInlineSampleInterval == 0;
-        inline_.run(batches, runner, timed);
-        if (timed) learn(false);
+    // 2a. On the workers: always timed (the pool's overhead is only seen here).
+    if (placement_ != WavePlacement::Inline) {
+        if (settled != nullptr) *settled = SettledWave{};
+        dispatch_ns_ = monotonic_ns();
+        pool_.dispatch(batches, runner);
         return placement_;
     }
-    dispatch_ns_ = monotonic_ns();
-    pool_.dispatch(batches, runner);
+    // 2b. Inline: timed one decided wave in kInlineSampleInterval, and at a settled wave's
+    // re-check. (A wave without batches is not counted: it would leave a real wave that follows
+    // it every frame on the same residue, never timed.)
+    const bool recheck = settled != nullptr && settled->interval > 0;
+    const bool timed = !batches.empty() && (recheck || inline_waves_++ % kInlineSampleInterval == 0);
+    inline_.run(batches, runner, timed);
+    if (timed) {
+        learn(false);
+        if (settled != nullptr) settle(*settled);
+    }
     return placement_;
 }
 
@@ -50,7 +66,34 @@ void DecidingExecutor::finish() {
     if (placement_ != WavePlacement::Inline) learn(true);
 }
 
-WavePlacement DecidingExecutor::choose() noexcept {
+DecidingExecutor::SettledWave& DecidingExecutor::settled_wave() {
+    const std::uint32_t first = batches_.front()->system;
+    if (first >= settled_.size()) grow_settled(first + 1);
+    SettledWave& entry = settled_[first];
+    std::uint64_t rows = 0;
+    for (const Batch* batch : batches_) rows += batch->cost_rows();
+    const std::uint32_t last = batches_.back()->system;
+    const auto count = static_cast<std::uint32_t>(batches_.size());
+    if (entry.batches != count || entry.rows != rows || entry.last_system != last ||
+        entry.best_overhead_ns != model_.best_overhead_ns()) {
+        entry = SettledWave{last, count, rows, model_.best_overhead_ns(), 0, 0};
+    }
+    return entry;
+}
+
+// Once per new system: out of line, so the every-wave path above stays short.
+[[gnu::noinline]] void DecidingExecutor::grow_settled(std::size_t size) { settled_.resize(size); }
+
+void DecidingExecutor::settle(SettledWave& settled) const noexcept {
+    if (!model_.settled_inline(shape())) {
+        settled.skip = settled.interval = 0;
+        return;
+    }
+    settled.interval = settled.interval == 0 ? kInlineSampleInterval : std::min(settled.interval * 2, kMaxSettledInterval);
+    settled.skip = settled.interval;
+}
+
+WaveShape DecidingExecutor::shape() const noexcept {
     WaveShape shape;
     shape.known = true;
     shape.batches = static_cast<std::uint32_t>(batches_.size());
@@ -66,8 +109,10 @@ WavePlacement DecidingExecutor::choose() noexcept {
         shape.work_ns += batch_ns;
         shape.largest_batch_ns = std::max(shape.largest_batch_ns, batch_ns);
     }
-    return model_.decide(shape);
+    return shape;
 }
+
+WavePlacement DecidingExecutor::choose() noexcept { return model_.decide(shape()); }
 
 void DecidingExecutor::learn(bool dispatched) {
     // Per system: its rows and their run time. A system's batches are consecutive in batch-id order.

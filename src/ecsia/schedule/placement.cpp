@@ -12,6 +12,10 @@ constexpr double kAlpha = 0.25;
 // "inline" only the share the workers would have taken.
 constexpr double kMargin = 0.85;
 constexpr std::uint32_t kMaxProbeInterval = 4096;
+// settled_inline: how much slower than inline the pool must be predicted at its best. Above
+// 1 / kMargin, so decide() neither picks the pool nor counts a re-try for such a wave; 2 leaves
+// room for the per-row estimate to drift between an executor's re-checks.
+constexpr double kSettledFactor = 2.0;
 
 double ewma(double old, double sample) noexcept { return old < 0 ? sample : old + kAlpha * (sample - old); }
 }  // namespace
@@ -85,6 +89,16 @@ WavePlacement PlacementModel::decide(const WaveShape& wave) noexcept {
         return WavePlacement::Shared;
     }
     return WavePlacement::Inline;
+}
+
+bool PlacementModel::settled_inline(const WaveShape& wave) const noexcept {
+    if (wave.workers == 0 || wave.batches == 0) return false;  // decided without a model: nothing to skip
+    if (!wave.known || overhead_ns_ < 0) return false;         // still to be measured
+    const double inline_ns = predict_inline(wave);
+    if (wave.coordinator_budget_ns >= 0 && inline_ns > wave.coordinator_budget_ns) return false;
+    // best <= the EWMA (an average of samples is never below their minimum) and predict_shared
+    // grows with the overhead: both of decide()'s comparisons keep the wave inline.
+    return predict_shared(wave, best_overhead_ns_) >= kSettledFactor * inline_ns;
 }
 
 }  // namespace ecsia

@@ -54,6 +54,8 @@ public:
         return system < per_row_ns_.size() ? per_row_ns_[system] : -1.0;
     }
     double dispatch_overhead_ns() const noexcept { return overhead_ns_; }
+    // The lowest overhead sample seen (<0 until the pool has run a wave): it only ever falls.
+    double best_overhead_ns() const noexcept { return best_overhead_ns_; }
 
     void observe_system(std::uint32_t system, std::uint64_t rows, double ns);
     void observe_dispatch(double overhead_ns) noexcept;
@@ -71,6 +73,13 @@ public:
 
     // The choice for the next wave. Counts its own re-tries, so call it once per wave.
     WavePlacement decide(const WaveShape& wave) noexcept;
+
+    // Inline by a wide margin: the pool, even at the best overhead it has shown, is predicted at
+    // least twice as slow as running the wave inline (and the wave fits a bounded coordinator's
+    // budget). decide() then returns Inline without counting a re-try, and keeps doing so until
+    // the wave's shape, its systems' per-row costs or the best overhead change, so an executor
+    // may skip deciding such a wave again (DecidingExecutor's settled waves).
+    bool settled_inline(const WaveShape& wave) const noexcept;
 
 private:
     std::vector<double> per_row_ns_;  // by system
