@@ -348,6 +348,46 @@ test('memory growth while kernels spawn never leaves a worker with a stale view'
   expectNoPageErrors(log);
 });
 
+test('a scheduler made right after another was disposed never runs JS kernels on a Web Worker without the kernel module', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 8, kernels: '/web/bench/kernels.js', onDiagnostic: (m) => diagnostics.push(m) });
+    const builtins = window.ecsiaTest.builtinsOf(ecsia);
+    const run = async (workers) => {
+      const world = ecsia.createWorld({ maxEntities: 16384 });
+      const scheduler = world.createScheduler({ workers, batchRows: 256 });
+      builtins.spawnHeavy(world, 256, 0);
+      for (let g = 0; g < 8; g += 1) scheduler.addSystem({ name: `Heavy${g}`, kernel: `heavy${g}`, reads: [], writes: [`heavy${g}`] });
+      if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+      await scheduler.update(1 / 60);
+      await scheduler.update(1 / 60);
+      const out = { workers: scheduler.workers, hash: world.stateHash() };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    };
+    const serial = await run(0);
+    // No macrotask between: the 8 workers of the first are not back in the pool when the second starts.
+    const runs = [await run(8), await run(2), await run(2)];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const afterYield = await run(2);
+    return {
+      serial, runs, afterYield,
+      failed: diagnostics.filter((m) => m.includes('no kernel module')).length,
+      fewer: diagnostics.filter((m) => m.includes('are free with the kernel module')),
+    };
+  });
+  expect(r.failed).toBe(0);
+  for (const run of [...r.runs, r.afterYield]) expect(run.hash).toBe(r.serial.hash);
+  expect(r.runs[0].workers).toBe(8);
+  expect(r.runs[1].workers).toBeLessThan(2);  // the pool had not taken the 8 back yet
+  expect(r.fewer.length).toBeGreaterThan(0);
+  expect(r.fewer[0]).toMatch(/^ecsia: createScheduler: 2 workers were asked for, but only \d of the engine's Web Workers are free with the kernel module/);
+  expect(r.afterYield.workers).toBe(2);
+  expectNoPageErrors(log);
+});
+
 test('a kernel that never returns runs into the wave deadline: update() rejects, the page stays responsive, dispose() works', async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async () => {

@@ -46,10 +46,25 @@ if (ENVIRONMENT_IS_PTHREAD) {
         var channel = new MessageChannel();
         channel.port1.onmessage = function (event) {
           channel.port1.close();
+          if (event.data.runtimeError === undefined) worker.ecsiaKernels = true;
           resolve(event.data);
         };
         worker.postMessage({ cmd: 'ecsiaKernels', runtime: runtimeUrl, kernels: kernelsUrl, port: channel.port2 }, [channel.port2]);
       });
     }));
+  };
+  /**
+   * How many idle pool workers have the kernel module, after moving them to the end of
+   * Emscripten's list of idle workers, where pthread_create takes the next one from. A worker
+   * Emscripten starts later (its pool ran dry) never gets the module: its thread never returns to
+   * the event loop, where the import would run.
+   */
+  Module['ecsiaKernelReadyWorkers'] = function () {
+    var idle = PThread.unusedWorkers;
+    var ready = idle.filter(function (worker) { return worker.ecsiaKernels === true; });
+    var others = idle.filter(function (worker) { return worker.ecsiaKernels !== true; });
+    idle.length = 0;
+    Array.prototype.push.apply(idle, others.concat(ready));
+    return ready.length;
   };
 }

@@ -183,14 +183,15 @@ export async function loadEcsia(options = {}) {
       workers = threads;
     }
   }
-  return new Ecsia(module, { variant, workers, diagnose }, kernelModule?.names ?? [], Object.freeze([...systems]));
+  const workerKernels = kernelModule !== null && variant === 'threaded';
+  return new Ecsia(module, { variant, workers, diagnose, workerKernels }, kernelModule?.names ?? [], Object.freeze([...systems]));
 }
 
 class Ecsia {
   #engine;
 
-  constructor(module, { variant, workers, diagnose }, kernels, systems) {
-    this.#engine = new Engine(module, { variant, workers, diagnose, kernels: Object.freeze([...kernels]) });
+  constructor(module, { variant, workers, diagnose, workerKernels }, kernels, systems) {
+    this.#engine = new Engine(module, { variant, workers, diagnose, workerKernels, kernels: Object.freeze([...kernels]) });
     attachInternals(this, this.#engine);
     /** 'threaded' | 'single' */
     this.variant = variant;

@@ -86,6 +86,19 @@ export class Scheduler {
       }
       workers = ecsia.workers;
     }
+    // With a kernel module, a thread must start on a Web Worker that imported it. The Web Workers
+    // of a scheduler disposed just before go back to Emscripten's pool only when the page next
+    // reads their messages (an await of a timer or an event); a thread started before then gets
+    // a new Web Worker, without the module, where every JS kernel batch would fail.
+    if (workers > 0 && ecsia.workerKernels) {
+      const ready = ecsia.module.ecsiaKernelReadyWorkers();
+      if (ready < workers) {
+        diagnose(`ecsia: createScheduler: ${workers} workers were asked for, but only ${ready} of the engine's Web Workers ` +
+          'are free with the kernel module (a disposed scheduler\'s workers return to the pool once the page yields to the ' +
+          `event loop, e.g. after awaiting a timer); using ${ready}${ready === 0 ? ' (the serial executor)' : ''}.`);
+        workers = ready;
+      }
+    }
     const batchRows = options.batchRows ?? 16384;
     const deadline = options.waveDeadlineMs ?? 30000;
     const fencePollUs = options.fencePollUs ?? 20;

@@ -261,6 +261,10 @@ function kernelMovers(ecsia, count, kernel) {
 }
 
 async function kernelHeavyRun(ecsia, workers, frames, tierFrames) {
+  // The Web Workers of the threaded schedulers before (the move section's) return to the pool,
+  // with their kernel module, once the page reads their messages: let it, or this scheduler gets
+  // fewer workers (createScheduler says so in a diagnostic).
+  if (workers > 0) await new Promise((resolve) => setTimeout(resolve, 100));
   const world = ecsia.createWorld({ maxEntities: 16_384 });
   const scheduler = world.createScheduler({ workers, batchRows: 256 });
   builtinsOf(ecsia).spawnHeavy(world, 1024, 0);

@@ -50,7 +50,7 @@ export class Engine {
   #views;          // { buffer, u8, u32, dv } over #heap
   #memory;         // the shared WebAssembly.Memory (threaded build), or undefined
 
-  constructor(module, { variant, workers, diagnose, kernels = [] }) {
+  constructor(module, { variant, workers, diagnose, workerKernels = false, kernels = [] }) {
     /** The raw Embind module (module.World, module.Scheduler, module._malloc, ...). */
     this.module = module;
     this.variant = variant;
@@ -59,6 +59,8 @@ export class Engine {
     this.diagnose = diagnose;
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
+    /** Whether the pool workers imported a kernel module (threaded build, loadEcsia({ kernels })). */
+    this.workerKernels = workerKernels;
     /** Messages of the pool workers that crashed, oldest first (web/internal/worker_crashes.js). */
     this.workerCrashes = watchWorkerCrashes(module, diagnose).crashes;
     this.#memory = module.wasmMemory instanceof WebAssembly.Memory && typeof SharedArrayBuffer === 'function' &&
