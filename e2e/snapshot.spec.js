@@ -238,3 +238,58 @@ test('world.snapshot(into) writes into a Uint8Array large enough and returns a v
   expect(r.restored).toBe(true);
   expectNoPageErrors(log);
 });
+
+test('world.snapshot copies its ranges straight out when they line up with the array, else assembles them in the heap: the same bytes either way', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { loadEcsia, snapshotReplay, internalsOf, builtinsOf } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
+    const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+    // Counts which way each snapshot went: sealed in place and copied range by range, or
+    // assembled in the heap buffer (web/internal/snapshot.js).
+    const paths = (world) => {
+      const { module } = internalsOf(world, 'world').engine;
+      const counts = { direct: 0, staged: 0 };
+      const seal = module.snapshotSealRanges, staged = module.snapshotCopySealed;
+      module.snapshotSealRanges = () => { counts.direct += 1; return seal(); };
+      module.snapshotCopySealed = () => { counts.staged += 1; return staged(); };
+      return { counts, restore() { module.snapshotSealRanges = seal; module.snapshotCopySealed = staged; } };
+    };
+    // Into a Uint8Array at every offset mod 8 of its buffer: the large ranges line up at one of them.
+    const atEveryOffset = (world, plain) => {
+      const spy = paths(world);
+      let allSame = true;
+      for (let offset = 0; offset < 8; offset += 1) {
+        const view = new Uint8Array(plain.length + 8).subarray(offset);
+        const got = world.snapshot(view);
+        allSame &&= got.buffer === view.buffer && got.byteOffset === offset && same(got, plain);
+        world.restore(got);
+        allSame &&= same(world.snapshot(), plain);
+      }
+      spy.restore();
+      return { allSame, ...spy.counts };
+    };
+    const movers = ecsia.createWorld({ maxEntities: 20_000 });
+    const scheduler = movers.createScheduler({ systems: ['Move'], workers: 0 });
+    builtinsOf(ecsia).spawnMovers(movers, 20_000, 1, { bare: true });
+    await scheduler.update(1 / 60);
+    const moversPlain = movers.snapshot();
+    const moversResult = atEveryOffset(movers, moversPlain);
+    scheduler.dispose();
+    movers.dispose();
+    // The scenario's world (several tables, per-row ticks, a free list): the same bytes whichever way.
+    const run = snapshotReplay.scenarioWorld(ecsia, 2);
+    await snapshotReplay.runFrames(run, 3);
+    const scenarioPlain = run.world.snapshot();
+    const scenarioResult = atEveryOffset(run.world, scenarioPlain);
+    snapshotReplay.dispose(run);
+    return { movers: moversResult, scenario: scenarioResult, moversBytes: moversPlain.length };
+  });
+  expect(r.movers.allSame).toBe(true);
+  expect(r.movers.direct + r.movers.staged).toBe(8);
+  expect(r.movers.direct).toBeGreaterThanOrEqual(1);
+  expect(r.movers.staged).toBeGreaterThanOrEqual(1);
+  expect(r.scenario.allSame).toBe(true);
+  expect(r.scenario.direct + r.scenario.staged).toBe(8);
+  expectNoPageErrors(log);
+});

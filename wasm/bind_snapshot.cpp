@@ -1,16 +1,26 @@
 // EMSCRIPTEN_BINDINGS(ecsia_snapshot): the raw side of world.snapshot() and world.restore(bytes)
-// (web/internal/snapshot.js). Both cross the heap boundary through one reused heap buffer, copied
-// by JS in one TypedArray.set: V8 copies out of shared memory (the threaded build's heap) word by
+// (web/internal/snapshot.js). V8 copies out of shared memory (the threaded build's heap) word by
 // word only when source and destination are 8-byte aligned alike, and byte by byte (8x slower)
-// otherwise, so a snapshot is assembled here, at the start of the buffer, rather than copied by JS
-// range by range to the unaligned offsets the format puts them at.
+// otherwise. So a snapshot is offered to JS as its ranges, where they lie (the header, counts and
+// names SnapshotSegments owns; the world's own row, tick and column memory), to copy one by one
+// into the Uint8Array when they line up with it; when they do not, it is assembled here in one
+// heap buffer (at the start, 8-aligned like the Uint8Array) and copied out in one set. A restore
+// always crosses through that buffer.
 //
-//   snapshotTake(world)            -> the snapshot's byte count; its bytes are at snapshotBuffer()
-//                                     (assembled with the checksum computed in the same pass)
+//   snapshotTakeRanges(world)      -> the number of ranges of the world's snapshot, unsealed
+//                                     (the header's checksum not yet written); each range is a
+//                                     (heap address, byte count) pair of u32 at snapshotRangeTable()
+//   snapshotSealRanges()           computes the checksum over those ranges in place and writes it
+//                                     into the header range: the ranges are then the snapshot
+//   snapshotCopySealed()           -> the snapshot's byte count, assembled (checksum computed in
+//                                     the same pass) from those ranges at snapshotBuffer()
+//   snapshotTake(world)            -> the same in one call: take the ranges and assemble them
 //   snapshotRestoreBuffer(size)    -> the heap address of `size` bytes to copy a snapshot into
-//   snapshotBuffer()               -> the heap address of that buffer (valid until the next call
-//                                     of either; the heap may have grown)
+//   snapshotBuffer()               -> the heap address of that buffer
 //   snapshotRestore(world, size)   restores the world from the first `size` bytes of that buffer
+// Addresses are valid until the next call of any of these or the world next changes (the heap
+// may have grown: JS takes the heap's buffer after each call). The ranges point into the world's
+// memory: JS copies them before it calls anything else.
 // Thread rule: the page's main thread, serial phase (between frames).
 #include <emscripten/bind.h>
 
@@ -37,16 +47,47 @@ std::vector<std::byte>& buffer() {
     return instance;
 }
 
+std::vector<std::uint32_t>& range_table() {
+    static std::vector<std::uint32_t> instance;
+    return instance;
+}
+
 std::uint32_t address(const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
-std::uint32_t snapshot_take(WorldBinding& world) {
+std::uint32_t snapshot_take_ranges(WorldBinding& world) {
     return rethrow_as_js([&] {
         SnapshotSegments& taken = segments();
         taken.take(world.world(), /*checksum=*/false);
-        std::vector<std::byte>& out = buffer();
-        out.resize(taken.size());
-        taken.copy_to_sealed(out.data());
-        return static_cast<std::uint32_t>(taken.size());
+        std::vector<std::uint32_t>& table = range_table();
+        table.clear();
+        for (const SnapshotSegments::Range& range : taken.ranges()) {
+            table.push_back(address(range.data));
+            table.push_back(static_cast<std::uint32_t>(range.size));
+        }
+        return static_cast<std::uint32_t>(taken.ranges().size());
+    });
+}
+
+std::uint32_t snapshot_range_table() { return address(range_table().data()); }
+
+void snapshot_seal_ranges() { segments().seal(); }
+
+std::uint32_t copy_sealed() {
+    SnapshotSegments& taken = segments();
+    std::vector<std::byte>& out = buffer();
+    out.resize(taken.size());
+    taken.copy_to_sealed(out.data());
+    return static_cast<std::uint32_t>(taken.size());
+}
+
+std::uint32_t snapshot_copy_sealed() {
+    return rethrow_as_js([&] { return copy_sealed(); });
+}
+
+std::uint32_t snapshot_take(WorldBinding& world) {
+    return rethrow_as_js([&] {
+        segments().take(world.world(), /*checksum=*/false);
+        return copy_sealed();
     });
 }
 
@@ -73,6 +114,10 @@ void snapshot_restore(WorldBinding& world, std::uint32_t size) {
 }  // namespace ecsia::wasm
 
 EMSCRIPTEN_BINDINGS(ecsia_snapshot) {
+    emscripten::function("snapshotTakeRanges", &ecsia::wasm::snapshot_take_ranges);
+    emscripten::function("snapshotRangeTable", &ecsia::wasm::snapshot_range_table);
+    emscripten::function("snapshotSealRanges", &ecsia::wasm::snapshot_seal_ranges);
+    emscripten::function("snapshotCopySealed", &ecsia::wasm::snapshot_copy_sealed);
     emscripten::function("snapshotTake", &ecsia::wasm::snapshot_take);
     emscripten::function("snapshotBuffer", &ecsia::wasm::snapshot_buffer);
     emscripten::function("snapshotRestoreBuffer", &ecsia::wasm::snapshot_restore_buffer);

@@ -86,6 +86,31 @@ TEST_CASE("a valid snapshot of the rich world restores into a differently filled
     CHECK(snapshot(target) == bytes);
 }
 
+TEST_CASE("SnapshotSegments gives snapshot()'s bytes sealed in place, sealed while copied, or taken with the checksum",
+          "[snapshot]") {
+    // The browser copies a take(world, false) + seal() range by range (web/internal/snapshot.js),
+    // or copy_to_sealed()'s heap buffer: both must be snapshot()'s bytes, checksum included.
+    World rich, other;
+    test::fill_rich_world(rich);
+    fill_target(other);
+    SnapshotSegments segments;  // one object refilled from each world in turn, as the binding does
+    for (World* world : {&rich, &other, &rich}) {
+        const std::vector<std::byte> expected = snapshot(*world);
+        segments.take(*world, /*checksum=*/false);
+        REQUIRE(segments.size() == expected.size());
+        std::vector<std::byte> sealed_while_copied(segments.size());
+        segments.copy_to_sealed(sealed_while_copied.data());
+        CHECK(sealed_while_copied == expected);
+        segments.seal();
+        std::vector<std::byte> concatenated;
+        for (const SnapshotSegments::Range& range : segments.ranges()) concatenated.insert(concatenated.end(), range.data, range.data + range.size);
+        CHECK(concatenated == expected);
+        CHECK(segments.bytes() == expected);
+        segments.take(*world);  // checksum = true
+        CHECK(segments.bytes() == expected);
+    }
+}
+
 TEST_CASE("every truncation of a snapshot is refused and changes nothing", "[snapshot][g5]") {
     const std::vector<std::byte> bytes = source_snapshot();
     World target;

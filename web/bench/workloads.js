@@ -4,6 +4,7 @@
 // the two side by side.
 import { builtinsOf } from '../builtins.js';
 import { autoWorkers, internalsOf } from '../internal/engine.js';
+import { rangesLineUp } from '../internal/snapshot.js';
 import { interleave, median, percentile, ratio } from './timing.js';
 import * as peers from './peers.js';
 
@@ -585,13 +586,31 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
     { name: 'restore', run: (frames) => { for (let f = 0; f < frames; f += 1) world.restore(bytes); } },
     // The parts of the two calls, each alone through the raw bindings web/internal/snapshot.js
     // uses, so a miss of the target says which part costs what.
-    { name: 'snapshot: engine', run: (frames) => { for (let f = 0; f < frames; f += 1) module.snapshotTake(raw); } },
+    // snapshot: engine = the ranges gathered and the checksum computed over them in place;
+    // copy out = a TypedArray.set of each range into the ring (the direct path; when the ranges
+    // do not line up, world.snapshot assembles in the heap instead: `snapshotDirect` says which).
+    {
+      name: 'snapshot: engine',
+      run: (frames) => {
+        for (let f = 0; f < frames; f += 1) {
+          module.snapshotTakeRanges(raw);
+          module.snapshotSealRanges();
+        }
+      },
+    },
     {
       name: 'snapshot: copy out',
       run: (frames) => {
-        const size = module.snapshotTake(raw);
-        const source = new Uint8Array(core.engine.heapState().buffer, module.snapshotBuffer(), size);
-        for (let f = 0; f < frames; f += 1) ring.set(source);
+        const count = module.snapshotTakeRanges(raw);
+        module.snapshotSealRanges();
+        const heap = core.engine.heapState().buffer;
+        const table = new Uint32Array(heap, module.snapshotRangeTable(), count * 2);
+        for (let f = 0; f < frames; f += 1) {
+          for (let i = 0, at = 0; i < table.length; i += 2) {
+            ring.set(new Uint8Array(heap, table[i], table[i + 1]), at);
+            at += table[i + 1];
+          }
+        }
       },
     },
     {
@@ -611,12 +630,15 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
       },
     },
   ];
+  const rangeCount = module.snapshotTakeRanges(raw);
+  const rangeTable = new Uint32Array(core.engine.heapState().buffer, module.snapshotRangeTable(), rangeCount * 2);
+  const snapshotDirect = rangesLineUp(rangeTable, ring.byteOffset);
   const { samples, frames } = await interleave(variants, { repetitions });
   const unchanged = world.stateHash() === hash && last.length === bytes.length && last.every((b, i) => b === bytes[i]);
   engine.dispose();
   const ms = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
   return {
-    entities, columnBytes, snapshotBytes: bytes.length, samplesPerVariant: frames, msPer: ms, unchanged,
+    entities, columnBytes, snapshotBytes: bytes.length, snapshotRanges: rangeCount, snapshotDirect, samplesPerVariant: frames, msPer: ms, unchanged,
     snapshotOverSet: ratio(samples, 'snapshot', 'TypedArray.set'),
     snapshotNewOverSet: ratio(samples, 'snapshot (new array)', 'TypedArray.set'),
     restoreOverSet: ratio(samples, 'restore', 'TypedArray.set'),

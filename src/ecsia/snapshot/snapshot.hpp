@@ -56,8 +56,13 @@ public:
         std::size_t size;
     };
     // Refills this object from `world` (reusing its memory); throws as snapshot() does. Without
-    // `checksum` the header's checksum is left for copy_to_sealed() to compute while it copies.
+    // `checksum` the header's checksum is left for copy_to_sealed() to compute while it copies,
+    // or for seal().
     void take(const World& world, bool checksum = true);
+    // Computes the checksum over the ranges where they lie (reading them once, copying nothing)
+    // and writes it into the header, so the ranges then hold exactly snapshot()'s bytes. For a
+    // take(world, false) whose copier decides afterwards how to copy (the JS API).
+    void seal() noexcept;
     const std::vector<Range>& ranges() const noexcept { return ranges_; }
     std::size_t size() const noexcept { return size_; }
     void copy_to(std::byte* out) const noexcept;

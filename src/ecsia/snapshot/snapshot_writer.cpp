@@ -64,16 +64,7 @@ public:
             out_.ranges_.push_back({data, piece.size});
         }
         little_endian::store_u64(out_.owned_.data() + fmt::kPayloadSizeOffset, out_.size_ - fmt::kHeaderSize);
-        if (!with_checksum) return;
-        // The header is the first 32 owned bytes, so the payload starts 32 bytes into range 0.
-        Checksum sum;
-        std::size_t skip = fmt::kHeaderSize;
-        for (const SnapshotSegments::Range& range : out_.ranges_) {
-            const std::size_t from = skip < range.size ? skip : range.size;
-            skip -= from;
-            sum.update(range.data + from, range.size - from);
-        }
-        little_endian::store_u64(out_.owned_.data() + fmt::kChecksumOffset, sum.value());
+        if (with_checksum) out_.seal();
     }
 
 private:
@@ -246,6 +237,19 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     }
     w.end_section(section);
     w.finish(checksum);
+}
+
+void SnapshotSegments::seal() noexcept {
+    if (owned_.size() < fmt::kHeaderSize) return;  // nothing taken yet: no header to seal
+    // The header is the first 32 owned bytes, so the payload starts 32 bytes into range 0.
+    Checksum sum;
+    std::size_t skip = fmt::kHeaderSize;
+    for (const Range& range : ranges_) {
+        const std::size_t from = skip < range.size ? skip : range.size;
+        skip -= from;
+        sum.update(range.data + from, range.size - from);
+    }
+    little_endian::store_u64(owned_.data() + fmt::kChecksumOffset, sum.value());
 }
 
 void SnapshotSegments::copy_to(std::byte* out) const noexcept {
