@@ -100,6 +100,8 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
         table.row_count = p;
         table.rows = read_u32(b, p);
         p += 4;
+        auto pad = [&] { p = (p + 7) / 8 * 8; };  // zero bytes before each array of rows (format 3)
+        pad();
         table.first_entity = p;
         p += 4 * std::size_t(table.rows);
         for (std::uint32_t c = 0; c < table.columns; ++c) {
@@ -108,8 +110,15 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
             for (int kind = 0; kind < 2; ++kind) {
                 if (c == 0 && kind == 0) table.first_ticks_kind = p;
                 const std::uint32_t encoding = read_u32(b, p);
-                p += 4 + (encoding == 1 ? 4 : 4 * std::size_t(table.rows));
+                p += 4;
+                if (encoding == 1) {
+                    p += 4;
+                } else {
+                    pad();
+                    p += 4 * std::size_t(table.rows);
+                }
             }
+            pad();
             if (c == 0) table.first_values = p;
             table.values.push_back(p);
             p += std::size_t(table.rows) * sizes[listed[c]];

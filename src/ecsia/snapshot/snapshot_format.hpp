@@ -1,6 +1,9 @@
 #pragma once
-// The snapshot byte format, version 2 (docs/SNAPSHOT.md says the same in prose). Every integer is
-// little-endian; there is no padding anywhere; strings are u32 length + UTF-8 bytes.
+// The snapshot byte format, version 3 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// little-endian; strings are u32 length + UTF-8 bytes. The only padding: `pad` below, zero bytes
+// up to the next offset (from the snapshot's first byte) that is a multiple of 8, before each
+// array of rows, so arrays lie 8-aligned as they do in memory (the JS API copies them straight
+// from the columns: docs/SNAPSHOT.md "Speed").
 //
 //   header (32 bytes)
 //     0  u8[8]  magic "ECSIASNP"
@@ -19,11 +22,11 @@
 //             (the last is reused first) | u32 retired | retired x u32 index
 //             (every other slot is alive: its handle is in exactly one table row)
 //     "TABL"  u32 tables | per table, in table-index order (table 0 has no components):
-//             u32 columns | columns x u32 component, ascending | u32 rows | rows x u32 entity handle
+//             u32 columns | columns x u32 component, ascending | u32 rows | pad | rows x u32 entity handle
 //             per column, in the order listed: u32 max added tick | u32 max changed tick |
 //             u32 bulk changed rows | u32 bulk changed tick | ticks added | ticks changed |
-//             rows x size bytes of values (none for a tag)
-//             ticks = u32 kTicksPerRow, then rows x u32 | or u32 kTicksUniform, then one u32
+//             pad | rows x size bytes of values (none for a tag)
+//             ticks = u32 kTicksPerRow, pad, then rows x u32 | or u32 kTicksUniform, then one u32
 //     "PEND"  u32 changes | per change: u32 entity handle, u32 component (queued change events)
 //
 // Both targets (x86-64 and wasm32) are little-endian, so column bytes and tick arrays are copied
@@ -38,7 +41,9 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 2;
+inline constexpr std::uint32_t kFormatVersion = 3;
+// What `pad` aligns arrays of rows to.
+inline constexpr std::size_t kArrayAlignment = 8;
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kVersionOffset = 8;
 inline constexpr std::size_t kFlagsOffset = 12;

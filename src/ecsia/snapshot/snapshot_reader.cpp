@@ -34,7 +34,9 @@ using little_endian::load_u64;
 // short or hostile section says where it went wrong.
 class SectionReader {
 public:
-    SectionReader(const std::byte* data, std::size_t size, const char* section) : p_(data), end_(data + size), section_(section) {}
+    // `origin`: the snapshot's first byte, which padding aligns offsets from.
+    SectionReader(const std::byte* origin, const std::byte* data, std::size_t size, const char* section)
+        : origin_(origin), p_(data), end_(data + size), section_(section) {}
 
     std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
     const std::byte* data() const noexcept { return p_; }
@@ -43,6 +45,14 @@ public:
         const std::byte* at = p_;
         p_ += size;
         return at;
+    }
+    // Skips the zero bytes before an array of rows, up to the next offset that is a multiple of 8.
+    void align(const char* what) {
+        const std::size_t pad = (fmt::kArrayAlignment - static_cast<std::size_t>(p_ - origin_) % fmt::kArrayAlignment) % fmt::kArrayAlignment;
+        const std::byte* at = take(pad, what);
+        for (std::size_t i = 0; i < pad; ++i) {
+            if (at[i] != std::byte{0}) fail(std::string("the padding before ") + what + " is not zero");
+        }
     }
     std::uint8_t u8(const char* what) { return static_cast<std::uint8_t>(*take(1, what)); }
     std::uint32_t u32(const char* what) { return load_u32(take(4, what)); }
@@ -67,6 +77,7 @@ public:
     [[noreturn]] void fail(const std::string& message) const { bad(std::string("snapshot section ") + section_ + ": " + message); }
 
 private:
+    const std::byte* origin_;
     const std::byte* p_;
     const std::byte* end_;
     const char* section_;
@@ -75,7 +86,7 @@ private:
 // Splits the payload into its sections, in the one order the format allows.
 class Sections {
 public:
-    Sections(const std::byte* data, std::size_t size) : p_(data), end_(data + size) {}
+    Sections(const std::byte* origin, const std::byte* data, std::size_t size) : origin_(origin), p_(data), end_(data + size) {}
     SectionReader next(std::uint32_t tag, const char* name) {
         const std::size_t left = static_cast<std::size_t>(end_ - p_);
         if (left < fmt::kSectionHeaderSize) bad(std::string("snapshot ends before section ") + name);
@@ -88,13 +99,14 @@ public:
         }
         const std::byte* body = p_ + fmt::kSectionHeaderSize;
         p_ = body + size;
-        return SectionReader(body, static_cast<std::size_t>(size), name);
+        return SectionReader(origin_, body, static_cast<std::size_t>(size), name);
     }
     void expect_end() const {
         if (p_ != end_) bad("snapshot has " + str(static_cast<std::size_t>(end_ - p_)) + " bytes after its last section");
     }
 
 private:
+    const std::byte* origin_;
     const std::byte* p_;
     const std::byte* end_;
 };
@@ -313,6 +325,7 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
         return ticks;
     }
     if (kind != fmt::kTicksPerRow) r.fail(where() + ": " + what + " have unknown encoding " + str(kind));
+    r.align(what);
     ticks.per_row = r.take(std::uint64_t(rows) * 4, what);
     Tick highest = 0;
     for (std::uint32_t row = 0; row < rows; ++row) highest = std::max(highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
@@ -350,6 +363,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         if (!signatures.emplace(table.signature, t).second) r.fail(where() + " has the same components as table " + str(signatures[table.signature]));
 
         table.rows = r.count("a table's row count", 4);
+        r.align("a table's entities");
         table.entities = r.take(std::uint64_t(table.rows) * 4, "a table's entities");
 
         table.columns.resize(columns);
@@ -369,6 +383,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
             if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where() + " has a bulk stamp above its maximum changed tick");
             column.added = read_ticks(r, table.rows, s.max_added, "added ticks", column_where);
             column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", column_where);
+            r.align("a column's values");
             column.values = r.take(std::uint64_t(table.rows) * desc.size, "a column's values");
             for (const FieldDesc& field : desc.fields) {
                 if (field.type != FieldType::Bool) continue;
@@ -399,7 +414,7 @@ void read_pending(SectionReader r, const std::vector<const ComponentDesc*>& comp
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
     check_header(bytes);
     SnapshotImage image;
-    Sections sections(bytes.data() + fmt::kHeaderSize, bytes.size() - fmt::kHeaderSize);
+    Sections sections(bytes.data(), bytes.data() + fmt::kHeaderSize, bytes.size() - fmt::kHeaderSize);
     read_world(sections.next(fmt::kWorldSection, "WRLD"), world, image);
     const std::vector<const ComponentDesc*> components = read_components(sections.next(fmt::kComponentSection, "COMP"), world);
     // The entity bookkeeping is the costly part of a restore (a pass over every slot and row, and
