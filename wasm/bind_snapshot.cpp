@@ -14,7 +14,6 @@
 //                                     into the header range: the ranges are then the snapshot
 //   snapshotCopySealed()           -> the snapshot's byte count, assembled (checksum computed in
 //                                     the same pass) from those ranges at snapshotBuffer()
-//   snapshotTake(world)            -> the same in one call: take the ranges and assemble them
 //   snapshotRestoreBuffer(size)    -> the heap address of `size` bytes to copy a snapshot into
 //   snapshotBuffer()               -> the heap address of that buffer
 //   snapshotRestore(world, size)   restores the world from the first `size` bytes of that buffer
@@ -84,13 +83,6 @@ std::uint32_t snapshot_copy_sealed() {
     return rethrow_as_js([&] { return copy_sealed(); });
 }
 
-std::uint32_t snapshot_take(WorldBinding& world) {
-    return rethrow_as_js([&] {
-        segments().take(world.world(), /*checksum=*/false);
-        return copy_sealed();
-    });
-}
-
 std::uint32_t snapshot_buffer() { return address(buffer().data()); }
 
 std::uint32_t snapshot_restore_buffer(std::uint32_t size) {
@@ -118,7 +110,6 @@ EMSCRIPTEN_BINDINGS(ecsia_snapshot) {
     emscripten::function("snapshotRangeTable", &ecsia::wasm::snapshot_range_table);
     emscripten::function("snapshotSealRanges", &ecsia::wasm::snapshot_seal_ranges);
     emscripten::function("snapshotCopySealed", &ecsia::wasm::snapshot_copy_sealed);
-    emscripten::function("snapshotTake", &ecsia::wasm::snapshot_take);
     emscripten::function("snapshotBuffer", &ecsia::wasm::snapshot_buffer);
     emscripten::function("snapshotRestoreBuffer", &ecsia::wasm::snapshot_restore_buffer);
     emscripten::function("snapshotRestore", &ecsia::wasm::snapshot_restore);
