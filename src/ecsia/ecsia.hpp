@@ -20,6 +20,7 @@
 #include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/schema/component_traits.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
+#include "ecsia/snapshot/snapshot_restorer.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "ecsia/world/registered_components.hpp"
 #include "ecsia/world/world.hpp"

@@ -24,19 +24,37 @@ struct Refusal {
     bool unchanged = false;
 };
 
-// Tries the restore; reports what it threw and whether the world stayed byte-for-byte the same.
-Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
-    const std::vector<std::byte> before = snapshot(world);
-    const test::WorldFingerprint fingerprint = test::fingerprint(world);
+// `before` and `fingerprint`: the world's, taken before.
+template <typename Restore>
+Refusal attempt(World& world, const std::vector<std::byte>& before, const test::WorldFingerprint& fingerprint, const Restore& restore_world) {
     Refusal r;
     try {
-        restore(world, bytes);
+        restore_world();
     } catch (const Error& error) {
         r.threw = true;
         r.code = error.code();
         r.message = error.what();
     }
     r.unchanged = test::fingerprint(world) == fingerprint && snapshot(world) == before;
+    return r;
+}
+
+// Tries the restore; reports what it threw and whether the world stayed byte-for-byte the same.
+// A refused restore is tried again through a SnapshotRestorer (which pulls the bytes in as it
+// reads them, and checks the checksum last), which must refuse it alike and with the same error.
+Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
+    const std::vector<std::byte> before = snapshot(world);
+    const test::WorldFingerprint fingerprint = test::fingerprint(world);
+    const Refusal r = attempt(world, before, fingerprint, [&] { restore(world, bytes); });
+    if (r.threw && r.unchanged) {
+        SnapshotRestorer restorer;
+        const Refusal pulled = attempt(world, before, fingerprint, [&] { test::restore_pulled(restorer, world, bytes); });
+        INFO("restore(): " << r.message << "\nthrough a SnapshotRestorer: " << pulled.message);
+        CHECK(pulled.threw);
+        CHECK(pulled.code == r.code);
+        CHECK(pulled.message == r.message);
+        CHECK(pulled.unchanged);
+    }
     return r;
 }
 
@@ -330,6 +348,8 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     world.cursors().set_in_frame(true);
     CHECK(test::thrown_code([&] { snapshot(world); }) == "WrongPhase");
     CHECK(test::thrown_message([&] { restore(world, bytes); }).find("inside a frame") != std::string::npos);
+    SnapshotRestorer restorer;
+    CHECK(test::thrown_message([&] { test::restore_pulled(restorer, world, bytes); }).find("inside a frame") != std::string::npos);
     CHECK(state_hash(world) == hash);
     world.cursors().set_in_frame(false);
     detail::WorldAccess::set_phase(world, WorldPhase::Wave);

@@ -1,5 +1,6 @@
 // G5 under fire: restore() of at least 100,000 mutated snapshots (flipped bits, hostile words,
-// cuts, insertions, splices; most re-sealed so that they get past the checksum) never crashes,
+// cuts, insertions, splices; most re-sealed so that they get past the checksum), every fourth
+// through a SnapshotRestorer (which pulls the bytes in as it reads them), never crashes,
 // never trips a sanitizer (scripts/test runs this under ASan+UBSan), never throws anything but a
 // clear BadSnapshot/SnapshotMismatch, and never restores part of a snapshot: a refused restore
 // leaves the world exactly as it was, an accepted one leaves exactly what a fresh world restored
@@ -102,6 +103,8 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     test::Rng rng(0x5eed5eedull);
     std::uint64_t refused_by_checksum = 0, refused_behind_checksum = 0, accepted = 0, mismatched = 0;
     std::vector<std::byte> bytes;
+    SnapshotRestorer restorer;  // one for the target's whole life, as the JS API keeps one per world
+    std::uint64_t pulled = 0;
     std::uint64_t done = 0;
     for (; done < kMutations; ++done) {
         if (done % 256 == 0 && cpu_seconds() > kBudgetSeconds) break;
@@ -112,7 +115,12 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
         mutate(rng, bytes, donor);
         bool threw = false;
         try {
-            restore(target, bytes);
+            if (done % 4 == 3) {
+                ++pulled;
+                test::restore_pulled(restorer, target, bytes);
+            } else {
+                restore(target, bytes);
+            }
         } catch (const Error& error) {
             threw = true;
             const bool clear = error.code() == ErrorCode::BadSnapshot || error.code() == ErrorCode::SnapshotMismatch;
@@ -143,6 +151,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     INFO(done << " mutations in " << seconds << " s of CPU: " << refused_by_checksum << " refused by the checksum, "
               << refused_behind_checksum << " behind it (" << mismatched << " schema), " << accepted << " accepted");
     CHECK(done == kMutations);
+    CHECK(pulled == kMutations / 4);
     CHECK(refused_behind_checksum > kMutations / 4);  // most damage really reaches the validation
     CHECK(refused_by_checksum > kMutations / 10);
     CHECK(accepted > 100);  // value-only damage restores, and is checked for completeness

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "builtin/scenario.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
+#include "ecsia/snapshot/snapshot_restorer.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 
 namespace test {
@@ -17,6 +19,31 @@ inline std::vector<std::byte> to_bytes(const std::vector<unsigned char>& in) {
     std::vector<std::byte> out(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<std::byte>(in[i]);
     return out;
+}
+
+// A SnapshotSource over bytes in memory that counts what a SnapshotRestorer pulls from it, and
+// throws std::logic_error (which no test expects) if asked for bytes outside them.
+class VectorSource : public ecsia::SnapshotSource {
+public:
+    explicit VectorSource(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+    std::size_t size() const override { return bytes_.size(); }
+    void copy(std::size_t offset, std::size_t size, std::byte* to) override {
+        if (offset > bytes_.size() || size > bytes_.size() - offset) throw std::logic_error("a restorer asked for bytes past the snapshot");
+        if (size > 0) std::memcpy(to, bytes_.data() + offset, size);
+        copied += size;
+        ++calls;
+    }
+    std::size_t copied = 0;
+    std::size_t calls = 0;
+
+private:
+    const std::vector<std::byte>& bytes_;
+};
+
+// restore(world, bytes) through `restorer`, from a VectorSource over the bytes.
+inline void restore_pulled(ecsia::SnapshotRestorer& restorer, ecsia::World& world, const std::vector<std::byte>& bytes) {
+    VectorSource source(bytes);
+    restorer.restore(world, source);
 }
 
 // A world running the determinism scenario, as a test sets it up (the same options everywhere,

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "ecsia/world/world.hpp"
@@ -62,12 +63,16 @@ public:
     static void replace_layout(TableGraph& g) noexcept { ++g.layout_epoch_; }
     static const ComponentRegistry& registry(const TableGraph& g) noexcept { return g.registry_; }
     static std::vector<Entity>& entities(Table& t) noexcept { return t.entities_; }
+    static std::uint32_t capacity(const Table& t) noexcept { return t.capacity_; }
     static void forget_edges(Table& t) noexcept {
         t.add_edges_.clear();
         t.remove_edges_.clear();
     }
 
     // ---- columns
+    static std::uint32_t alignment(const Column& c) noexcept { return c.alignment_; }
+    // Swaps the value memory of two columns of the same component and capacity (restore's spares).
+    static void swap_values(Column& a, Column& b) noexcept { std::swap(a.data_, b.data_); }
     static const std::vector<Tick>& added_ticks(const Column& c) noexcept { return c.added_ticks_; }
     static const std::vector<Tick>& own_changed_ticks(const Column& c) noexcept { return c.changed_ticks_; }
     static std::vector<Tick>& added_ticks(Column& c) noexcept { return c.added_ticks_; }

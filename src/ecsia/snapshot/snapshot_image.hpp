@@ -1,8 +1,9 @@
 #pragma once
 // Internal to the snapshot layer: a snapshot read and fully validated against one world
 // (snapshot_reader.cpp), ready to be committed to it (snapshot_restore.cpp). Pointers point into
-// the caller's bytes; the pool's new slots, free list and entity locations are already built, so
-// the commit only moves and copies.
+// the bytes read, or into a table's spare memory they were copied to (RestoreSpares); the pool's
+// new slots, free list and entity locations are already built, so the commit only moves, swaps
+// and copies.
 
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ecsia/snapshot/restore_spares.hpp"
 #include "ecsia/snapshot/snapshot_access.hpp"
 
 namespace ecsia {
@@ -35,6 +37,9 @@ struct SnapshotImage {
         std::uint32_t rows = 0;
         const std::byte* entities = nullptr;  // rows x u32 handle
         std::vector<ColumnImage> columns;      // columns[i] stores signature[i]
+        // Set when the columns' arrays of rows (values, per-row ticks) lie in these spares, the
+        // table's own at this index: the commit swaps them in instead of copying.
+        RestoreSpares::TableSpare* spare = nullptr;
     };
 
     Tick tick = 1;
@@ -53,8 +58,17 @@ struct SnapshotImage {
     std::vector<SnapshotAccess::PendingChange> pending;
 };
 
+class SnapshotInput;
+
 // Validates `bytes` completely against `world` (which it does not change) and returns the image.
 // Throws BadSnapshot or SnapshotMismatch naming what is wrong.
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes);
+// The same from an input that may pull its bytes in as they are read; with `spares`, the arrays
+// of rows of tables the world has room for are read into them.
+SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpares* spares);
+
+// Replaces the world's state with a validated image of it (restore()'s second half). Allocates
+// first, so a throw (out of memory) leaves the world as it was; then commits without failing.
+void commit_snapshot(World& world, SnapshotImage& image);
 
 }  // namespace ecsia

@@ -13,6 +13,7 @@
 #include "ecsia/snapshot/same_bytes.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
+#include "ecsia/snapshot/snapshot_input.hpp"
 
 namespace ecsia {
 
@@ -34,21 +35,25 @@ using little_endian::load_u64;
 // short or hostile section says where it went wrong.
 class SectionReader {
 public:
-    // `origin`: the snapshot's first byte, which padding aligns offsets from.
-    SectionReader(const std::byte* origin, const std::byte* data, std::size_t size, const char* section)
-        : origin_(origin), p_(data), end_(data + size), section_(section) {}
+    // `input`: the snapshot, whose first byte padding aligns offsets from.
+    SectionReader(SnapshotInput& input, const std::byte* data, std::size_t size, const char* section)
+        : input_(&input), p_(data), end_(data + size), section_(section) {}
 
     std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
     const std::byte* data() const noexcept { return p_; }
     const std::byte* take(std::uint64_t size, const char* what) {
-        if (size > left()) fail(std::string(what) + " needs " + str(size) + " bytes, only " + str(left()) + " are left");
-        const std::byte* at = p_;
-        p_ += size;
+        const std::byte* at = skip(size, what);
+        input_->need(at, static_cast<std::size_t>(size));
         return at;
+    }
+    // An array of rows: read where it lies, or copied to `into` (spare memory for it) and read there.
+    const std::byte* take_rows(std::uint64_t size, const char* what, std::byte* into) {
+        const std::byte* at = skip(size, what);
+        return input_->rows(at, static_cast<std::size_t>(size), into);
     }
     // Skips the zero bytes before an array of rows, up to the next offset that is a multiple of 8.
     void align(const char* what) {
-        const std::size_t pad = (fmt::kArrayAlignment - static_cast<std::size_t>(p_ - origin_) % fmt::kArrayAlignment) % fmt::kArrayAlignment;
+        const std::size_t pad = (fmt::kArrayAlignment - static_cast<std::size_t>(p_ - input_->data()) % fmt::kArrayAlignment) % fmt::kArrayAlignment;
         const std::byte* at = take(pad, what);
         for (std::size_t i = 0; i < pad; ++i) {
             if (at[i] != std::byte{0}) fail(std::string("the padding before ") + what + " is not zero");
@@ -77,7 +82,14 @@ public:
     [[noreturn]] void fail(const std::string& message) const { bad(std::string("snapshot section ") + section_ + ": " + message); }
 
 private:
-    const std::byte* origin_;
+    const std::byte* skip(std::uint64_t size, const char* what) {
+        if (size > left()) fail(std::string(what) + " needs " + str(size) + " bytes, only " + str(left()) + " are left");
+        const std::byte* at = p_;
+        p_ += size;
+        return at;
+    }
+
+    SnapshotInput* input_;
     const std::byte* p_;
     const std::byte* end_;
     const char* section_;
@@ -86,10 +98,14 @@ private:
 // Splits the payload into its sections, in the one order the format allows.
 class Sections {
 public:
-    Sections(const std::byte* origin, const std::byte* data, std::size_t size) : origin_(origin), p_(data), end_(data + size) {}
+    explicit Sections(SnapshotInput& input)
+        : input_(input), p_(input.data() + fmt::kHeaderSize), end_(input.data() + input.size()) {}
+    // The next section's reader. Every body but TABL's is all structure, staged whole here; TABL's
+    // is staged as its reader goes, so that its arrays of rows can go elsewhere.
     SectionReader next(std::uint32_t tag, const char* name) {
         const std::size_t left = static_cast<std::size_t>(end_ - p_);
         if (left < fmt::kSectionHeaderSize) bad(std::string("snapshot ends before section ") + name);
+        input_.need(p_, fmt::kSectionHeaderSize);
         const std::uint32_t found = load_u32(p_);
         if (found != tag) bad(std::string("snapshot has no section ") + name + " where it should start");
         const std::uint64_t size = load_u64(p_ + 4);
@@ -99,20 +115,30 @@ public:
         }
         const std::byte* body = p_ + fmt::kSectionHeaderSize;
         p_ = body + size;
-        return SectionReader(origin_, body, static_cast<std::size_t>(size), name);
+        if (tag != fmt::kTableSection) input_.need(body, static_cast<std::size_t>(size));
+        return SectionReader(input_, body, static_cast<std::size_t>(size), name);
     }
     void expect_end() const {
         if (p_ != end_) bad("snapshot has " + str(static_cast<std::size_t>(end_ - p_)) + " bytes after its last section");
     }
 
 private:
-    const std::byte* origin_;
+    SnapshotInput& input_;
     const std::byte* p_;
     const std::byte* end_;
 };
 
-void check_header(std::span<const std::byte> bytes) {
+void check_checksum(SnapshotInput& bytes) {
+    if (bytes.payload_checksum() != load_u64(bytes.data() + fmt::kChecksumOffset)) {
+        bad("snapshot checksum does not match: the bytes were damaged or changed");
+    }
+}
+
+// The checksum is checked here when all the bytes are in memory, and by read_snapshot() after its
+// last read when they are pulled in as it reads.
+void check_header(SnapshotInput& bytes) {
     if (bytes.size() < fmt::kHeaderSize) bad("snapshot is truncated: " + str(bytes.size()) + " bytes, shorter than its 32-byte header");
+    bytes.need(bytes.data(), fmt::kHeaderSize);
     if (std::memcmp(bytes.data(), fmt::kMagic, sizeof fmt::kMagic) != 0) bad("these bytes are not an ecsia snapshot (no ECSIASNP magic)");
     const std::uint32_t version = load_u32(bytes.data() + fmt::kVersionOffset);
     if (version != fmt::kFormatVersion) {
@@ -123,9 +149,7 @@ void check_header(std::span<const std::byte> bytes) {
     const std::size_t present = bytes.size() - fmt::kHeaderSize;
     if (payload > present) bad("snapshot is truncated: its header says " + str(payload) + " payload bytes, " + str(present) + " are present");
     if (payload < present) bad("snapshot has " + str(present - payload) + " bytes beyond the " + str(payload) + " its header says");
-    if (checksum(bytes.data() + fmt::kHeaderSize, present) != load_u64(bytes.data() + fmt::kChecksumOffset)) {
-        bad("snapshot checksum does not match: the bytes were damaged or changed");
-    }
+    if (!bytes.pulled()) check_checksum(bytes);
 }
 
 void read_world(SectionReader r, const World& world, SnapshotImage& image) {
@@ -315,8 +339,9 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
     }
 }
 
+// `into`: spare memory for a per-row array (RestoreSpares), or nullptr.
 template <typename Where>
-SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, const Where& where) {
+SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, std::vector<Tick>* into, const Where& where) {
     const std::uint32_t kind = r.u32(what);
     SnapshotImage::Ticks ticks;
     if (kind == fmt::kTicksUniform) {
@@ -326,7 +351,7 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
     }
     if (kind != fmt::kTicksPerRow) r.fail(where() + ": " + what + " have unknown encoding " + str(kind));
     r.align(what);
-    ticks.per_row = r.take(std::uint64_t(rows) * 4, what);
+    ticks.per_row = r.take_rows(std::uint64_t(rows) * 4, what, into != nullptr ? reinterpret_cast<std::byte*>(into->data()) : nullptr);
     Tick highest = 0;
     for (std::uint32_t row = 0; row < rows; ++row) highest = std::max(highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
     if (highest > max) r.fail(where() + ": " + what + " reach tick " + str(highest) + ", above the column's maximum " + str(max));
@@ -334,8 +359,10 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
 }
 
 // Everything of the TABL section but the per-row entity checks (check_rows(), done after it only
-// when the rows are not the world's own).
-void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, SnapshotImage& image) {
+// when the rows are not the world's own). With `spares`, the arrays of rows of each table the
+// world has room for are read into them (snapshot_input.hpp).
+void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, const TableGraph& graph,
+                 RestoreSpares* spares, SnapshotImage& image) {
     const std::uint32_t tables = r.count("the table count", 8);
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
     image.tables.resize(tables);
@@ -363,8 +390,11 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         if (!signatures.emplace(table.signature, t).second) r.fail(where() + " has the same components as table " + str(signatures[table.signature]));
 
         table.rows = r.count("a table's row count", 4);
+        table.spare = spares != nullptr ? spares->for_table(graph, t, table.signature, table.rows) : nullptr;
+        RestoreSpares::TableSpare* const spare = table.spare;
         r.align("a table's entities");
-        table.entities = r.take(std::uint64_t(table.rows) * 4, "a table's entities");
+        // Where they are: a rollback only compares them with the table's own.
+        table.entities = r.take_rows(std::uint64_t(table.rows) * 4, "a table's entities", nullptr);
 
         table.columns.resize(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
@@ -381,10 +411,11 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
             if (s.max_added > image.tick || s.max_changed > image.tick) r.fail(column_where() + " has ticks after the world tick " + str(image.tick));
             if (s.bulk_rows > table.rows) r.fail(column_where() + " stamps " + str(s.bulk_rows) + " rows of " + str(table.rows));
             if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where() + " has a bulk stamp above its maximum changed tick");
-            column.added = read_ticks(r, table.rows, s.max_added, "added ticks", column_where);
-            column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", column_where);
+            Column* const into = spare != nullptr ? &spare->columns[slot] : nullptr;
+            column.added = read_ticks(r, table.rows, s.max_added, "added ticks", into != nullptr ? &Access::added_ticks(*into) : nullptr, column_where);
+            column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", into != nullptr ? &Access::own_changed_ticks(*into) : nullptr, column_where);
             r.align("a column's values");
-            column.values = r.take(std::uint64_t(table.rows) * desc.size, "a column's values");
+            column.values = r.take_rows(std::uint64_t(table.rows) * desc.size, "a column's values", into != nullptr ? into->data() : nullptr);
             for (const FieldDesc& field : desc.fields) {
                 if (field.type != FieldType::Bool) continue;
                 // A bool byte other than 0 or 1 is undefined behaviour for C++ code that reads it.
@@ -412,9 +443,14 @@ void read_pending(SectionReader r, const std::vector<const ComponentDesc*>& comp
 }  // namespace
 
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
+    SnapshotInput input(bytes);
+    return read_snapshot(world, input, nullptr);
+}
+
+SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpares* spares) {
     check_header(bytes);
     SnapshotImage image;
-    Sections sections(bytes.data(), bytes.data() + fmt::kHeaderSize, bytes.size() - fmt::kHeaderSize);
+    Sections sections(bytes);
     read_world(sections.next(fmt::kWorldSection, "WRLD"), world, image);
     const std::vector<const ComponentDesc*> components = read_components(sections.next(fmt::kComponentSection, "COMP"), world);
     // The entity bookkeeping is the costly part of a restore (a pass over every slot and row, and
@@ -427,7 +463,7 @@ SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes
     const bool pools_own = is_pools_own(entities.data(), entities.left(), pool);
     if (!pools_own) read_entities(entities, world, image, covered);
     SectionReader tables = sections.next(fmt::kTableSection, "TABL");
-    read_tables(tables, components, image);
+    read_tables(tables, components, world.tables(), spares, image);
     image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
     if (!image.keeps_entities) {
         if (pools_own) read_entities(entities, world, image, covered);
@@ -436,6 +472,7 @@ SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes
     tables.expect_end();
     read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
     sections.expect_end();
+    if (bytes.pulled()) check_checksum(bytes);
     return image;
 }
 

@@ -39,8 +39,16 @@ void copy_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const Snap
     uniform = Access::UniformTicks{true, rows, from.uniform};
 }
 
+// The same for a per-row array read into a spare column's array (SnapshotImage::TableImage::spare):
+// the two arrays, of the same capacity, change places.
+void swap_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, std::vector<Tick>& spare) noexcept {
+    to.swap(spare);
+    uniform = Access::UniformTicks{};
+}
+
 // `same_rows`: the table already holds the snapshot's rows (SnapshotImage::keeps_entities).
 void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_rows) noexcept {
+    RestoreSpares::TableSpare* const spare = image.spare;
     if (!same_rows) {
         std::vector<Entity>& entities = Access::entities(table);
         entities.resize(image.rows);  // within the capacity reserved before the commit: no allocation
@@ -50,11 +58,22 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
     for (std::size_t c = 0; c < columns.size(); ++c) {
         Column& column = columns[c];
         const SnapshotImage::ColumnImage& from = image.columns[c];
-        if (column.element_size() > 0 && image.rows > 0) {
+        if (spare != nullptr) {
+            Column& other = spare->columns[c];
+            Access::swap_values(column, other);
+            if (from.added.per_row != nullptr) swap_ticks(Access::added_ticks(column), Access::uniform_added(column), Access::added_ticks(other));
+            if (from.changed.per_row != nullptr) {
+                swap_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), Access::own_changed_ticks(other));
+            }
+        } else if (column.element_size() > 0 && image.rows > 0) {
             std::memcpy(column.data(), from.values, std::size_t(image.rows) * column.element_size());
         }
-        copy_ticks(Access::added_ticks(column), Access::uniform_added(column), from.added, image.rows);
-        copy_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), from.changed, image.rows);
+        if (spare == nullptr || from.added.per_row == nullptr) {
+            copy_ticks(Access::added_ticks(column), Access::uniform_added(column), from.added, image.rows);
+        }
+        if (spare == nullptr || from.changed.per_row == nullptr) {
+            copy_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), from.changed, image.rows);
+        }
         Access::set_summary(column, from.summary);
     }
     Access::forget_edges(table);  // edges may name tables that no longer exist; they are a cache
@@ -65,7 +84,10 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
 void restore(World& world, std::span<const std::byte> bytes) {
     detail::require_between_frames(world, "restore");
     SnapshotImage image = read_snapshot(world, bytes);
+    commit_snapshot(world, image);
+}
 
+void commit_snapshot(World& world, SnapshotImage& image) {
     // ---- prepare: every allocation happens here, before the world changes
     TableGraph& graph = Access::graph(world);
     std::vector<std::unique_ptr<Table>>& current = Access::tables(graph);
