@@ -297,3 +297,49 @@ test('world.snapshot copies its ranges straight out when they line up with the a
   expect(r.scenario.calls).toBe(16);
   expectNoPageErrors(log);
 });
+
+test('world.restore reads the bytes where they lie, from any byteOffset, puts back the state every time and keeps no reference to them', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { loadEcsia, internalsOf, builtinsOf } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 20_000 });
+    const scheduler = world.createScheduler({ systems: ['Move'], workers: 0 });
+    builtinsOf(ecsia).spawnMovers(world, 20_000, 1, { bare: true });
+    await scheduler.update(1 / 60);
+    const bytes = world.snapshot();
+    const hashAt = world.stateHash();
+    const later = [];
+    for (let f = 0; f < 3; f += 1) { await scheduler.update(1 / 60); later.push(world.stateHash()); }
+    const { module } = internalsOf(world, 'world').engine;
+    const rounds = [];
+    // Every offset mod 8 of a larger buffer (V8 copies into shared memory fastest when the two
+    // sides are 8-aligned alike), twice each: the second reads into the memory the first swapped out.
+    for (let round = 0; round < 16; round += 1) {
+      const offset = round % 8;
+      const view = new Uint8Array(bytes.length + 16).subarray(offset, offset + bytes.length);
+      view.set(bytes);
+      world.restore(view);
+      const restored = world.stateHash();
+      const replayed = [];
+      for (let f = 0; f < 3; f += 1) { await scheduler.update(1 / 60); replayed.push(world.stateHash()); }
+      rounds.push({ offset, restored, replayed, kept: module.ecsiaRestoreBytes !== undefined });
+    }
+    // Refused bytes leave nothing behind either.
+    const damaged = bytes.slice();
+    damaged[damaged.length - 9] ^= 1;
+    let code = null;
+    try { world.restore(damaged); } catch (error) { code = error.code; }
+    const keptAfterRefusal = module.ecsiaRestoreBytes !== undefined;
+    scheduler.dispose();
+    world.dispose();
+    return { hashAt, later, rounds, code, keptAfterRefusal };
+  });
+  expect(r.later[0]).not.toBe(r.hashAt);
+  for (const round of r.rounds) {
+    expect(round, `byteOffset ${round.offset}`).toEqual({ offset: round.offset, restored: r.hashAt, replayed: r.later, kept: false });
+  }
+  expect(r.code).toBe('BadSnapshot');
+  expect(r.keptAfterRefusal).toBe(false);
+  expectNoPageErrors(log);
+});

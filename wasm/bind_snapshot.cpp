@@ -5,7 +5,9 @@
 // names SnapshotSegments owns; the world's own row, tick and column memory), to copy one by one
 // into the Uint8Array when they line up with it; when they do not, it is assembled here in one
 // heap buffer (at the start, 8-aligned like the Uint8Array) and copied out in one set. A restore
-// always crosses through that buffer.
+// leaves the bytes where they are: the world's SnapshotRestorer pulls each part in as its reader
+// reaches it (ecsia_copy_restore_bytes below), the arrays of rows straight into spare column
+// memory that the commit swaps in.
 //
 //   snapshotTakeRanges(world)      -> the number of ranges of the world's snapshot, unsealed
 //                                     (the header's checksum not yet written); each range is a
@@ -14,22 +16,32 @@
 //                                     into the header range: the ranges are then the snapshot
 //   snapshotCopySealed()           -> the snapshot's byte count, assembled (checksum computed in
 //                                     the same pass) from those ranges at snapshotBuffer()
-//   snapshotRestoreBuffer(size)    -> the heap address of `size` bytes to copy a snapshot into
 //   snapshotBuffer()               -> the heap address of that buffer
-//   snapshotRestore(world, size)   restores the world from the first `size` bytes of that buffer
+//   snapshotRestore(world, size)   restores the world from the `size` bytes of the Uint8Array that
+//                                     JS puts at Module.ecsiaRestoreBytes for the call
 // Addresses are valid until the next call of any of these or the world next changes (the heap
 // may have grown: JS takes the heap's buffer after each call). The ranges point into the world's
 // memory: JS copies them before it calls anything else.
 // Thread rule: the page's main thread, serial phase (between frames).
 #include <emscripten/bind.h>
+#include <emscripten/em_js.h>
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "ecsia/snapshot/snapshot.hpp"
+#include "ecsia/snapshot/snapshot_restorer.hpp"
 #include "js_error.hpp"
 #include "world_binding.hpp"
+
+// clang-format off
+// Copies bytes [offset, offset + size) of the Uint8Array at Module.ecsiaRestoreBytes to `to`. The
+// heap's buffer is taken at each call: a restore's allocations may have grown it.
+EM_JS(void, ecsia_copy_restore_bytes, (std::uint32_t offset, std::uint32_t size, std::byte* to), {
+    new Uint8Array(wasmMemory.buffer, to, size).set(Module['ecsiaRestoreBytes'].subarray(offset, offset + size));
+});
+// clang-format on
 
 namespace ecsia::wasm {
 
@@ -85,19 +97,25 @@ std::uint32_t snapshot_copy_sealed() {
 
 std::uint32_t snapshot_buffer() { return address(buffer().data()); }
 
-std::uint32_t snapshot_restore_buffer(std::uint32_t size) {
-    return rethrow_as_js([&] {
-        std::vector<std::byte>& out = buffer();
-        out.resize(size);
-        return address(out.data());
-    });
-}
+// The Uint8Array at Module.ecsiaRestoreBytes, `size` bytes, read where it lies. The restorer asks
+// only for ranges within it, and the JS side cannot throw (a JS exception would unwind the wasm
+// frames without running their destructors).
+class RestoreBytes final : public SnapshotSource {
+public:
+    explicit RestoreBytes(std::uint32_t size) : size_(size) {}
+    std::size_t size() const override { return size_; }
+    void copy(std::size_t offset, std::size_t size, std::byte* to) override {
+        ecsia_copy_restore_bytes(static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(size), to);
+    }
+
+private:
+    std::uint32_t size_;
+};
 
 void snapshot_restore(WorldBinding& world, std::uint32_t size) {
     rethrow_as_js([&] {
-        std::vector<std::byte>& in = buffer();
-        if (size > in.size()) throw Error(ErrorCode::BadValue, "restore of more bytes than were copied in");
-        restore(world.world(), std::span<const std::byte>(in.data(), size));
+        RestoreBytes bytes(size);
+        world.restorer().restore(world.world(), bytes);
     });
 }
 
@@ -111,6 +129,5 @@ EMSCRIPTEN_BINDINGS(ecsia_snapshot) {
     emscripten::function("snapshotSealRanges", &ecsia::wasm::snapshot_seal_ranges);
     emscripten::function("snapshotCopySealed", &ecsia::wasm::snapshot_copy_sealed);
     emscripten::function("snapshotBuffer", &ecsia::wasm::snapshot_buffer);
-    emscripten::function("snapshotRestoreBuffer", &ecsia::wasm::snapshot_restore_buffer);
     emscripten::function("snapshotRestore", &ecsia::wasm::snapshot_restore);
 }

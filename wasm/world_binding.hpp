@@ -15,6 +15,7 @@
 
 #include <emscripten/val.h>
 
+#include "ecsia/snapshot/snapshot_restorer.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia::wasm {
@@ -89,6 +90,10 @@ public:
     // (another binding area's, such as the built-in scenario's event log).
     void keep_alive(std::shared_ptr<void> owned) { kept_alive_.push_back(std::move(owned)); }
 
+    // What world.restore(bytes) restores through (bind_snapshot.cpp): its spare column memory
+    // lives as long as the world.
+    SnapshotRestorer& restorer() noexcept { return restorer_; }
+
 private:
     Entity handle(std::uint32_t bits) const noexcept { return Entity{bits}; }
 
@@ -97,6 +102,7 @@ private:
     std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
     std::vector<std::uint32_t> spawned_;        // spawn_many's handles
     std::vector<std::uint8_t> despawn_marks_;   // despawn_many's duplicate check, by slot index
+    SnapshotRestorer restorer_;
 };
 
 }  // namespace ecsia::wasm

@@ -114,7 +114,9 @@ export interface World {
   /**
    * Replaces the world's state with a snapshot's (this world's, or one of any world with the same
    * components and maxEntities). Throws an EcsiaError with code 'BadSnapshot' or
-   * 'SnapshotMismatch' and leaves the world unchanged when it cannot.
+   * 'SnapshotMismatch' and leaves the world unchanged when it cannot. The values are read into
+   * spare memory and swapped in once all is valid: the first restore of a table allocates as much
+   * as its columns hold, which later restores reuse (until the world is disposed).
    */
   restore(bytes: Uint8Array | ArrayBuffer): void;
   /** A scheduler over this world. Disposing the world disposes it too (its calls then throw). */

@@ -349,7 +349,8 @@ export class World {
    * browser) with the same components (matched by name and field layout) and maxEntities.
    * Throws BadSnapshot (truncated, corrupt, another version) or SnapshotMismatch (a component
    * missing or defined differently) and then leaves the world exactly as it was. Chunks taken
-   * before are stale afterwards. Between frames only.
+   * before are stale afterwards. Between frames only. The first restore of a table allocates
+   * spare memory as large as its columns (docs/SNAPSHOT.md "Speed"), which later restores reuse.
    */
   restore(bytes) {
     restoreSnapshot(this.#core, bytes);

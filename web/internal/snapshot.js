@@ -6,8 +6,9 @@
 // of shared memory at full speed only when source and destination are 8-byte aligned alike
 // (wasm/bind_snapshot.cpp), so when a range of any size does not line up with its place in the
 // array, or the ranges are too many and small for a set each to pay, the engine assembles the
-// snapshot in its heap buffer instead and JS copies it out in one set. A restore copies the bytes
-// into that buffer in one set.
+// snapshot in its heap buffer instead and JS copies it out in one set. A restore leaves the bytes
+// where they are: the engine pulls each part in as it reads it (wasm/bind_snapshot.cpp), the
+// arrays of rows straight into spare column memory, which it swaps in once all is valid.
 // Thread rule: the page's main thread, between frames.
 
 import { describe } from './checks.js';
@@ -72,9 +73,10 @@ export function restoreSnapshot(core, bytes) {
     throw new Error(`world.restore: takes the Uint8Array that world.snapshot() returned (or an ArrayBuffer), got ${describe(bytes)}`);
   }
   const module = core.engine.module;
-  core.raw('restore');
-  const address = core.engine.call('world.restore', () => module.snapshotRestoreBuffer(view.length));
-  const { buffer } = core.engine.heapState();  // after the allocation, which may have grown the heap
-  new Uint8Array(buffer, address, view.length).set(view);
-  core.call('restore', (raw) => module.snapshotRestore(raw, view.length));
+  module.ecsiaRestoreBytes = view;
+  try {
+    core.call('restore', (raw) => module.snapshotRestore(raw, view.length));
+  } finally {
+    module.ecsiaRestoreBytes = undefined;  // the caller's bytes are not kept
+  }
 }
