@@ -36,6 +36,9 @@ struct SnapshotImage {
         std::vector<ComponentId> signature;  // this world's ids, ascending (as a Table orders them)
         std::uint32_t rows = 0;
         const std::byte* entities = nullptr;  // rows x u32 handle
+        // The rows hold the same handles, in the same order, as the world's table of this index
+        // (compared only when the snapshot's slots and free list are the pool's).
+        bool worlds_rows = false;
         std::vector<ColumnImage> columns;      // columns[i] stores signature[i]
         // Set when the columns' arrays of rows (values, per-row ticks) lie in these spares, the
         // table's own at this index: the commit swaps them in instead of copying.

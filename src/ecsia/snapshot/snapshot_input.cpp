@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ecsia/snapshot/same_bytes.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 
 namespace ecsia {
@@ -43,8 +44,17 @@ void SnapshotInput::sum_staged_to(const std::byte* end) {
     summed_ = end;
 }
 
-const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::byte* into) {
-    if (!pulled() || n == 0) return at;
+const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::byte* into, const std::byte* compare, bool* same) {
+    if (same != nullptr) *same = true;
+    if (n == 0) return at;
+    if (!pulled()) {
+        if (compare != nullptr) *same = same_bytes(at, compare, n);
+        return at;
+    }
+    // A compare runs over each piece while it is in the cache, and stops at the first difference.
+    const auto compare_piece = [&](const std::byte* piece, std::size_t offset, std::size_t size) {
+        if (compare != nullptr && *same) *same = same_bytes(piece, compare + offset, size);
+    };
     // Everything before the array is structure the reader has read, so staged: sum it first, the
     // checksum being over the bytes in order.
     need(at, 0);
@@ -55,11 +65,13 @@ const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::by
     if (staged > 0) {
         if (into != nullptr) std::memcpy(into, at, staged);
         sum_.update(to, staged);
+        compare_piece(to, 0, staged);
     }
     for (std::size_t done = staged; done < n;) {
         const std::size_t piece = std::min(kPiece, n - done);
         source_->copy(static_cast<std::size_t>(at - data_) + done, piece, to + done);
         sum_.update(to + done, piece);
+        compare_piece(to + done, done, piece);
         done += piece;
     }
     // Read into spare memory, the array leaves its place in the staging buffer unfilled: nothing reads it.

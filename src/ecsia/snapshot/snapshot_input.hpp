@@ -32,8 +32,9 @@ public:
         if (at + n > ready_) pull_to(at + n);
     }
     // The array of rows at [at, at + n), within the snapshot: copied to `into` (n bytes of spare
-    // memory) and to be read there; without `into`, read where it lies.
-    const std::byte* rows(const std::byte* at, std::size_t n, std::byte* into);
+    // memory) and to be read there; without `into`, read where it lies. With `compare`, `*same`
+    // says whether its bytes equal the n bytes there (compared piece by piece as they come in).
+    const std::byte* rows(const std::byte* at, std::size_t n, std::byte* into, const std::byte* compare = nullptr, bool* same = nullptr);
     // The checksum of the payload as the reader saw it: with a pulled input, of the staged bytes
     // and of the arrays of rows where they were copied. Call once, after the reader's last read.
     std::uint64_t payload_checksum();

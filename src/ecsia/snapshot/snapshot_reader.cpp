@@ -10,7 +10,6 @@
 
 #include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
-#include "ecsia/snapshot/same_bytes.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
 #include "ecsia/snapshot/snapshot_input.hpp"
@@ -46,10 +45,12 @@ public:
         input_->need(at, static_cast<std::size_t>(size));
         return at;
     }
-    // An array of rows: read where it lies, or copied to `into` (spare memory for it) and read there.
-    const std::byte* take_rows(std::uint64_t size, const char* what, std::byte* into) {
+    // An array of rows: read where it lies, or copied to `into` (spare memory for it) and read
+    // there; with `compare`, `*same` says whether it equals the bytes there.
+    const std::byte* take_rows(std::uint64_t size, const char* what, std::byte* into, const std::byte* compare = nullptr,
+                               bool* same = nullptr) {
         const std::byte* at = skip(size, what);
-        return input_->rows(at, static_cast<std::size_t>(size), into);
+        return input_->rows(at, static_cast<std::size_t>(size), into, compare, same);
     }
     // Skips the zero bytes before an array of rows, up to the next offset that is a multiple of 8.
     void align(const char* what) {
@@ -292,7 +293,8 @@ void read_entities(SectionReader r, const World& world, SnapshotImage& image, st
 }
 
 // Whether every table's rows hold the same handles, in the same order, as the world's table of the
-// same index (tables on either side without a counterpart being empty). With is_pools_own() this
+// same index (tables on either side without a counterpart being empty; read_tables() compared the
+// rows). With is_pools_own() this
 // means the snapshot's entity bookkeeping is the world's own, which its invariants keep valid.
 bool are_worlds_rows(const std::vector<SnapshotImage::TableImage>& tables, const TableGraph& graph) {
     const std::size_t current = graph.table_count();
@@ -302,10 +304,7 @@ bool are_worlds_rows(const std::vector<SnapshotImage::TableImage>& tables, const
             if (table.rows != 0) return false;
             continue;
         }
-        const Table& own = graph.table(static_cast<TableIndex>(t));
-        if (own.size() != table.rows) return false;
-        const auto* own_rows = reinterpret_cast<const std::byte*>(own.entities());
-        if (table.rows > 0 && !same_bytes(own_rows, table.entities, std::size_t(table.rows) * sizeof(Entity))) return false;
+        if (!table.worlds_rows) return false;
     }
     for (std::size_t t = tables.size(); t < current; ++t) {
         if (graph.table(static_cast<TableIndex>(t)).size() != 0) return false;
@@ -360,9 +359,11 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
 
 // Everything of the TABL section but the per-row entity checks (check_rows(), done after it only
 // when the rows are not the world's own). With `spares`, the arrays of rows of each table the
-// world has room for are read into them (snapshot_input.hpp).
+// world has room for are read into them (snapshot_input.hpp). With `compare_rows`, each table's
+// rows are compared with those of the world's table of the same index as they are read
+// (TableImage::worlds_rows).
 void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, const TableGraph& graph,
-                 RestoreSpares* spares, SnapshotImage& image) {
+                 RestoreSpares* spares, bool compare_rows, SnapshotImage& image) {
     const std::uint32_t tables = r.count("the table count", 8);
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
     image.tables.resize(tables);
@@ -394,7 +395,11 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         RestoreSpares::TableSpare* const spare = table.spare;
         r.align("a table's entities");
         // Where they are: a rollback only compares them with the table's own.
-        table.entities = r.take_rows(std::uint64_t(table.rows) * 4, "a table's entities", nullptr);
+        const Table* own = t < graph.table_count() ? &graph.table(t) : nullptr;
+        const bool comparable = compare_rows && own != nullptr && own->size() == table.rows;
+        table.entities = r.take_rows(std::uint64_t(table.rows) * 4, "a table's entities", nullptr,
+                                     comparable ? reinterpret_cast<const std::byte*>(own->entities()) : nullptr, &table.worlds_rows);
+        table.worlds_rows = comparable && table.worlds_rows;
 
         table.columns.resize(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
@@ -463,7 +468,7 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     const bool pools_own = is_pools_own(entities.data(), entities.left(), pool);
     if (!pools_own) read_entities(entities, world, image, covered);
     SectionReader tables = sections.next(fmt::kTableSection, "TABL");
-    read_tables(tables, components, world.tables(), spares, image);
+    read_tables(tables, components, world.tables(), spares, pools_own, image);
     image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
     if (!image.keeps_entities) {
         if (pools_own) read_entities(entities, world, image, covered);
