@@ -36,45 +36,60 @@ TEST_CASE("rollback through a restorer replays exactly and pulls each byte of th
     }
 }
 
-TEST_CASE("a restorer swaps spare memory in for a table the world has room for, and copies otherwise", "[snapshot]") {
+TEST_CASE("a restorer swaps spare memory in for a changed column, leaves an unchanged one, and copies when the table lacks room",
+          "[snapshot]") {
     World world;
     builtin::register_builtin_components(world);
-    builtin::spawn_movers(world, 5000, 7);
+    builtin::spawn_movers(world, 20000, 7);  // 160 KB of each column: several 64 KB pieces
     world.flush();
-    const ComponentId position = world.component_id("position");
-    const auto column_memory = [&] {
+    const ComponentId position = world.component_id("position"), velocity = world.component_id("velocity");
+    const auto column_memory = [&](ComponentId id) {
         for (std::uint32_t t = 0; t < world.tables().table_count(); ++t) {
             const Table& table = world.tables().table(static_cast<TableIndex>(t));
-            if (table.size() > 0 && table.has(position)) return table.column(position)->data();
+            if (table.size() > 0 && table.has(id)) return table.column(id)->data();
         }
         return static_cast<const std::byte*>(nullptr);
     };
     const std::vector<std::byte> bytes = snapshot(world);
-    const std::byte* const own = column_memory();
+    const std::byte* const own = column_memory(position);
+    const std::byte* const own_velocity = column_memory(velocity);
     REQUIRE(own != nullptr);
 
     SnapshotRestorer restorer;
-    const auto roll_back = [&] {
+    // Moves one entity (the first row or the last: a difference in the first piece or the last),
+    // then restores.
+    const auto roll_back = [&](std::uint32_t row) {
         const float moved[2] = {-1, -2};
-        world.set_bytes(world.entities().alive_at(17), position, 0, moved, 8);
+        const Table* table = nullptr;
+        for (std::uint32_t t = 0; t < world.tables().table_count(); ++t) {
+            const Table& candidate = world.tables().table(static_cast<TableIndex>(t));
+            if (candidate.size() > 0 && candidate.has(position)) table = &candidate;
+        }
+        world.set_bytes(table->entities()[row == 0 ? 0 : table->size() - 1], position, 0, moved, 8);
         test::restore_pulled(restorer, world, bytes);
         REQUIRE(snapshot(world) == bytes);
     };
-    roll_back();
-    const std::byte* const spare = column_memory();
+    roll_back(0);
+    const std::byte* const spare = column_memory(position);
     CHECK(spare != own);  // the values were read into the spare memory, which took the column's place
-    roll_back();
-    CHECK(column_memory() == own);  // and back: two buffers take turns
-    roll_back();
-    CHECK(column_memory() == spare);
+    CHECK(column_memory(velocity) == own_velocity);  // unchanged since the snapshot: compared, not written, left in place
+    roll_back(1);
+    CHECK(column_memory(position) == own);  // and back, the equal leading pieces copied from the column: two buffers take turns
+    roll_back(0);
+    CHECK(column_memory(position) == spare);
+    CHECK(column_memory(velocity) == own_velocity);
+    test::restore_pulled(restorer, world, bytes);  // nothing changed: nothing moves
+    CHECK(column_memory(position) == spare);
+    CHECK(snapshot(world) == bytes);
 
     // restore() itself copies into the column where it is.
+    roll_back(0);
     restore(world, bytes);
-    CHECK(column_memory() == spare);
+    CHECK(column_memory(position) == own);
     // A snapshot with more rows than the table has room for is copied too, into the grown table.
     World bigger;
     builtin::register_builtin_components(bigger);
-    builtin::spawn_movers(bigger, 20000, 7);
+    builtin::spawn_movers(bigger, 50000, 7);
     bigger.flush();
     const std::vector<std::byte> more = snapshot(bigger);
     test::restore_pulled(restorer, world, more);

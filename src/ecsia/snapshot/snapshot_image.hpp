@@ -31,6 +31,9 @@ struct SnapshotImage {
         Ticks added;
         Ticks changed;
         const std::byte* values = nullptr;  // rows x the component's size
+        // Read into a table's spares (TableImage::spare): how many leading bytes of the values
+        // equal the column's own, and so are not in the spare memory (values_unchanged of them).
+        std::size_t values_unchanged = 0;
     };
     struct TableImage {
         std::vector<ComponentId> signature;  // this world's ids, ascending (as a Table orders them)

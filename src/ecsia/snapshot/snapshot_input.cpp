@@ -13,16 +13,14 @@ namespace {
 // How far past what the reader needs a pulled input stages at once: the structure between two
 // arrays of rows is a few dozen bytes per column, so one pull usually reaches the next array.
 constexpr std::size_t kReadAhead = 512;
-// The pieces an array of rows is copied and summed in: small enough to be summed from the cache
-// they were just copied into, large enough that the source's per-call cost stays small.
-constexpr std::size_t kPiece = 64 * 1024;
 
 }  // namespace
 
 SnapshotInput::SnapshotInput(std::span<const std::byte> bytes) noexcept
     : data_(bytes.data()), size_(bytes.size()), ready_(bytes.data() + bytes.size()), summed_(bytes.data()) {}
 
-SnapshotInput::SnapshotInput(SnapshotSource& source, std::vector<std::byte>& staging) : size_(source.size()), source_(&source) {
+SnapshotInput::SnapshotInput(SnapshotSource& source, std::vector<std::byte>& staging, std::byte* bounce)
+    : size_(source.size()), source_(&source), bounce_(bounce) {
     staging.resize(size_);
     staging_ = staging.data();
     data_ = staging_;
@@ -78,6 +76,49 @@ const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::by
     ready_ = std::max(ready_, at + n);
     summed_ = at + n;
     return to;
+}
+
+std::size_t SnapshotInput::rows_into_spare(const std::byte* at, std::size_t n, std::byte* into, const std::byte* own) {
+    if (n == 0) return 0;
+    if (own == nullptr) {
+        rows(at, n, into);
+        return 0;
+    }
+    need(at, 0);
+    sum_staged_to(at);
+    bool leading = true;  // every piece so far equals the own array's
+    std::size_t unchanged = 0;
+    const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
+    if (staged > 0) {
+        sum_.update(at, staged);
+        if (same_bytes(at, own, staged)) {
+            unchanged = staged;
+        } else {
+            std::memcpy(into, at, staged);
+            leading = false;
+        }
+    }
+    for (std::size_t done = staged; done < n;) {
+        const std::size_t piece = std::min(kPiece, n - done);
+        const std::size_t offset = static_cast<std::size_t>(at - data_) + done;
+        if (leading) {
+            source_->copy(offset, piece, bounce_);
+            sum_.update(bounce_, piece);
+            if (same_bytes(bounce_, own + done, piece)) {
+                unchanged += piece;
+            } else {
+                std::memcpy(into + done, bounce_, piece);
+                leading = false;
+            }
+        } else {
+            source_->copy(offset, piece, into + done);
+            sum_.update(into + done, piece);
+        }
+        done += piece;
+    }
+    ready_ = std::max(ready_, at + n);
+    summed_ = at + n;
+    return unchanged;
 }
 
 std::uint64_t SnapshotInput::payload_checksum() {

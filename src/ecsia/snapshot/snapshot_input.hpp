@@ -19,9 +19,15 @@ namespace ecsia {
 
 class SnapshotInput {
 public:
+    // The pieces an array of rows is pulled in and summed in: small enough to be summed (and
+    // compared) from the cache they were just copied into, large enough that the source's
+    // per-call cost stays small.
+    static constexpr std::size_t kPiece = 64 * 1024;
+
     explicit SnapshotInput(std::span<const std::byte> bytes) noexcept;
-    // Reads `source` through `staging`, resized to the snapshot's size.
-    SnapshotInput(SnapshotSource& source, std::vector<std::byte>& staging);
+    // Reads `source` through `staging`, resized to the snapshot's size; `bounce`: kPiece bytes
+    // for pieces that are compared before they are placed (rows_into_spare()).
+    SnapshotInput(SnapshotSource& source, std::vector<std::byte>& staging, std::byte* bounce);
 
     const std::byte* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return size_; }
@@ -35,6 +41,13 @@ public:
     // memory) and to be read there; without `into`, read where it lies. With `compare`, `*same`
     // says whether its bytes equal the n bytes there (compared piece by piece as they come in).
     const std::byte* rows(const std::byte* at, std::size_t n, std::byte* into, const std::byte* compare = nullptr, bool* same = nullptr);
+    // An array of rows of a pulled input read into spare memory `into`, whose counterpart, the
+    // column's own array, is at `own` (n bytes; nullptr: none to compare with). While the pieces
+    // come in equal to the own array's, they are only compared (through the bounce buffer), not
+    // written to the spare memory: a rollback of a column no frame since has written then writes
+    // nothing. Returns the length of that leading equal part, whose bytes are in `own` and not
+    // in `into`; `into` holds the rest.
+    std::size_t rows_into_spare(const std::byte* at, std::size_t n, std::byte* into, const std::byte* own);
     // The checksum of the payload as the reader saw it: with a pulled input, of the staged bytes
     // and of the arrays of rows where they were copied. Call once, after the reader's last read.
     std::uint64_t payload_checksum();
@@ -48,6 +61,7 @@ private:
     std::size_t size_;
     SnapshotSource* source_ = nullptr;
     std::byte* staging_ = nullptr;
+    std::byte* bounce_ = nullptr;
     const std::byte* ready_;   // bytes before it are staged (or copied to spare memory)
     const std::byte* summed_;  // bytes before it are summed into sum_
     Checksum sum_;

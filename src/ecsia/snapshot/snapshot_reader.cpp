@@ -52,6 +52,14 @@ public:
         const std::byte* at = skip(size, what);
         return input_->rows(at, static_cast<std::size_t>(size), into, compare, same);
     }
+    // An array of values read into spare memory, compared with the column's own while equal
+    // (SnapshotInput::rows_into_spare()); `*unchanged`: the length of the equal leading part.
+    const std::byte* take_rows_into_spare(std::uint64_t size, const char* what, std::byte* into, const std::byte* own,
+                                          std::size_t* unchanged) {
+        const std::byte* at = skip(size, what);
+        *unchanged = input_->rows_into_spare(at, static_cast<std::size_t>(size), into, own);
+        return into;
+    }
     // Skips the zero bytes before an array of rows, up to the next offset that is a multiple of 8.
     void align(const char* what) {
         const std::size_t pad = (fmt::kArrayAlignment - static_cast<std::size_t>(p_ - input_->data()) % fmt::kArrayAlignment) % fmt::kArrayAlignment;
@@ -420,7 +428,15 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
             column.added = read_ticks(r, table.rows, s.max_added, "added ticks", into != nullptr ? &Access::added_ticks(*into) : nullptr, column_where);
             column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", into != nullptr ? &Access::own_changed_ticks(*into) : nullptr, column_where);
             r.align("a column's values");
-            column.values = r.take_rows(std::uint64_t(table.rows) * desc.size, "a column's values", into != nullptr ? into->data() : nullptr);
+            const std::uint64_t value_bytes = std::uint64_t(table.rows) * desc.size;
+            const bool has_bool = std::any_of(desc.fields.begin(), desc.fields.end(), [](const FieldDesc& f) { return f.type == FieldType::Bool; });
+            if (into != nullptr && !has_bool) {
+                // Bool fields are checked below from the bytes read, so only columns without them skip writing equal pieces.
+                const Column& own_column = graph.table(t).columns()[slot];
+                column.values = r.take_rows_into_spare(value_bytes, "a column's values", into->data(), own_column.data(), &column.values_unchanged);
+            } else {
+                column.values = r.take_rows(value_bytes, "a column's values", into != nullptr ? into->data() : nullptr);
+            }
             for (const FieldDesc& field : desc.fields) {
                 if (field.type != FieldType::Bool) continue;
                 // A bool byte other than 0 or 1 is undefined behaviour for C++ code that reads it.

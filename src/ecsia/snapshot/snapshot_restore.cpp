@@ -60,7 +60,13 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
         const SnapshotImage::ColumnImage& from = image.columns[c];
         if (spare != nullptr) {
             Column& other = spare->columns[c];
-            Access::swap_values(column, other);
+            // The spare memory lacks the leading values that equal the column's own; when that is
+            // all of them, the column already holds the snapshot's values.
+            const std::size_t bytes = std::size_t(image.rows) * column.element_size();
+            if (from.values_unchanged < bytes) {
+                if (from.values_unchanged > 0) std::memcpy(other.data(), column.data(), from.values_unchanged);
+                Access::swap_values(column, other);
+            }
             if (from.added.per_row != nullptr) swap_ticks(Access::added_ticks(column), Access::uniform_added(column), Access::added_ticks(other));
             if (from.changed.per_row != nullptr) {
                 swap_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), Access::own_changed_ticks(other));

@@ -13,6 +13,7 @@ namespace ecsia {
 
 struct SnapshotRestorer::Memory {
     std::vector<std::byte> staging;
+    std::vector<std::byte> bounce = std::vector<std::byte>(SnapshotInput::kPiece);
     RestoreSpares spares;
 };
 
@@ -23,7 +24,7 @@ void SnapshotRestorer::restore(World& world, SnapshotSource& source) {
     detail::require_between_frames(world, "restore");
     std::optional<SnapshotImage> image;
     try {
-        SnapshotInput input(source, memory_->staging);
+        SnapshotInput input(source, memory_->staging, memory_->bounce.data());
         image = read_snapshot(world, input, &memory_->spares);
     } catch (const Error&) {
         // Refused. Pulled in as it is read, the checksum can only be checked last, so damaged bytes
