@@ -17,7 +17,8 @@ export function percentile(values, p) {
 /**
  * Times variants back to back within each repetition, rotating which goes first, so drift on a
  * shared machine hits them all alike. A variant is { name, run(frames), settle? } where run may
- * be async. Each variant's sample runs enough frames to last about sampleMs.
+ * be async, and may return the milliseconds to count (when each frame has set-up that is not
+ * timed), else its whole run is. Each variant's sample runs enough frames to last about sampleMs.
  * Warm-up: every variant runs for warmupMs first (V8 starts wasm and JS in baseline tiers and
  * swaps in optimised code only after a function has run enough). A variant with `settle: true`
  * then keeps running until its frame time has not improved by more than 3 % for settleMs (at most
@@ -55,8 +56,8 @@ export async function interleave(variants, { repetitions = 15, sampleMs = 30, wa
     for (let j = 0; j < variants.length; j += 1) {
       const v = variants[(j + rep) % variants.length];
       const start = performance.now();
-      await v.run(frames[v.name]);
-      samples[v.name].push((performance.now() - start) / frames[v.name]);
+      const counted = await v.run(frames[v.name]);
+      samples[v.name].push((typeof counted === 'number' ? counted : performance.now() - start) / frames[v.name]);
     }
   }
   return { samples, frames, warmupMs: warmedMs };
