@@ -72,6 +72,21 @@ TEST_CASE("the checksum is the one docs/SNAPSHOT.md describes, however the bytes
         }
         CHECK(sum.value() == expected);
         CHECK(copy == bytes);
+        // And through the comparing update, against the bytes with one changed (or none): the sum
+        // is the same, and exactly the pieces holding the change compare unequal.
+        std::vector<unsigned char> other = bytes;
+        const std::size_t changed = size > 0 && rng() % 4 != 0 ? rng() % size : size;
+        if (changed < size) other[changed] ^= static_cast<unsigned char>(1 + rng() % 255);
+        ecsia::Checksum compared;
+        bool all_as_expected = true;
+        for (std::size_t at = 0; at < size;) {
+            const std::size_t piece = std::min<std::size_t>(size - at, rng() % 4 == 0 ? rng() % 3000 : rng() % 70);
+            const bool same = compared.update_compare(bytes.data() + at, other.data() + at, piece);
+            all_as_expected = all_as_expected && same == !(changed >= at && changed < at + piece);
+            at += piece;
+        }
+        CHECK(compared.value() == expected);
+        CHECK(all_as_expected);
     }
 }
 

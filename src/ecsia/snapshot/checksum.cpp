@@ -24,7 +24,7 @@ inline std::uint64_t mix(std::uint64_t x) noexcept {
 // with -msimd128 (scalar code otherwise). Plain loops over the lanes did not vectorise well.
 typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
 
-void Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* out) noexcept {
+bool Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* out, const unsigned char* compare) noexcept {
     // A block is four vectors of four little-endian words; vector i holds lanes 4i..4i+3, so every
     // sum is one vector add (a load, a store when copying, two adds per 16 bytes). Four
     // independent vectors keep the adds of a block off each other's results; more (32 lanes) ran
@@ -35,24 +35,34 @@ void Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* 
         std::memcpy(&a[i], a_ + 4 * i, 16);
         std::memcpy(&b[i], b_ + 4 * i, 16);
     }
-    auto sum = [&](const unsigned char* at, unsigned char* copy_to) {
+    U32x4 differs = {0, 0, 0, 0};
+    auto sum = [&](const unsigned char* at, unsigned char* copy_to, const unsigned char* other) {
         for (int i = 0; i < kVectors; ++i) {
             U32x4 words;
             std::memcpy(&words, at + 16 * i, 16);
             if (copy_to != nullptr) std::memcpy(copy_to + 16 * i, &words, 16);
+            if (other != nullptr) {
+                U32x4 theirs;
+                std::memcpy(&theirs, other + 16 * i, 16);
+                differs |= words ^ theirs;
+            }
             a[i] += words;
             b[i] += a[i];
         }
     };
-    if (out == nullptr) {
-        for (std::size_t block = 0; block < count; ++block, p += kBlock) sum(p, nullptr);
+    // One loop per use, so that none tests for the others inside.
+    if (compare != nullptr) {
+        for (std::size_t block = 0; block < count; ++block, p += kBlock, compare += kBlock) sum(p, nullptr, compare);
+    } else if (out == nullptr) {
+        for (std::size_t block = 0; block < count; ++block, p += kBlock) sum(p, nullptr, nullptr);
     } else {
-        for (std::size_t block = 0; block < count; ++block, p += kBlock, out += kBlock) sum(p, out);
+        for (std::size_t block = 0; block < count; ++block, p += kBlock, out += kBlock) sum(p, out, nullptr);
     }
     for (int i = 0; i < kVectors; ++i) {
         std::memcpy(a_ + 4 * i, &a[i], 16);
         std::memcpy(b_ + 4 * i, &b[i], 16);
     }
+    return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
 }
 
 void Checksum::update(const void* data, std::size_t size) noexcept { update_copy(nullptr, data, size); }
@@ -83,6 +93,35 @@ void Checksum::update_copy(void* out, const void* data, std::size_t size) noexce
     if (to != nullptr) std::memcpy(to + whole * kBlock, p, size);
     std::memcpy(pending_, p, size);
     pending_size_ = size;
+}
+
+bool Checksum::update_compare(const void* data, const void* other, std::size_t size) noexcept {
+    if (size == 0) return true;
+    const auto* p = static_cast<const unsigned char*>(data);
+    const auto* theirs = static_cast<const unsigned char*>(other);
+    bool same = true;
+    total_ += size;
+    if (pending_size_ > 0) {
+        const std::size_t take = size < kBlock - pending_size_ ? size : kBlock - pending_size_;
+        same = std::memcmp(p, theirs, take) == 0;
+        std::memcpy(pending_ + pending_size_, p, take);
+        pending_size_ += take;
+        p += take;
+        theirs += take;
+        size -= take;
+        if (pending_size_ < kBlock) return same;
+        blocks(pending_, 1, nullptr);
+        pending_size_ = 0;
+    }
+    const std::size_t whole = size / kBlock;
+    same = blocks(p, whole, nullptr, theirs) && same;
+    p += whole * kBlock;
+    theirs += whole * kBlock;
+    size -= whole * kBlock;
+    same = same && std::memcmp(p, theirs, size) == 0;
+    std::memcpy(pending_, p, size);
+    pending_size_ = size;
+    return same;
 }
 
 std::uint64_t Checksum::value() const noexcept {

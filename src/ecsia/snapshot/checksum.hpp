@@ -26,13 +26,17 @@ public:
     void update(const void* data, std::size_t size) noexcept;
     // The same, copying the bytes to `out` in the same pass (one read of them instead of two).
     void update_copy(void* out, const void* data, std::size_t size) noexcept;
+    // The same, comparing the bytes with the `size` bytes at `other` in the same pass: whether
+    // they are equal.
+    bool update_compare(const void* data, const void* other, std::size_t size) noexcept;
     std::uint64_t value() const noexcept;
 
 private:
     static constexpr std::size_t kLanes = 16;
     static constexpr std::size_t kBlock = kLanes * 4;  // bytes that feed every lane once
-    // Sums `count` whole blocks at p; with `out`, also copies them there.
-    void blocks(const unsigned char* p, std::size_t count, unsigned char* out) noexcept;
+    // Sums `count` whole blocks at p; with `out`, also copies them there; with `compare`, also
+    // compares them with the blocks there, and returns whether they are equal (else true).
+    bool blocks(const unsigned char* p, std::size_t count, unsigned char* out, const unsigned char* compare = nullptr) noexcept;
 
     std::uint32_t a_[kLanes] = {};
     std::uint32_t b_[kLanes] = {};

@@ -49,9 +49,10 @@ const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::by
         if (compare != nullptr) *same = same_bytes(at, compare, n);
         return at;
     }
-    // A compare runs over each piece while it is in the cache, and stops at the first difference.
-    const auto compare_piece = [&](const std::byte* piece, std::size_t offset, std::size_t size) {
-        if (compare != nullptr && *same) *same = same_bytes(piece, compare + offset, size);
+    // Sums a piece into the checksum, comparing it in the same pass until a difference is found.
+    const auto feed = [&](const std::byte* piece, std::size_t offset, std::size_t size) {
+        if (compare != nullptr && *same) *same = sum_.update_compare(piece, compare + offset, size);
+        else sum_.update(piece, size);
     };
     // Everything before the array is structure the reader has read, so staged: sum it first, the
     // checksum being over the bytes in order.
@@ -62,14 +63,12 @@ const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::by
     const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
     if (staged > 0) {
         if (into != nullptr) std::memcpy(into, at, staged);
-        sum_.update(to, staged);
-        compare_piece(to, 0, staged);
+        feed(to, 0, staged);
     }
     for (std::size_t done = staged; done < n;) {
         const std::size_t piece = std::min(kPiece, n - done);
         source_->copy(static_cast<std::size_t>(at - data_) + done, piece, to + done);
-        sum_.update(to + done, piece);
-        compare_piece(to + done, done, piece);
+        feed(to + done, done, piece);
         done += piece;
     }
     // Read into spare memory, the array leaves its place in the staging buffer unfilled: nothing reads it.
@@ -90,8 +89,7 @@ std::size_t SnapshotInput::rows_into_spare(const std::byte* at, std::size_t n, s
     std::size_t unchanged = 0;
     const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
     if (staged > 0) {
-        sum_.update(at, staged);
-        if (same_bytes(at, own, staged)) {
+        if (sum_.update_compare(at, own, staged)) {
             unchanged = staged;
         } else {
             std::memcpy(into, at, staged);
@@ -103,8 +101,7 @@ std::size_t SnapshotInput::rows_into_spare(const std::byte* at, std::size_t n, s
         const std::size_t offset = static_cast<std::size_t>(at - data_) + done;
         if (leading) {
             source_->copy(offset, piece, bounce_);
-            sum_.update(bounce_, piece);
-            if (same_bytes(bounce_, own + done, piece)) {
+            if (sum_.update_compare(bounce_, own + done, piece)) {
                 unchanged += piece;
             } else {
                 std::memcpy(into + done, bounce_, piece);
