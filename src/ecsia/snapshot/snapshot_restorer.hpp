@@ -5,10 +5,12 @@
 // pass over a buffer the size of the snapshot. A restorer instead copies each part in as its
 // reader reaches it: the structure (counts, names, tick encodings) into a staging buffer, and each
 // array of rows of a table the world already has, with room for those rows (the rollback case),
-// straight into spare column memory, summing the checksum while the bytes are fresh in the cache.
-// Only when everything is valid does the commit swap the spare memory in: each value is copied
-// once. It validates exactly what restore() validates, before it changes anything (G5), and
-// refuses what restore() refuses with restore()'s error.
+// into spare column memory, summing the checksum while the bytes are fresh in the cache (and,
+// while they equal the column's own values, comparing instead of writing them). Only when
+// everything is valid does the commit swap the spare memory in: each changed value is copied once,
+// and a column unchanged since the snapshot not at all. It validates exactly what restore()
+// validates, before it changes anything (G5), and refuses what restore() refuses with restore()'s
+// error.
 //
 // The spare memory stays between calls (as much as the tables it restored; the world's old
 // memory becomes the spare), so keep one restorer per world for as long as the world lives.
