@@ -6,8 +6,8 @@
 // into the Uint8Array when they line up with it; when they do not, it is assembled here in one
 // heap buffer (at the start, 8-aligned like the Uint8Array) and copied out in one set. A restore
 // leaves the bytes where they are: the world's SnapshotRestorer pulls each part in as its reader
-// reaches it (ecsia_copy_restore_bytes below), the arrays of rows straight into spare column
-// memory that the commit swaps in.
+// reaches it (ecsia_copy_restore_bytes below), each column's values into spare column memory that
+// the commit swaps in (snapshot_restorer.hpp).
 //
 //   snapshotTakeRanges(world)      -> the number of ranges of the world's snapshot, unsealed
 //                                     (the header's checksum not yet written); each range is a
@@ -16,7 +16,7 @@
 //                                     into the header range: the ranges are then the snapshot
 //   snapshotCopySealed()           -> the snapshot's byte count, assembled (checksum computed in
 //                                     the same pass) from those ranges at snapshotBuffer()
-//   snapshotBuffer()               -> the heap address of that buffer
+//   snapshotBuffer()               -> the heap address of the buffer snapshotCopySealed() fills
 //   snapshotRestore(world, size)   restores the world from the `size` bytes of the Uint8Array that
 //                                     JS puts at Module.ecsiaRestoreBytes for the call
 // Addresses are valid until the next call of any of these or the world next changes (the heap
@@ -27,7 +27,6 @@
 #include <emscripten/em_js.h>
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "ecsia/snapshot/snapshot.hpp"

@@ -7,8 +7,9 @@
 // (wasm/bind_snapshot.cpp), so when a range of any size does not line up with its place in the
 // array, or the ranges are too many and small for a set each to pay, the engine assembles the
 // snapshot in its heap buffer instead and JS copies it out in one set. A restore leaves the bytes
-// where they are: the engine pulls each part in as it reads it (wasm/bind_snapshot.cpp), the
-// arrays of rows straight into spare column memory, which it swaps in once all is valid.
+// where they are: the engine pulls each part in as it reads it (wasm/bind_snapshot.cpp), each
+// column's values into spare column memory (only compared while they equal the column's own),
+// which it swaps in once all is valid.
 // Thread rule: the page's main thread, between frames.
 
 import { describe } from './checks.js';

@@ -65,60 +65,48 @@ bool Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* 
     return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
 }
 
-void Checksum::update(const void* data, std::size_t size) noexcept { update_copy(nullptr, data, size); }
+void Checksum::update(const void* data, std::size_t size) noexcept { feed(data, size, nullptr, nullptr); }
 
-void Checksum::update_copy(void* out, const void* data, std::size_t size) noexcept {
-    if (size == 0) return;  // no bytes: `data` may be null (an empty vector's), which memcpy must not get
-    const auto* p = static_cast<const unsigned char*>(data);
-    auto* to = static_cast<unsigned char*>(out);
-    total_ += size;
-    if (pending_size_ > 0) {
-        const std::size_t take = size < kBlock - pending_size_ ? size : kBlock - pending_size_;
-        std::memcpy(pending_ + pending_size_, p, take);
-        if (to != nullptr) {
-            std::memcpy(to, p, take);
-            to += take;
-        }
-        pending_size_ += take;
-        p += take;
-        size -= take;
-        if (pending_size_ < kBlock) return;
-        blocks(pending_, 1, nullptr);
-        pending_size_ = 0;
-    }
-    const std::size_t whole = size / kBlock;
-    blocks(p, whole, to);
-    p += whole * kBlock;
-    size -= whole * kBlock;
-    if (to != nullptr) std::memcpy(to + whole * kBlock, p, size);
-    std::memcpy(pending_, p, size);
-    pending_size_ = size;
-}
+void Checksum::update_copy(void* out, const void* data, std::size_t size) noexcept { feed(data, size, static_cast<unsigned char*>(out), nullptr); }
 
 bool Checksum::update_compare(const void* data, const void* other, std::size_t size) noexcept {
-    if (size == 0) return true;
+    return feed(data, size, nullptr, static_cast<const unsigned char*>(other));
+}
+
+bool Checksum::feed(const void* data, std::size_t size, unsigned char* out, const unsigned char* theirs) noexcept {
+    if (size == 0) return true;  // no bytes: `data` may be null (an empty vector's), which memcpy must not get
     const auto* p = static_cast<const unsigned char*>(data);
-    const auto* theirs = static_cast<const unsigned char*>(other);
     bool same = true;
     total_ += size;
+    // Copies or compares `n` bytes at p the way the whole blocks are, and moves past them.
+    const auto pass = [&](std::size_t n) {
+        if (out != nullptr) {
+            std::memcpy(out, p, n);
+            out += n;
+        }
+        if (theirs != nullptr) {
+            same = same && std::memcmp(p, theirs, n) == 0;
+            theirs += n;
+        }
+    };
     if (pending_size_ > 0) {
         const std::size_t take = size < kBlock - pending_size_ ? size : kBlock - pending_size_;
-        same = std::memcmp(p, theirs, take) == 0;
         std::memcpy(pending_ + pending_size_, p, take);
+        pass(take);
         pending_size_ += take;
         p += take;
-        theirs += take;
         size -= take;
         if (pending_size_ < kBlock) return same;
         blocks(pending_, 1, nullptr);
         pending_size_ = 0;
     }
     const std::size_t whole = size / kBlock;
-    same = blocks(p, whole, nullptr, theirs) && same;
+    same = blocks(p, whole, out, theirs) && same;
+    if (out != nullptr) out += whole * kBlock;
+    if (theirs != nullptr) theirs += whole * kBlock;
     p += whole * kBlock;
-    theirs += whole * kBlock;
     size -= whole * kBlock;
-    same = same && std::memcmp(p, theirs, size) == 0;
+    pass(size);
     std::memcpy(pending_, p, size);
     pending_size_ = size;
     return same;

@@ -34,8 +34,11 @@ public:
 private:
     static constexpr std::size_t kLanes = 16;
     static constexpr std::size_t kBlock = kLanes * 4;  // bytes that feed every lane once
-    // Sums `count` whole blocks at p; with `out`, also copies them there; with `compare`, also
-    // compares them with the blocks there, and returns whether they are equal (else true).
+    // The three updates: sums `size` bytes at `data`, copying them to `out` or comparing them with
+    // `theirs` (at most one of the two) in the same pass; returns whether they equal theirs.
+    bool feed(const void* data, std::size_t size, unsigned char* out, const unsigned char* theirs) noexcept;
+    // Sums `count` whole blocks at p; with `out`, also copies them there; with `compare` (not with
+    // `out`), also compares them with the blocks there, and returns whether they are equal (else true).
     bool blocks(const unsigned char* p, std::size_t count, unsigned char* out, const unsigned char* compare = nullptr) noexcept;
 
     std::uint32_t a_[kLanes] = {};

@@ -43,79 +43,57 @@ void SnapshotInput::sum_staged_to(const std::byte* end) {
 }
 
 const std::byte* SnapshotInput::rows(const std::byte* at, std::size_t n, std::byte* into, const std::byte* compare, bool* same) {
-    if (same != nullptr) *same = true;
-    if (n == 0) return at;
     if (!pulled()) {
-        if (compare != nullptr) *same = same_bytes(at, compare, n);
+        if (same != nullptr) *same = compare == nullptr || n == 0 || same_bytes(at, compare, n);
         return at;
     }
-    // Sums a piece into the checksum, comparing it in the same pass until a difference is found.
-    const auto feed = [&](const std::byte* piece, std::size_t offset, std::size_t size) {
-        if (compare != nullptr && *same) *same = sum_.update_compare(piece, compare + offset, size);
-        else sum_.update(piece, size);
-    };
-    // Everything before the array is structure the reader has read, so staged: sum it first, the
-    // checksum being over the bytes in order.
-    need(at, 0);
-    sum_staged_to(at);
+    // Read into spare memory, the array leaves its place in the staging buffer unfilled: nothing
+    // reads it.
     std::byte* const to = into != nullptr ? into : staging_ + (at - data_);
-    // Its first bytes may be staged already (read ahead with the structure before it).
-    const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
-    if (staged > 0) {
-        if (into != nullptr) std::memcpy(into, at, staged);
-        feed(to, 0, staged);
-    }
-    for (std::size_t done = staged; done < n;) {
-        const std::size_t piece = std::min(kPiece, n - done);
-        source_->copy(static_cast<std::size_t>(at - data_) + done, piece, to + done);
-        feed(to + done, done, piece);
-        done += piece;
-    }
-    // Read into spare memory, the array leaves its place in the staging buffer unfilled: nothing reads it.
-    ready_ = std::max(ready_, at + n);
-    summed_ = at + n;
+    const std::size_t equal = pull_array(at, n, to, compare, false);
+    if (same != nullptr) *same = compare == nullptr || equal == n;
     return to;
 }
 
 std::size_t SnapshotInput::rows_into_spare(const std::byte* at, std::size_t n, std::byte* into, const std::byte* own) {
+    return pull_array(at, n, into, own, true);
+}
+
+std::size_t SnapshotInput::pull_array(const std::byte* at, std::size_t n, std::byte* to, const std::byte* compare, bool skip_equal) {
     if (n == 0) return 0;
-    if (own == nullptr) {
-        rows(at, n, into);
-        return 0;
-    }
+    // Everything before the array is structure the reader has read, so staged: sum it first, the
+    // checksum being over the bytes in order.
     need(at, 0);
     sum_staged_to(at);
-    bool leading = true;  // every piece so far equals the own array's
-    std::size_t unchanged = 0;
-    const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
-    if (staged > 0) {
-        if (sum_.update_compare(at, own, staged)) {
-            unchanged = staged;
-        } else {
-            std::memcpy(into, at, staged);
-            leading = false;
-        }
-    }
-    for (std::size_t done = staged; done < n;) {
-        const std::size_t piece = std::min(kPiece, n - done);
-        const std::size_t offset = static_cast<std::size_t>(at - data_) + done;
+    bool leading = compare != nullptr;  // every piece so far equals the compared bytes
+    std::size_t equal = 0;
+    // Takes a piece that arrived at `bytes` (`to`, the bounce buffer, or the staging buffer).
+    const auto take = [&](const std::byte* bytes, std::size_t done, std::size_t size) {
         if (leading) {
-            source_->copy(offset, piece, bounce_);
-            if (sum_.update_compare(bounce_, own + done, piece)) {
-                unchanged += piece;
+            if (sum_.update_compare(bytes, compare + done, size)) {
+                equal += size;
+                if (skip_equal) return;
             } else {
-                std::memcpy(into + done, bounce_, piece);
                 leading = false;
             }
         } else {
-            source_->copy(offset, piece, into + done);
-            sum_.update(into + done, piece);
+            sum_.update(bytes, size);
         }
+        if (bytes != to + done) std::memcpy(to + done, bytes, size);
+    };
+    // Its first bytes may be staged already (read ahead with the structure before it).
+    const std::size_t staged = std::min(n, static_cast<std::size_t>(std::max(ready_, at) - at));
+    if (staged > 0) take(at, 0, staged);
+    for (std::size_t done = staged; done < n;) {
+        const std::size_t piece = std::min(kPiece, n - done);
+        std::byte* const land = skip_equal && leading ? bounce_ : to + done;
+        source_->copy(static_cast<std::size_t>(at - data_) + done, piece, land);
+        take(land, done, piece);
         done += piece;
     }
     ready_ = std::max(ready_, at + n);
     summed_ = at + n;
-    return unchanged;
+    return equal;
 }
 
 std::uint64_t SnapshotInput::payload_checksum() {

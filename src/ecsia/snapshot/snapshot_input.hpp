@@ -54,6 +54,11 @@ public:
 
 private:
     void pull_to(const std::byte* end);
+    // Pulls the array of rows at [at, at + n) into `to`, summing each piece as it arrives and,
+    // with `compare`, comparing the pieces with the bytes there while they are equal. With
+    // `skip_equal`, those equal leading pieces go through the bounce buffer and not into `to`.
+    // Returns the length of the equal leading part (0 without `compare`).
+    std::size_t pull_array(const std::byte* at, std::size_t n, std::byte* to, const std::byte* compare, bool skip_equal);
     // Sums the staged bytes from where the sum reached up to `end`.
     void sum_staged_to(const std::byte* end);
 

@@ -432,7 +432,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
             const bool has_bool = std::any_of(desc.fields.begin(), desc.fields.end(), [](const FieldDesc& f) { return f.type == FieldType::Bool; });
             if (into != nullptr && !has_bool) {
                 // Bool fields are checked below from the bytes read, so only columns without them skip writing equal pieces.
-                const Column& own_column = graph.table(t).columns()[slot];
+                const Column& own_column = own->columns()[slot];
                 column.values = r.take_rows_into_spare(value_bytes, "a column's values", into->data(), own_column.data(), &column.values_unchanged);
             } else {
                 column.values = r.take_rows(value_bytes, "a column's values", into != nullptr ? into->data() : nullptr);

@@ -39,10 +39,12 @@ void copy_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const Snap
     uniform = Access::UniformTicks{true, rows, from.uniform};
 }
 
-// The same for a per-row array read into a spare column's array (SnapshotImage::TableImage::spare):
-// the two arrays, of the same capacity, change places.
-void swap_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, std::vector<Tick>& spare) noexcept {
-    to.swap(spare);
+// The same, when `spare` (the spare column's array, of the same capacity) may hold the ticks: a
+// per-row array the reader copied there changes places with the column's.
+void place_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const SnapshotImage::Ticks& from, std::uint32_t rows,
+                 std::vector<Tick>* spare) noexcept {
+    if (spare == nullptr || from.per_row == nullptr) return copy_ticks(to, uniform, from, rows);
+    to.swap(*spare);
     uniform = Access::UniformTicks{};
 }
 
@@ -58,28 +60,22 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
     for (std::size_t c = 0; c < columns.size(); ++c) {
         Column& column = columns[c];
         const SnapshotImage::ColumnImage& from = image.columns[c];
-        if (spare != nullptr) {
-            Column& other = spare->columns[c];
+        Column* const other = spare != nullptr ? &spare->columns[c] : nullptr;
+        if (other != nullptr) {
             // The spare memory lacks the leading values that equal the column's own; when that is
             // all of them, the column already holds the snapshot's values.
             const std::size_t bytes = std::size_t(image.rows) * column.element_size();
             if (from.values_unchanged < bytes) {
-                if (from.values_unchanged > 0) std::memcpy(other.data(), column.data(), from.values_unchanged);
-                Access::swap_values(column, other);
-            }
-            if (from.added.per_row != nullptr) swap_ticks(Access::added_ticks(column), Access::uniform_added(column), Access::added_ticks(other));
-            if (from.changed.per_row != nullptr) {
-                swap_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), Access::own_changed_ticks(other));
+                if (from.values_unchanged > 0) std::memcpy(other->data(), column.data(), from.values_unchanged);
+                Access::swap_values(column, *other);
             }
         } else if (column.element_size() > 0 && image.rows > 0) {
             std::memcpy(column.data(), from.values, std::size_t(image.rows) * column.element_size());
         }
-        if (spare == nullptr || from.added.per_row == nullptr) {
-            copy_ticks(Access::added_ticks(column), Access::uniform_added(column), from.added, image.rows);
-        }
-        if (spare == nullptr || from.changed.per_row == nullptr) {
-            copy_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), from.changed, image.rows);
-        }
+        place_ticks(Access::added_ticks(column), Access::uniform_added(column), from.added, image.rows,
+                    other != nullptr ? &Access::added_ticks(*other) : nullptr);
+        place_ticks(Access::own_changed_ticks(column), Access::uniform_changed(column), from.changed, image.rows,
+                    other != nullptr ? &Access::own_changed_ticks(*other) : nullptr);
         Access::set_summary(column, from.summary);
     }
     Access::forget_edges(table);  // edges may name tables that no longer exist; they are a cache
