@@ -210,10 +210,10 @@ TEST_CASE("a snapshot of another format version or not a snapshot at all is refu
     World target;
     fill_target(target);
     std::vector<std::byte> other = bytes;
-    test::write_u32(other, 8, 2);  // the version before this one's padding
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 2 is not supported (this build reads version 3)");
-    test::write_u32(other, 8, 4);
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 4 is not supported");
+    test::write_u32(other, 8, 3);  // the version before rows as runs of handles
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported (this build reads version 4)");
+    test::write_u32(other, 8, 5);
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 5 is not supported");
     std::vector<std::byte> junk(bytes.size(), std::byte{0x41});
     CHECK_REFUSED(target, junk, ErrorCode::BadSnapshot, "not an ecsia snapshot");
     CHECK_REFUSED(target, std::vector<std::byte>{}, ErrorCode::BadSnapshot, "truncated");
@@ -367,4 +367,70 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     CHECK(test::thrown_message([&] { snapshot(world); }).find("reserved") != std::string::npos);
     detail::WorldAccess::release_unused(world, reservation);
     CHECK_NOTHROW(snapshot(world));
+}
+
+TEST_CASE("hostile runs of handles with a valid checksum are refused and change nothing", "[snapshot][g5]") {
+    // Two tables of 32 rows spawned together: one run each (slots 0..31 and 32..63), and a third
+    // of tags only, whose rows are bounded by nothing but max_entities.
+    const auto define = [](World& world) {
+        world.define_component("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
+        world.define_component("tag", {});
+    };
+    World source(WorldOptions{.max_entities = 4096});
+    define(source);
+    const ComponentId pos = source.component_id("pos"), tag = source.component_id("tag");
+    const float p[2] = {1, 2};
+    for (int i = 0; i < 32; ++i) source.spawn_with(std::vector<ComponentValue>{{pos, p, 8}});
+    for (int i = 0; i < 32; ++i) source.spawn_with(std::vector<ComponentValue>{{pos, p, 8}, {tag, nullptr, 0}});
+    for (int i = 0; i < 16; ++i) source.spawn_with(std::vector<ComponentValue>{{tag, nullptr, 0}});
+    source.flush();
+    const std::vector<std::byte> bytes = snapshot(source);
+    const test::SnapshotLayout at = test::walk_snapshot(bytes);
+    std::vector<const test::SnapshotLayout::Table*> runs;
+    for (const auto& t : at.tables) {
+        if (t.rows > 0) {
+            REQUIRE(t.runs);
+            REQUIRE(t.run_count == 1);
+            runs.push_back(&t);
+        }
+    }
+    REQUIRE(runs.size() == 3);
+    const test::SnapshotLayout::Table& a = *runs[0];
+    const test::SnapshotLayout::Table& b = *runs[1];
+    const test::SnapshotLayout::Table& tags = *runs[2];
+    REQUIRE(tags.columns == 1);
+
+    struct Case {
+        const char* what;
+        std::function<void(std::vector<std::byte>&)> damage;
+        const char* words;
+    };
+    const std::vector<Case> cases = {
+        {"an unknown entity encoding", [&](auto& d) { test::write_u32(d, a.entity_encoding, 7); }, "entities have unknown encoding 7"},
+        {"a huge run count", [&](auto& d) { test::write_u32(d, a.entity_encoding + 4, 0xFFFFFFFFu); }, "more than the"},
+        {"an empty run", [&](auto& d) { test::write_u32(d, a.first_run + 4, 0); }, "is empty"},
+        {"runs holding fewer rows than the table", [&](auto& d) { test::write_u32(d, a.first_run + 4, 31); }, "hold 31 rows, its row count is 32"},
+        {"runs holding more rows than the table", [&](auto& d) { test::write_u32(d, b.first_run + 4, 33); }, "hold 33 rows"},
+        {"a run past the slots", [&](auto& d) { test::write_u32(d, a.first_run, 4000); }, "which no live entity can have"},
+        {"a run over another table's slots", [&](auto& d) { test::write_u32(d, b.first_run, 31); }, "is already used"},
+        {"a run wrapping past the last handle", [&](auto& d) { test::write_u32(d, a.first_run, 0xFFFFFFF0u); }, "which no live entity can have"},
+        {"more rows in all than max_entities", [&](auto& d) {
+             test::write_u32(d, tags.row_count, 0x7FFFFFFFu);
+             test::write_u32(d, tags.first_run + 4, 0x7FFFFFFFu);
+         }, "more than max_entities 4096"},
+    };
+    World target(WorldOptions{.max_entities = 4096});
+    define(target);
+    for (int i = 0; i < 7; ++i) target.spawn_with(std::vector<ComponentValue>{{tag, nullptr, 0}});
+    target.flush();
+    for (World* world : {&source, &target}) {
+        INFO((world == &source ? "into the world it came from" : "into another world"));
+        for (const Case& c : cases) {
+            INFO(c.what);
+            std::vector<std::byte> damaged = bytes;
+            c.damage(damaged);
+            test::reseal(damaged);
+            CHECK_REFUSED(*world, damaged, ErrorCode::BadSnapshot, c.words);
+        }
+    }
 }

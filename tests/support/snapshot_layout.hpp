@@ -21,7 +21,13 @@ struct SnapshotLayout {
     std::size_t first_free = 0;       // (index, generation)
     std::size_t table_count = 0;      // TABL body
     struct Table {
-        std::size_t column_count, first_component, row_count, first_entity;
+        std::size_t column_count, first_component, row_count;
+        // Rows listed (first_entity: the first row's handle) or as runs of handles (first_run:
+        // the first run's u32 first handle, u32 length; format 4).
+        std::size_t entity_encoding;
+        bool runs;
+        std::size_t first_entity, first_run;
+        std::uint32_t run_count;
         std::size_t first_summary;     // of the first column: max added, max changed, bulk rows, bulk tick
         std::size_t first_ticks_kind;  // the first column's added-ticks encoding
         std::size_t first_values;      // the first column's values
@@ -101,9 +107,18 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
         table.rows = read_u32(b, p);
         p += 4;
         auto pad = [&] { p = (p + 7) / 8 * 8; };  // zero bytes before each array of rows (format 3)
-        pad();
-        table.first_entity = p;
-        p += 4 * std::size_t(table.rows);
+        table.entity_encoding = p;
+        table.runs = read_u32(b, p) == 1;
+        p += 4;
+        if (table.runs) {
+            table.run_count = read_u32(b, p);
+            table.first_run = p + 4;
+            p += 4 + 8 * std::size_t(table.run_count);
+        } else {
+            pad();
+            table.first_entity = p;
+            p += 4 * std::size_t(table.rows);
+        }
         for (std::uint32_t c = 0; c < table.columns; ++c) {
             if (c == 0) table.first_summary = p;
             p += 16;
@@ -127,6 +142,21 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
     }
     section();
     out.pending_count = p;
+    return out;
+}
+
+// The handles of a table's rows, in order, whether listed or stored as runs.
+inline std::vector<std::uint32_t> row_handles(const std::vector<std::byte>& b, const SnapshotLayout::Table& table) {
+    std::vector<std::uint32_t> out;
+    if (!table.runs) {
+        for (std::uint32_t row = 0; row < table.rows; ++row) out.push_back(read_u32(b, table.first_entity + 4 * std::size_t(row)));
+        return out;
+    }
+    for (std::uint32_t r = 0; r < table.run_count; ++r) {
+        const std::uint32_t first = read_u32(b, table.first_run + 8 * std::size_t(r));
+        const std::uint32_t length = read_u32(b, table.first_run + 8 * std::size_t(r) + 4);
+        for (std::uint32_t i = 0; i < length; ++i) out.push_back(first + i);
+    }
     return out;
 }
 

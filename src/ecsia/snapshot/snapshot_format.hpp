@@ -1,5 +1,5 @@
 #pragma once
-// The snapshot byte format, version 3 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// The snapshot byte format, version 4 (docs/SNAPSHOT.md says the same in prose). Every integer is
 // little-endian; strings are u32 length + UTF-8 bytes. The only padding: `pad` below, zero bytes
 // up to the next offset (from the snapshot's first byte) that is a multiple of 8, before each
 // array of rows, so arrays lie 8-aligned as they do in memory (the JS API copies them straight
@@ -22,11 +22,14 @@
 //             (the last is reused first) | u32 retired | retired x u32 index
 //             (every other slot is alive: its handle is in exactly one table row)
 //     "TABL"  u32 tables | per table, in table-index order (table 0 has no components):
-//             u32 columns | columns x u32 component, ascending | u32 rows | pad | rows x u32 entity handle
+//             u32 columns | columns x u32 component, ascending | u32 rows | entities
 //             per column, in the order listed: u32 max added tick | u32 max changed tick |
 //             u32 bulk changed rows | u32 bulk changed tick | ticks added | ticks changed |
 //             pad | rows x size bytes of values (none for a tag)
 //             ticks = u32 kTicksPerRow, pad, then rows x u32 | or u32 kTicksUniform, then one u32
+//             entities = u32 kRowsListed, pad, then rows x u32 handle | or u32 kRowsRuns, u32 runs,
+//             then runs x (u32 first handle, u32 length): rows first, first + 1, ... (the writer
+//             uses runs when there are at most rows / kRowsPerRun of them)
 //     "PEND"  u32 changes | per change: u32 entity handle, u32 component (queued change events)
 //
 // Both targets (x86-64 and wasm32) are little-endian, so column bytes and tick arrays are copied
@@ -41,7 +44,7 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 3;
+inline constexpr std::uint32_t kFormatVersion = 4;
 // What `pad` aligns arrays of rows to.
 inline constexpr std::size_t kArrayAlignment = 8;
 inline constexpr std::size_t kHeaderSize = 32;
@@ -64,6 +67,12 @@ inline constexpr std::uint32_t kPendingSection = tag("PEND");
 
 inline constexpr std::uint32_t kTicksPerRow = 0;
 inline constexpr std::uint32_t kTicksUniform = 1;
+
+inline constexpr std::uint32_t kRowsListed = 0;
+inline constexpr std::uint32_t kRowsRuns = 1;
+// A table's rows are stored as runs of consecutive handles when they average at least this many
+// rows a run (a quarter of the bytes of listing them, or less).
+inline constexpr std::uint32_t kRowsPerRun = 8;
 
 // Longest name accepted (a component, field or system name); longer is a corrupt snapshot.
 inline constexpr std::uint32_t kMaxNameBytes = 4096;

@@ -10,6 +10,7 @@
 
 #include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
+#include "ecsia/snapshot/handle_runs.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
 #include "ecsia/snapshot/snapshot_input.hpp"
@@ -80,10 +81,14 @@ public:
     // refused before anything is allocated for them.
     std::uint32_t count(const char* what, std::size_t min_bytes) {
         const std::uint32_t n = u32(what);
+        check_count(n, what, min_bytes);
+        return n;
+    }
+    // The same for a count read before.
+    void check_count(std::uint32_t n, const char* what, std::size_t min_bytes) const {
         if (std::uint64_t(n) * min_bytes > left()) {
             fail(std::string(what) + " is " + str(n) + ", more than the " + str(left()) + " bytes left can hold");
         }
-        return n;
     }
     void expect_end() {
         if (left() != 0) fail(str(left()) + " unexpected bytes at the end of the section");
@@ -365,14 +370,41 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
     return ticks;
 }
 
+// A table's rows stored as runs of handles: at least one run when it has rows, each of one row or
+// more, adding up to its row count. Their handles are checked as listed ones are (check_rows(),
+// after expand_runs()) unless they are the world's own.
+template <typename Where>
+void read_runs(SectionReader& r, SnapshotImage::TableImage& table, const Where& where) {
+    table.run_count = r.count("a table's run count", 8);
+    table.runs = r.take(std::uint64_t(table.run_count) * 8, "a table's runs");
+    std::uint64_t rows = 0;
+    for (std::uint32_t i = 0; i < table.run_count; ++i) {
+        const std::uint32_t length = load_u32(table.runs + 8 * std::size_t(i) + 4);
+        if (length == 0) r.fail(where() + ": run " + str(i) + " of its entities is empty");
+        rows += length;
+    }
+    if (rows != table.rows) r.fail(where() + ": its runs of entities hold " + str(rows) + " rows, its row count is " + str(table.rows));
+}
+
+// Lists the rows of every table stored as runs (TableImage::entities), for the per-row checks and a
+// commit that replaces the tables' rows.
+void list_run_rows(SnapshotImage& image) {
+    for (SnapshotImage::TableImage& table : image.tables) {
+        if (table.runs == nullptr) continue;
+        expand_runs(table.runs, table.run_count, table.run_rows);
+        table.entities = reinterpret_cast<const std::byte*>(table.run_rows.data());
+    }
+}
+
 // Everything of the TABL section but the per-row entity checks (check_rows(), done after it only
 // when the rows are not the world's own). With `spares`, the arrays of rows of each table the
 // world has room for are read into them (snapshot_input.hpp). With `compare_rows`, each table's
 // rows are compared with those of the world's table of the same index as they are read
 // (TableImage::worlds_rows).
 void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, const TableGraph& graph,
-                 RestoreSpares* spares, bool compare_rows, SnapshotImage& image) {
+                 std::uint32_t max_rows, RestoreSpares* spares, bool compare_rows, SnapshotImage& image) {
     const std::uint32_t tables = r.count("the table count", 8);
+    std::uint64_t total_rows = 0;
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
     image.tables.resize(tables);
     std::map<std::vector<ComponentId>, TableIndex> signatures;
@@ -398,16 +430,29 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         if (t == 0 && columns != 0) r.fail("table 0 must be the empty table");
         if (!signatures.emplace(table.signature, t).second) r.fail(where() + " has the same components as table " + str(signatures[table.signature]));
 
-        table.rows = r.count("a table's row count", 4);
-        table.spare = spares != nullptr ? spares->for_table(graph, t, table.signature, table.rows) : nullptr;
-        RestoreSpares::TableSpare* const spare = table.spare;
-        r.align("a table's entities");
+        table.rows = r.u32("a table's row count");
         // Where they are: a rollback only compares them with the table's own.
         const Table* own = t < graph.table_count() ? &graph.table(t) : nullptr;
         const bool comparable = compare_rows && own != nullptr && own->size() == table.rows;
-        table.entities = r.take_rows(std::uint64_t(table.rows) * 4, "a table's entities", nullptr,
-                                     comparable ? reinterpret_cast<const std::byte*>(own->entities()) : nullptr, &table.worlds_rows);
+        const std::uint32_t encoding = r.u32("a table's entity encoding");
+        if (encoding == fmt::kRowsListed) {
+            r.check_count(table.rows, "a table's row count", 4);
+            r.align("a table's entities");
+            table.entities = r.take_rows(std::uint64_t(table.rows) * 4, "a table's entities", nullptr,
+                                         comparable ? reinterpret_cast<const std::byte*>(own->entities()) : nullptr, &table.worlds_rows);
+        } else if (encoding == fmt::kRowsRuns) {
+            read_runs(r, table, where);
+            table.worlds_rows = comparable && rows_follow_runs(own->entities(), table.runs, table.run_count);
+        } else {
+            r.fail(where() + ": its entities have unknown encoding " + str(encoding));
+        }
         table.worlds_rows = comparable && table.worlds_rows;
+        // Runs hold more rows than their bytes: the rows of all tables together are bounded by
+        // the world's max_entities instead, before anything is allocated for them.
+        total_rows += table.rows;
+        if (total_rows > max_rows) r.fail("its tables hold " + str(total_rows) + " rows by table " + str(t) + ", more than max_entities " + str(max_rows));
+        table.spare = spares != nullptr ? spares->for_table(graph, t, table.signature, table.rows) : nullptr;
+        RestoreSpares::TableSpare* const spare = table.spare;
 
         table.columns.resize(columns);
         for (std::uint32_t c = 0; c < columns; ++c) {
@@ -484,10 +529,11 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     const bool pools_own = is_pools_own(entities.data(), entities.left(), pool);
     if (!pools_own) read_entities(entities, world, image, covered);
     SectionReader tables = sections.next(fmt::kTableSection, "TABL");
-    read_tables(tables, components, world.tables(), spares, pools_own, image);
+    read_tables(tables, components, world.tables(), pool.max_entities(), spares, pools_own, image);
     image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
     if (!image.keeps_entities) {
         if (pools_own) read_entities(entities, world, image, covered);
+        list_run_rows(image);
         check_rows(tables, pool.layout(), image, covered);
     }
     tables.expect_end();

@@ -8,6 +8,7 @@
 
 #include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/checksum.hpp"
+#include "ecsia/snapshot/handle_runs.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_access.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
@@ -124,6 +125,30 @@ void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Acces
     w.external(ticks, std::size_t(rows) * sizeof(Tick));
 }
 
+// A table's rows: as runs of consecutive handles when there are at most rows / kRowsPerRun of them
+// (a table spawned together is one run), listed otherwise. `starts`: scratch for the runs' first rows.
+void write_entities(SnapshotWriter& w, const Entity* entities, std::uint32_t rows, std::vector<std::uint32_t>& starts) {
+    const std::uint32_t most = rows / fmt::kRowsPerRun;
+    starts.clear();
+    for (std::uint32_t start = 0; most > 0 && start < rows && starts.size() <= most;) {
+        starts.push_back(start);
+        start = next_run_start(entities, start + 1, rows);
+    }
+    if (most == 0 || starts.size() > most) {
+        w.u32(fmt::kRowsListed);
+        w.align();
+        w.external(entities, std::size_t(rows) * sizeof(Entity));
+        return;
+    }
+    w.u32(fmt::kRowsRuns);
+    w.u32(static_cast<std::uint32_t>(starts.size()));
+    for (std::size_t r = 0; r < starts.size(); ++r) {
+        const std::uint32_t end = r + 1 < starts.size() ? starts[r + 1] : rows;
+        w.u32(entities[starts[r]].bits);
+        w.u32(end - starts[r]);
+    }
+}
+
 }  // namespace
 
 void SnapshotSegments::take(const World& world, bool checksum) {
@@ -155,6 +180,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     std::sort(used.begin(), used.end(), [&](ComponentId a, ComponentId b) { return registry.desc(a).name < registry.desc(b).name; });
     for (std::uint32_t i = 0; i < used.size(); ++i) index_of[used[i]] = i;
     std::vector<std::uint32_t> columns;  // one table's column slots, in snapshot-index order
+    std::vector<std::uint32_t> run_starts;
 
     SnapshotWriter w(*this);
     for (unsigned char c : fmt::kMagic) w.u8(c);
@@ -223,8 +249,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         w.u32(static_cast<std::uint32_t>(columns.size()));
         for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
-        w.align();
-        w.external(table.entities(), std::size_t(rows) * sizeof(Entity));
+        write_entities(w, table.entities(), rows, run_starts);
         for (std::uint32_t c : columns) {
             const Column& column = table.columns()[c];
             const Access::TickSummary summary = Access::summary(column);
