@@ -73,8 +73,8 @@ TEST_CASE("the scans of runs of handles agree with a plain model on random rows"
 
         const std::vector<std::byte> runs = model_runs(rows);
         const auto count = static_cast<std::uint32_t>(runs.size() / 8);
-        std::vector<Entity> listed;
-        expand_runs(runs.data(), count, listed);
+        std::vector<Entity> listed(rows.size());
+        expand_runs(runs.data(), count, listed.data());
         CHECK(bits_of(listed) == bits_of(rows));
         CHECK(rows_follow_runs(rows.data(), runs.data(), count));
         // Any one row other than the runs say is seen, wherever it lies.

@@ -80,16 +80,12 @@ bool rows_follow_runs(const Entity* rows, const std::byte* runs, std::uint32_t c
     return true;
 }
 
-void expand_runs(const std::byte* runs, std::uint32_t count, std::vector<Entity>& out) {
-    std::size_t rows = 0;
-    for (std::uint32_t r = 0; r < count; ++r) rows += load_u32(runs + 8 * std::size_t(r) + 4);
-    out.resize(rows);
-    Entity* to = out.data();
+void expand_runs(const std::byte* runs, std::uint32_t count, Entity* out) noexcept {
     for (std::uint32_t r = 0; r < count; ++r) {
         const std::uint32_t first = load_u32(runs + 8 * std::size_t(r));
         const std::uint32_t length = load_u32(runs + 8 * std::size_t(r) + 4);
-        for (std::uint32_t i = 0; i < length; ++i) to[i].bits = first + i;
-        to += length;
+        for (std::uint32_t i = 0; i < length; ++i) out[i].bits = first + i;
+        out += length;
     }
 }
 

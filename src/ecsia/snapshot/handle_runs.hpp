@@ -5,11 +5,10 @@
 // 100,000 movers take 16 bytes instead of 400 KB, which the snapshot would otherwise copy and
 // checksum, and restore copy in from JS, checksum and compare. Runs are read as (u32 first handle,
 // u32 length) pairs at any address. Compiled with wasm SIMD like the checksum
-// (wasm/CMakeLists.txt). Any thread; reads only, but for expand_runs().
+// (wasm/CMakeLists.txt). Any thread; each reads only what it is given and writes only to `out`.
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "ecsia/entity/entity.hpp"
 
@@ -23,8 +22,8 @@ std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32
 // runs at `runs`, in order.
 bool rows_follow_runs(const Entity* rows, const std::byte* runs, std::uint32_t count) noexcept;
 
-// The handles of the `count` runs at `runs`, in order, written to `out` (as many as their
-// lengths add up to). Handles wrap modulo 2^32; the reader validates them after.
-void expand_runs(const std::byte* runs, std::uint32_t count, std::vector<Entity>& out);
+// The handles of the `count` runs at `runs`, in order, written to `out` (room for as many as
+// their lengths add up to). Handles wrap modulo 2^32, as the format counts them.
+void expand_runs(const std::byte* runs, std::uint32_t count, Entity* out) noexcept;
 
 }  // namespace ecsia

@@ -38,13 +38,12 @@ struct SnapshotImage {
     struct TableImage {
         std::vector<ComponentId> signature;  // this world's ids, ascending (as a Table orders them)
         std::uint32_t rows = 0;
-        const std::byte* entities = nullptr;  // rows x u32 handle
-        // Rows stored as runs of handles (handle_runs.hpp): `run_count` (u32 first handle, u32
-        // length) pairs at `runs`, listed into `run_rows` (and `entities`) only when the commit
-        // or the per-row checks need them.
+        // The rows' handles: listed, rows x u32 at `entities`, or as `run_count` runs of
+        // consecutive handles (u32 first handle, u32 length: handle_runs.hpp) at `runs`, which the
+        // per-row checks walk and the commit writes out into the table's rows.
+        const std::byte* entities = nullptr;
         const std::byte* runs = nullptr;
         std::uint32_t run_count = 0;
-        std::vector<Entity> run_rows;
         // The rows hold the same handles, in the same order, as the world's table of this index
         // (compared only when the snapshot's slots and free list are the pool's).
         bool worlds_rows = false;

@@ -333,8 +333,16 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
     image.locations.assign(slots, EntityLocation{});
     for (TableIndex t = 0; t < image.tables.size(); ++t) {
         const SnapshotImage::TableImage& table = image.tables[t];
+        // Rows as runs: the run holding `row`, and the row it starts at.
+        std::uint32_t run = 0, run_start = 0;
         for (std::uint32_t row = 0; row < table.rows; ++row) {
-            const Entity entity{load_u32(table.entities + 4 * std::size_t(row))};
+            Entity entity;
+            if (table.runs == nullptr) {
+                entity = Entity{load_u32(table.entities + 4 * std::size_t(row))};
+            } else {
+                while (row - run_start >= load_u32(table.runs + 8 * std::size_t(run) + 4)) run_start += load_u32(table.runs + 8 * std::size_t(run++) + 4);
+                entity = Entity{load_u32(table.runs + 8 * std::size_t(run)) + (row - run_start)};
+            }
             const std::uint32_t index = layout.index(entity);
             const std::uint32_t generation = layout.generation(entity);
             if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
@@ -371,8 +379,8 @@ SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, 
 }
 
 // A table's rows stored as runs of handles: at least one run when it has rows, each of one row or
-// more, adding up to its row count. Their handles are checked as listed ones are (check_rows(),
-// after expand_runs()) unless they are the world's own.
+// more, adding up to its row count. Their handles are checked as listed ones are (check_rows())
+// unless they are the world's own.
 template <typename Where>
 void read_runs(SectionReader& r, SnapshotImage::TableImage& table, const Where& where) {
     table.run_count = r.count("a table's run count", 8);
@@ -384,16 +392,6 @@ void read_runs(SectionReader& r, SnapshotImage::TableImage& table, const Where& 
         rows += length;
     }
     if (rows != table.rows) r.fail(where() + ": its runs of entities hold " + str(rows) + " rows, its row count is " + str(table.rows));
-}
-
-// Lists the rows of every table stored as runs (TableImage::entities), for the per-row checks and a
-// commit that replaces the tables' rows.
-void list_run_rows(SnapshotImage& image) {
-    for (SnapshotImage::TableImage& table : image.tables) {
-        if (table.runs == nullptr) continue;
-        expand_runs(table.runs, table.run_count, table.run_rows);
-        table.entities = reinterpret_cast<const std::byte*>(table.run_rows.data());
-    }
 }
 
 // Everything of the TABL section but the per-row entity checks (check_rows(), done after it only
@@ -533,7 +531,6 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
     if (!image.keeps_entities) {
         if (pools_own) read_entities(entities, world, image, covered);
-        list_run_rows(image);
         check_rows(tables, pool.layout(), image, covered);
     }
     tables.expect_end();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ecsia/snapshot/handle_runs.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
 
@@ -54,7 +55,11 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
     if (!same_rows) {
         std::vector<Entity>& entities = Access::entities(table);
         entities.resize(image.rows);  // within the capacity reserved before the commit: no allocation
-        if (image.rows > 0) std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
+        if (image.runs != nullptr) {
+            expand_runs(image.runs, image.run_count, entities.data());
+        } else if (image.rows > 0) {
+            std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
+        }
     }
     std::vector<Column>& columns = table.columns();
     for (std::size_t c = 0; c < columns.size(); ++c) {
