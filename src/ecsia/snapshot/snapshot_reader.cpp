@@ -333,16 +333,7 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
     image.locations.assign(slots, EntityLocation{});
     for (TableIndex t = 0; t < image.tables.size(); ++t) {
         const SnapshotImage::TableImage& table = image.tables[t];
-        // Rows as runs: the run holding `row`, and the row it starts at.
-        std::uint32_t run = 0, run_start = 0;
-        for (std::uint32_t row = 0; row < table.rows; ++row) {
-            Entity entity;
-            if (table.runs == nullptr) {
-                entity = Entity{load_u32(table.entities + 4 * std::size_t(row))};
-            } else {
-                while (row - run_start >= load_u32(table.runs + 8 * std::size_t(run) + 4)) run_start += load_u32(table.runs + 8 * std::size_t(run++) + 4);
-                entity = Entity{load_u32(table.runs + 8 * std::size_t(run)) + (row - run_start)};
-            }
+        const auto check = [&](std::uint32_t row, Entity entity) {
             const std::uint32_t index = layout.index(entity);
             const std::uint32_t generation = layout.generation(entity);
             if (entity.is_null() || index >= slots || generation > layout.max_live_generation()) {
@@ -352,6 +343,15 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
             covered[index] = kCovered;
             image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
             image.locations[index] = EntityLocation{t, row};
+        };
+        if (table.runs == nullptr) {
+            for (std::uint32_t row = 0; row < table.rows; ++row) check(row, Entity{load_u32(table.entities + 4 * std::size_t(row))});
+            continue;
+        }
+        for (std::uint32_t run = 0, row = 0; run < table.run_count; ++run) {
+            const std::uint32_t first = load_u32(table.runs + 8 * std::size_t(run));
+            const std::uint32_t length = load_u32(table.runs + 8 * std::size_t(run) + 4);
+            for (std::uint32_t i = 0; i < length; ++i, ++row) check(row, Entity{first + i});
         }
     }
     for (std::uint32_t index = 0; index < slots; ++index) {
