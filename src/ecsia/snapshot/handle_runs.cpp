@@ -69,12 +69,14 @@ std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32
     return rows_count;
 }
 
-bool rows_follow_runs(const Entity* rows, const std::byte* runs, std::uint32_t count) noexcept {
+bool rows_follow_runs(const Entity* rows, std::uint32_t known, const std::byte* runs, std::uint32_t count) noexcept {
     std::size_t row = 0;
     for (std::uint32_t r = 0; r < count; ++r) {
         const std::uint32_t first = load_u32(runs + 8 * std::size_t(r));
         const std::uint32_t length = load_u32(runs + 8 * std::size_t(r) + 4);
-        if (!consecutive(rows + row, first, length)) return false;
+        // The first run's rows up to `known` hold first, first + 1, ... once the first row does.
+        const std::uint32_t skip = r == 0 && length > 0 && rows[0].bits == first ? (known < length ? known : length) : 0;
+        if (!consecutive(rows + row + skip, first + skip, length - skip)) return false;
         row += length;
     }
     return true;

@@ -19,8 +19,9 @@ namespace ecsia {
 std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32_t rows_count) noexcept;
 
 // Whether `rows` (as many as the runs' lengths add up to) hold exactly the handles of the `count`
-// runs at `runs`, in order.
-bool rows_follow_runs(const Entity* rows, const std::byte* runs, std::uint32_t count) noexcept;
+// runs at `runs`, in order. The first `known` rows are known to count up from the first row's
+// handle (Table::counted_rows_) and are not read again.
+bool rows_follow_runs(const Entity* rows, std::uint32_t known, const std::byte* runs, std::uint32_t count) noexcept;
 
 // The handles of the `count` runs at `runs`, in order, written to `out` (room for as many as
 // their lengths add up to). Handles wrap modulo 2^32, as the format counts them.

@@ -63,6 +63,9 @@ public:
     static void replace_layout(TableGraph& g) noexcept { ++g.layout_epoch_; }
     static const ComponentRegistry& registry(const TableGraph& g) noexcept { return g.registry_; }
     static std::vector<Entity>& entities(Table& t) noexcept { return t.entities_; }
+    // How many leading rows are known to count up from the first (Table::counted_rows_): mutable,
+    // so a snapshot of a const world records it.
+    static std::uint32_t& counted_rows(const Table& t) noexcept { return t.counted_rows_; }
     static std::uint32_t capacity(const Table& t) noexcept { return t.capacity_; }
     static void forget_edges(Table& t) noexcept {
         t.add_edges_.clear();

@@ -440,7 +440,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
                                          comparable ? reinterpret_cast<const std::byte*>(own->entities()) : nullptr, &table.worlds_rows);
         } else if (encoding == fmt::kRowsRuns) {
             read_runs(r, table, where);
-            table.worlds_rows = comparable && rows_follow_runs(own->entities(), table.runs, table.run_count);
+            table.worlds_rows = comparable && rows_follow_runs(own->entities(), Access::counted_rows(*own), table.runs, table.run_count);
         } else {
             r.fail(where() + ": its entities have unknown encoding " + str(encoding));
         }

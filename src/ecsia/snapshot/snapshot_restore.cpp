@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ecsia/base/little_endian.hpp"
 #include "ecsia/snapshot/handle_runs.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
@@ -60,7 +61,10 @@ void fill_table(Table& table, const SnapshotImage::TableImage& image, bool same_
         } else if (image.rows > 0) {
             std::memcpy(entities.data(), image.entities, std::size_t(image.rows) * sizeof(Entity));
         }
+        Access::counted_rows(table) = 0;
     }
+    // Rows written (or found equal) as runs: the first run's rows count up (Table::counted_rows_).
+    if (image.runs != nullptr && image.run_count > 0) Access::counted_rows(table) = little_endian::load_u32(image.runs + 4);
     std::vector<Column>& columns = table.columns();
     for (std::size_t c = 0; c < columns.size(); ++c) {
         Column& column = columns[c];

@@ -126,13 +126,20 @@ void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Acces
 }
 
 // A table's rows: as runs of consecutive handles when there are at most rows / kRowsPerRun of them
-// (a table spawned together is one run), listed otherwise. `starts`: scratch for the runs' first rows.
-void write_entities(SnapshotWriter& w, const Entity* entities, std::uint32_t rows, std::vector<std::uint32_t>& starts) {
+// (a table spawned together is one run), listed otherwise. The first run is scanned only past the
+// rows the table knows count up (Table::counted_rows_), and its length is recorded there: a table
+// whose rows did not change since its last snapshot is not scanned at all. `starts`: scratch for
+// the runs' first rows.
+void write_entities(SnapshotWriter& w, const Table& table, std::vector<std::uint32_t>& starts) {
+    const Entity* const entities = table.entities();
+    const std::uint32_t rows = table.size();
     const std::uint32_t most = rows / fmt::kRowsPerRun;
+    std::uint32_t& counted = Access::counted_rows(table);
     starts.clear();
     for (std::uint32_t start = 0; most > 0 && start < rows && starts.size() <= most;) {
         starts.push_back(start);
-        start = next_run_start(entities, start + 1, rows);
+        start = next_run_start(entities, start == 0 ? std::max<std::uint32_t>(counted, 1) : start + 1, rows);
+        if (starts.size() == 1) counted = start;
     }
     if (most == 0 || starts.size() > most) {
         w.u32(fmt::kRowsListed);
@@ -249,7 +256,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         w.u32(static_cast<std::uint32_t>(columns.size()));
         for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
-        write_entities(w, table.entities(), rows, run_starts);
+        write_entities(w, table, run_starts);
         for (std::uint32_t c : columns) {
             const Column& column = table.columns()[c];
             const Access::TickSummary summary = Access::summary(column);

@@ -62,6 +62,7 @@ Entity Table::swap_remove(std::uint32_t row) noexcept {
     for (Column& column : columns_) column.move_last_into(row, last);
     entities_[row] = entities_[last];
     entities_.pop_back();
+    if (row < counted_rows_) counted_rows_ = row;
     return row == last ? kNullEntity : entities_[row];
 }
 

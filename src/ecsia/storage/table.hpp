@@ -63,6 +63,11 @@ private:
     std::vector<Column> columns_;         // columns_[i] stores signature_[i]
     std::vector<int> column_slot_by_component_;
     std::vector<Entity> entities_;
+    // A memo of snapshot/ (which records it, as it does a column's uniform ticks): the first
+    // counted_rows_ rows hold handles counting up from the first row's, one more each, so a
+    // snapshot storing the rows as runs (handle_runs.hpp) scans only the rows past them.
+    // swap_remove() shortens it to the row it changes; appended rows leave it as it is.
+    mutable std::uint32_t counted_rows_ = 0;
     std::uint32_t capacity_ = 0;
     std::uint64_t* storage_generation_;
     std::unordered_map<ComponentId, TableIndex> add_edges_;
