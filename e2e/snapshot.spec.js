@@ -13,6 +13,8 @@ test.describe.configure({ timeout: 240_000 });
 
 const fixture = Array.from(readFileSync(new URL('../tests/fixtures/snapshot_scenario.bin', import.meta.url)));
 const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/snapshot_scenario.json', import.meta.url), 'utf8'));
+// Movers spawned together, whose rows the format stores as runs of handles (tests/snapshot/snapshot_fixture_test.cpp).
+const moversFixture = Array.from(readFileSync(new URL('../tests/fixtures/snapshot_movers.bin', import.meta.url)));
 
 // On the page: the scenario after `before` frames, its snapshot, and the hashes of `after` more.
 async function takeScenario(page, { workers, before, after }) {
@@ -72,6 +74,47 @@ test('the scenario snapshots to the native fixture byte for byte, and the fixtur
   expect(single.later).toEqual(recorded.hashes_after);
   const restored = await replay(plain, { bytes: fixture, workers: undefined, frames: after });
   expect(restored.hashes).toEqual(recorded.hashes_after);
+  expectNoPageErrors(plainLog);
+  await plain.close();
+});
+
+// On the page: the movers world of tests/fixtures/snapshot_movers.bin built through the JS API,
+// its snapshot, and the snapshot of a fresh world restored from `fixture`.
+async function takeMovers(page, fixture) {
+  return page.evaluate(async (fixture) => {
+    const { loadEcsia, builtinsOf } = window.ecsiaTest;
+    const ecsia = await loadEcsia({ threads: 2, onDiagnostic: () => {} });
+    const builtins = builtinsOf(ecsia);
+    const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+    builtins.spawnMovers(world, 3000, 3);
+    builtins.spawnMovers(world, 2000, 1, { bare: true });
+    for (const handle of [17, 1500, 2999]) world.despawn(handle);
+    builtins.spawnMovers(world, 2, 1, { bare: true });
+    const bytes = Array.from(world.snapshot());
+    const fresh = ecsia.createWorld({ maxEntities: 1 << 16 });
+    builtins.spawnMovers(fresh, 1, 1, { bare: true });  // defines the built-in components; the restore replaces its one entity
+    fresh.restore(new Uint8Array(fixture));
+    const again = Array.from(fresh.snapshot());
+    world.dispose();
+    fresh.dispose();
+    return { variant: ecsia.variant, bytes, again };
+  }, fixture);
+}
+
+test('movers spawned together snapshot to the native fixture byte for byte, their rows as runs, in both builds', async ({ page, browser }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const threaded = await takeMovers(page, moversFixture);
+  expect(threaded.variant).toBe('threaded');
+  expect(threaded.bytes.length).toBe(moversFixture.length);
+  expect(threaded.bytes).toEqual(moversFixture);   // browser -> native: the same bytes
+  expect(threaded.again).toEqual(moversFixture);   // native -> browser: restores whole
+  expectNoPageErrors(log);
+  const plain = await browser.newPage();
+  const plainLog = await openTestPage(plain, servers.plain);
+  const single = await takeMovers(plain, moversFixture);
+  expect(single.variant).toBe('single');
+  expect(single.bytes).toEqual(moversFixture);
+  expect(single.again).toEqual(moversFixture);
   expectNoPageErrors(plainLog);
   await plain.close();
 });
