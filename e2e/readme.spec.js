@@ -49,6 +49,11 @@ blocks.forEach((code, index) => {
       expect(printed).toContain('9999 rows moved');
       expect(printed.filter((t) => t.startsWith('velocity changed'))).toHaveLength(1);
     }
+    if (code.includes('world.restore(')) {
+      // The rollback example: the restore puts frame 14 back, the late input changes frame 20,
+      // and frame 20's own snapshot restores it unchanged.
+      expect(printed).toEqual(['back at frame 14: true', 'frame 20 with the input differs: true', 'frame 20 again: true']);
+    }
     if (code.includes('scheduler.extract(')) {
       // The extract example: frames in order, never a half-written one, ending at frame 4.
       const frames = printed.filter((t) => t.startsWith('frame ')).map((t) => Number(/^frame (\d+):/.exec(t)[1]));

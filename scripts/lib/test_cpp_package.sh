@@ -1,36 +1,48 @@
 # The engine as a C++ package: installs build/plain (cmake --install), then builds and runs the
 # consumer of tests/package/ against it with find_package(ecsia), and again with
-# add_subdirectory(<this tree>). Both builds also compile the README's C++ example exactly as
-# printed (the first ```cpp block of README.md) and run it. Sourced by scripts/test after the
-# plain native build; run_cpp_package_tests fails loudly on any step.
+# add_subdirectory(<this tree>). Both builds also compile the README's C++ examples exactly as
+# printed (every ```cpp block of README.md) and run each, which must exit 0. Sourced by
+# scripts/test after the plain native build; run_cpp_package_tests fails loudly on any step.
 
-# Prints the first ```cpp block of README.md, verbatim.
-readme_cpp_example() {
-  awk '/^```cpp$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' README.md
+# Writes the n-th ```cpp block of README.md, verbatim, to DIR/readme_example_<n>.cpp.new (n from 1);
+# prints how many there are.
+write_readme_cpp_examples() {
+  awk -v dir="$1" '
+    /^```cpp$/ { n++; inside = 1; file = dir "/readme_example_" n ".cpp.new"; printf "" > file; next }
+    inside && /^```$/ { inside = 0; close(file); next }
+    inside { print > file }
+    END { print n + 0 }' README.md
 }
 
 run_cpp_package_tests() {
-  local jobs prefix example mode
+  local jobs prefix count examples example mode n
   jobs=$(nproc)
   prefix=$PWD/build/package/prefix
-  example=$PWD/build/package/readme_example.cpp
   rm -rf "$prefix"
   mkdir -p build/package
   echo "==> package: cmake --install build/plain --prefix build/package/prefix"
   cmake --install build/plain --prefix "$prefix" >/dev/null
   [ -f "$prefix/include/ecsia/ecsia.hpp" ] && [ -f "$prefix/lib/cmake/ecsia/ecsiaConfig.cmake" ] ||
     { echo "the install lacks include/ecsia/ecsia.hpp or lib/cmake/ecsia/ecsiaConfig.cmake" >&2; return 1; }
-  readme_cpp_example > "$example.new"
-  [ -s "$example.new" ] || { echo "README.md has no \`\`\`cpp block" >&2; return 1; }
-  # Rewritten only when it changed, so a second run rebuilds nothing.
-  cmp -s "$example.new" "$example" || mv "$example.new" "$example"
-  rm -f "$example.new"
+  count=$(write_readme_cpp_examples "$PWD/build/package")
+  [ "$count" -gt 0 ] || { echo "README.md has no \`\`\`cpp block" >&2; return 1; }
+  examples=()
+  for n in $(seq 1 "$count"); do
+    example=$PWD/build/package/readme_example_$n.cpp
+    # Rewritten only when it changed, so a second run rebuilds nothing.
+    cmp -s "$example.new" "$example" || mv "$example.new" "$example"
+    rm -f "$example.new"
+    examples+=("$example")
+  done
   for mode in package subdirectory; do
     echo "==> package: a consumer project with $([ $mode = package ] && echo 'find_package(ecsia)' || echo 'add_subdirectory(ecsia)')"
     cmake -S tests/package -B "build/package/$mode" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DECSIA_CONSUMER_MODE=$mode \
-      -DCMAKE_PREFIX_PATH="$prefix" -DECSIA_SOURCE_DIR="$PWD" -DECSIA_README_EXAMPLE="$example" >/dev/null
+      -DCMAKE_PREFIX_PATH="$prefix" -DECSIA_SOURCE_DIR="$PWD" -DECSIA_README_EXAMPLES="$(IFS=';'; echo "${examples[*]}")" >/dev/null
     cmake --build "build/package/$mode" -j "$jobs" >/dev/null
     "build/package/$mode/consumer"
-    "build/package/$mode/readme_example"
+    for n in $(seq 1 "$count"); do
+      echo "==> package: README C++ example $n ($mode)"
+      "build/package/$mode/readme_example_$n"
+    done
   done
 }
