@@ -68,12 +68,21 @@ Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
         CHECK(refusal_.unchanged);                               \
     } while (false)
 
-// The snapshot every test damages, and a different world to restore it into.
+// The snapshot every test damages (listed rows and rows as runs), and a different world to restore
+// it into.
 std::vector<std::byte> source_snapshot() {
     World source;
     test::fill_rich_world(source);
-    for (int i = 0; i < 5; ++i) source.spawn();  // two slots stay on the free list
-    return snapshot(source);
+    std::vector<Entity> plain;
+    for (int i = 0; i < 5; ++i) plain.push_back(source.spawn());
+    test::add_run_tables(source);  // takes the slots left free
+    source.despawn(plain[0]);      // two slots on the free list again
+    source.despawn(plain[3]);
+    const std::vector<std::byte> bytes = snapshot(source);
+    int run_tables = 0;
+    for (const auto& table : test::walk_snapshot(bytes).tables) run_tables += table.runs;
+    REQUIRE(run_tables == 2);
+    return bytes;
 }
 
 void fill_target(World& target) {
@@ -278,10 +287,10 @@ TEST_CASE("hostile snapshots with a valid checksum are refused and change nothin
     const std::vector<std::byte> bytes = source_snapshot();
     const test::SnapshotLayout at = test::walk_snapshot(bytes);
     REQUIRE(at.tables.size() >= 4);
-    // A table with rows and at least two columns, and the mixed {flag: bool, ...} column.
+    // A table with listed rows and at least two columns, and the mixed {flag: bool, ...} column.
     const test::SnapshotLayout::Table* two = nullptr;
     for (const auto& t : at.tables) {
-        if (t.rows >= 2 && t.columns >= 2) two = &t;
+        if (t.rows >= 2 && t.columns >= 2 && !t.runs) two = &t;
     }
     REQUIRE(two != nullptr);
     std::size_t bool_byte = 0;
@@ -371,7 +380,7 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
 
 TEST_CASE("hostile runs of handles with a valid checksum are refused and change nothing", "[snapshot][g5]") {
     // Two tables of 32 rows spawned together: one run each (slots 0..31 and 32..63), and a third
-    // of tags only, whose rows are bounded by nothing but max_entities.
+    // of tags only, whose rows are bounded by nothing but the slot count.
     const auto define = [](World& world) {
         world.define_component("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
         world.define_component("tag", {});
@@ -414,10 +423,14 @@ TEST_CASE("hostile runs of handles with a valid checksum are refused and change 
         {"a run past the slots", [&](auto& d) { test::write_u32(d, a.first_run, 4000); }, "which no live entity can have"},
         {"a run over another table's slots", [&](auto& d) { test::write_u32(d, b.first_run, 31); }, "is already used"},
         {"a run wrapping past the last handle", [&](auto& d) { test::write_u32(d, a.first_run, 0xFFFFFFF0u); }, "which no live entity can have"},
-        {"more rows in all than max_entities", [&](auto& d) {
+        {"more rows in all than slots", [&](auto& d) {
              test::write_u32(d, tags.row_count, 0x7FFFFFFFu);
              test::write_u32(d, tags.first_run + 4, 0x7FFFFFFFu);
-         }, "more than max_entities 4096"},
+         }, "more than the 80 entity slots"},
+        {"one row more in all than slots", [&](auto& d) {
+             test::write_u32(d, tags.row_count, 17);
+             test::write_u32(d, tags.first_run + 4, 17);
+         }, "more than the 80 entity slots"},
     };
     World target(WorldOptions{.max_entities = 4096});
     define(target);

@@ -73,18 +73,6 @@ void mutate(test::Rng& rng, std::vector<std::byte>& b, const std::vector<std::by
     if (b.size() >= 32) test::reseal(b);
 }
 
-// Two tables whose rows are spawned together, so the snapshot stores them as runs of handles (format
-// 4; the first reuses the slots left on the free list, which start runs of their own): one of tags
-// only, one with values. The rich world's own tables are churned and listed.
-void add_runs(World& world) {
-    const ComponentId pos = world.component_id("pos"), mixed = world.component_id("mixed"), frozen = world.component_id("frozen");
-    const float p[2] = {7, 8};
-    const std::byte m[24] = {};
-    for (int i = 0; i < 32; ++i) world.spawn_with(std::vector<ComponentValue>{{frozen, nullptr, 0}});
-    for (int i = 0; i < 32; ++i) world.spawn_with(std::vector<ComponentValue>{{pos, p, 8}, {mixed, m, 24}, {frozen, nullptr, 0}});
-    world.flush();
-}
-
 }  // namespace
 
 TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complete restore, never a partial one",
@@ -92,7 +80,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     World source;
     test::fill_rich_world(source);
     for (int i = 0; i < 5; ++i) source.spawn();
-    add_runs(source);
+    test::add_run_tables(source);
     const std::vector<std::byte> valid = snapshot(source);
     std::size_t run_tables = 0;
     for (const auto& table : test::walk_snapshot(valid).tables) run_tables += table.runs;
@@ -106,7 +94,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     World target;
     test::fill_rich_world(target);
     target.flush();
-    add_runs(target);
+    test::add_run_tables(target);
     const std::vector<std::byte> target_state = snapshot(target);
     std::vector<std::byte> target_now = target_state;  // also holds cursor names accepted mutations added
     const std::uint64_t target_hash = state_hash(target);

@@ -128,4 +128,18 @@ inline void fill_rich_world(ecsia::World& world) {
     world.set_bytes(all[5], pos, 0, moved, 8);  // a change event waiting for flush()
 }
 
+// Adds to a rich world two tables whose rows are spawned together, so that a snapshot stores them
+// as runs of handles (format 4): 80 entities of tags only (the first of them reuse the slots left on
+// the free list, up to the rich world's 8, which start runs of their own: at most 9 runs, fewer
+// than 80 / 8) and then 32 with values (one run). The rich world's own tables are churned, and
+// listed. A change fill_rich_world() left queued stays queued.
+inline void add_run_tables(ecsia::World& world) {
+    using namespace ecsia;
+    const ComponentId pos = world.component_id("pos"), mixed = world.component_id("mixed"), frozen = world.component_id("frozen");
+    const float p[2] = {7, 8};
+    const std::byte m[24] = {};
+    for (int i = 0; i < 80; ++i) world.spawn_with(std::vector<ComponentValue>{{frozen, nullptr, 0}});
+    for (int i = 0; i < 32; ++i) world.spawn_with(std::vector<ComponentValue>{{pos, p, 8}, {mixed, m, 24}, {frozen, nullptr, 0}});
+}
+
 }  // namespace test

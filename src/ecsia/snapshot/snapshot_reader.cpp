@@ -399,8 +399,10 @@ void read_runs(SectionReader& r, SnapshotImage::TableImage& table, const Where& 
 // world has room for are read into them (snapshot_input.hpp). With `compare_rows`, each table's
 // rows are compared with those of the world's table of the same index as they are read
 // (TableImage::worlds_rows).
+// `slots`: the snapshot's slot count, which the rows of all tables together cannot pass (each row's
+// entity has a slot of its own).
 void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& components, const TableGraph& graph,
-                 std::uint32_t max_rows, RestoreSpares* spares, bool compare_rows, SnapshotImage& image) {
+                 std::uint32_t slots, RestoreSpares* spares, bool compare_rows, SnapshotImage& image) {
     const std::uint32_t tables = r.count("the table count", 8);
     std::uint64_t total_rows = 0;
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
@@ -446,9 +448,9 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         }
         table.worlds_rows = comparable && table.worlds_rows;
         // Runs hold more rows than their bytes: the rows of all tables together are bounded by
-        // the world's max_entities instead, before anything is allocated for them.
+        // the slots instead, before anything is allocated for them.
         total_rows += table.rows;
-        if (total_rows > max_rows) r.fail("its tables hold " + str(total_rows) + " rows by table " + str(t) + ", more than max_entities " + str(max_rows));
+        if (total_rows > slots) r.fail("its tables hold " + str(total_rows) + " rows by table " + str(t) + ", more than the " + str(slots) + " entity slots");
         table.spare = spares != nullptr ? spares->for_table(graph, t, table.signature, table.rows) : nullptr;
         RestoreSpares::TableSpare* const spare = table.spare;
 
@@ -527,7 +529,9 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     const bool pools_own = is_pools_own(entities.data(), entities.left(), pool);
     if (!pools_own) read_entities(entities, world, image, covered);
     SectionReader tables = sections.next(fmt::kTableSection, "TABL");
-    read_tables(tables, components, world.tables(), pool.max_entities(), spares, pools_own, image);
+    // The snapshot's slots: the pool's own, or as read_entities() read and checked them.
+    const auto slots = pools_own ? pool.slot_count() : static_cast<std::uint32_t>(image.slots.size());
+    read_tables(tables, components, world.tables(), slots, spares, pools_own, image);
     image.keeps_entities = pools_own && are_worlds_rows(image.tables, world.tables());
     if (!image.keeps_entities) {
         if (pools_own) read_entities(entities, world, image, covered);

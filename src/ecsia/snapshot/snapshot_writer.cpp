@@ -128,8 +128,8 @@ void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Acces
 // A table's rows: as runs of consecutive handles when there are at most rows / kRowsPerRun of them
 // (a table spawned together is one run), listed otherwise. The first run is scanned only past the
 // rows the table knows count up (Table::counted_rows_), and its length is recorded there: a table
-// whose rows did not change since its last snapshot is not scanned at all. `starts`: scratch for
-// the runs' first rows.
+// still one run, as its last snapshot found it, is not scanned at all. `starts`: scratch for the
+// runs' first rows.
 void write_entities(SnapshotWriter& w, const Table& table, std::vector<std::uint32_t>& starts) {
     const Entity* const entities = table.entities();
     const std::uint32_t rows = table.size();
