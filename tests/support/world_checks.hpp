@@ -11,14 +11,20 @@
 
 #include <catch2/catch.hpp>
 
+#include "ecsia/base/hash.hpp"
 #include "ecsia/ecsia.hpp"
+#include "ecsia/snapshot/snapshot_access.hpp"
 
 namespace test {
 
 // Everything a rejected operation must leave alone: the logical state (state_hash), the entity
-// count, the table set and column memory (storage generation) and the tick.
+// count, the table set and column memory (storage generation), the tick, and what state_hash does
+// not see but a later spawn depends on: every slot's generation and state (free, reserved, alive,
+// retired) and the free list's order, read through the snapshot layer's access (the world may be
+// in a wave or hold reservations, where a snapshot itself is refused).
 struct WorldFingerprint {
     std::uint64_t state_hash = 0;
+    std::uint64_t bookkeeping = 0;
     std::uint32_t alive_count = 0;
     std::uint32_t table_count = 0;
     std::uint64_t storage_generation = 0;
@@ -27,9 +33,24 @@ struct WorldFingerprint {
     friend bool operator==(const WorldFingerprint&, const WorldFingerprint&) = default;
 };
 
+inline std::uint64_t entity_bookkeeping(const ecsia::World& world) {
+    const ecsia::EntityPool& pool = ecsia::SnapshotAccess::pool(world);
+    ecsia::StateHasher hasher;
+    hasher.u32(pool.slot_count());
+    for (const auto& slot : ecsia::SnapshotAccess::slots(pool)) {
+        hasher.u32(slot.generation);
+        hasher.u32(static_cast<std::uint32_t>(slot.state));
+    }
+    const std::vector<std::uint32_t>& free_list = ecsia::SnapshotAccess::free_indices(pool);
+    hasher.u32(static_cast<std::uint32_t>(free_list.size()));
+    for (std::uint32_t index : free_list) hasher.u32(index);
+    hasher.u32(static_cast<std::uint32_t>(ecsia::SnapshotAccess::pending_changes(world).size()));
+    return hasher.value();
+}
+
 inline WorldFingerprint fingerprint(const ecsia::World& world) {
-    return WorldFingerprint{ecsia::state_hash(world), world.alive_count(), world.tables().table_count(),
-                            world.storage_generation(), world.tick()};
+    return WorldFingerprint{ecsia::state_hash(world), entity_bookkeeping(world), world.alive_count(),
+                            world.tables().table_count(), world.storage_generation(), world.tick()};
 }
 
 // The name of the ErrorCode `fn` threw, or "no error". Other exception types propagate, so a
@@ -101,7 +122,7 @@ template <>
 struct StringMaker<test::WorldFingerprint> {
     static std::string convert(const test::WorldFingerprint& f) {
         std::ostringstream out;
-        out << "{hash " << std::hex << f.state_hash << std::dec << ", alive " << f.alive_count << ", tables "
+        out << "{hash " << std::hex << f.state_hash << ", bookkeeping " << f.bookkeeping << std::dec << ", alive " << f.alive_count << ", tables "
             << f.table_count << ", storage generation " << f.storage_generation << ", tick " << f.tick << "}";
         return out.str();
     }
