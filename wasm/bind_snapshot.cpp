@@ -25,6 +25,7 @@
 // Thread rule: the page's main thread, serial phase (between frames).
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 
 #include <cstdint>
 #include <vector>

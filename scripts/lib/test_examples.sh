@@ -1,7 +1,8 @@
 # examples/: built inside the engine's own build trees (ECSIA_BUILD_EXAMPLES=ON in the native-release
 # and wasm presets), so they reuse the engine objects those trees compiled. Each example is also a
-# project of its own (add_subdirectory of the engine): that path is configured here, on its own,
-# so its CMake stays right; its compile is the same sources with the same flags.
+# project of its own (add_subdirectory of the engine): the browser module is built that way here
+# with CMake's defaults, as a new user builds it: without a unity build, so every engine and
+# binding source must compile on its own (the presets' unity builds hide a missing include).
 # Sourced by scripts/test and scripts/lib/test_web.sh; call from the repository root.
 
 build_examples_native() {
@@ -19,7 +20,8 @@ build_examples_wasm() {
   for file in boids_threaded.mjs boids_threaded.wasm boids_threaded.worker.js boids_single.mjs boids_single.wasm; do
     [ -f "examples/boids/dist/$file" ] || { echo "examples/boids/dist/$file is missing (the wasm-modules build preset)" >&2; return 1; }
   done
-  echo "==> examples: boids as a project of its own under emcmake, configured (build/examples/boids-wasm)"
+  echo "==> examples: boids as a project of its own under emcmake, no unity build (build/examples/boids-wasm)"
   export NODE_PATH=/usr/share/nodejs
-  emcmake cmake -S examples/boids -B build/examples/boids-wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+  emcmake cmake -S examples/boids -B build/examples/boids-wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF >/dev/null
+  cmake --build build/examples/boids-wasm -j "$(nproc)" --target boids_single boids_threaded
 }
