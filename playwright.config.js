@@ -15,7 +15,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   workers: 1,
   fullyParallel: false,
-  forbidOnly: !!process.env.CI,
+  // Always: a test.only left in a spec would make every run (not only CI's) skip the rest silently.
+  forbidOnly: true,
   retries: 0,
   reporter: process.env.CI
     ? [['list'], ['junit', { outputFile: 'test-results/e2e-results.xml' }]]

@@ -86,9 +86,12 @@ for (const { variant, server } of variants) {
         const out = {};
         for (const [name, attempt] of Object.entries(attempts)) {
           const hash = world.stateHash();
+          const bytes = world.snapshot();  // also what stateHash leaves out: free list, generations, ticks
           const alive = world.count([]);
           try { attempt(); out[name] = { threw: false }; } catch (e) {
-            out[name] = { threw: true, message: e.message, hashKept: world.stateHash() === hash, aliveKept: world.count([]) === alive };
+            const after = world.snapshot();
+            const bytesKept = after.length === bytes.length && after.every((b, i) => b === bytes[i]);
+            out[name] = { threw: true, message: e.message, hashKept: world.stateHash() === hash, bytesKept, aliveKept: world.count([]) === alive };
           }
         }
         const again = world.defineComponent('small', { n: 'i8', flag: 'bool', who: 'entity', d: 'f64' });
@@ -124,6 +127,7 @@ for (const { variant, server } of variants) {
         expect(cases[name].threw, name).toBe(true);
         expect(cases[name].message, name).toMatch(pattern);
         expect(cases[name].hashKept, `${name}: state unchanged`).toBe(true);
+        expect(cases[name].bytesKept, `${name}: snapshot bytes unchanged`).toBe(true);
         expect(cases[name].aliveKept, `${name}: nothing spawned or despawned`).toBe(true);
       }
       expect(cases.idempotent).toBe(true);

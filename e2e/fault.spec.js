@@ -166,20 +166,30 @@ test('single: spawning until the 1 GB heap limit ends in OutOfMemory, spawns not
     }
     const seconds = (performance.now() - start) / 1000;
     const alive = world.count(['big']);
-    const hash = world.stateHash();
+    // The same call at the limit again: it must fail the same way and change nothing at all (the
+    // state, the storage and the entity bookkeeping a later spawn depends on).
+    const before = { hash: world.stateHash(), storage: world.storageGeneration, count: world.count([]) };
+    let retry = null;
+    try { world.spawnMany(chunk, { big: true }); } catch (e) { retry = e.code; }
+    const afterRetry = { hash: world.stateHash(), storage: world.storageGeneration, count: world.count([]) };
+    // The next handle the pool gives is the one it would have given before the failed calls.
+    let probe = null;
+    try { probe = world.spawn({}); world.despawn(probe); } catch (e) { probe = e.code ?? e.message; }
     // A single spawn may still fit (the failed call reserved nothing it kept); then smaller things work.
     let after = null;
     try { builtins.spawnMovers(world, 10, 1); after = world.count(['position']); } catch (e) { after = e.code ?? e.message; }
     let again = null;
     try { world.spawnMany(chunk, { big: true }); } catch (e) { again = e.code; }
-    return { error, spawned, alive, hashShape: /^[0-9a-f]{16}$/.test(hash), after, again, aliveAfter: world.count(['big']), seconds };
+    return { error, spawned, alive, retry, before, afterRetry, probe, after, again, aliveAfter: world.count(['big']), seconds };
   });
   expect(r.error, `no error after ${r.spawned} spawns in ${r.seconds} s`).not.toBeNull();
   expect(r.error.code).toBe('OutOfMemory');
   expect(r.error.message).toContain('the wasm heap cannot grow any further');
   expect(r.spawned).toBeGreaterThanOrEqual(500_000);  // the heap really filled up: ~256 MB of rows or more
   expect(r.alive).toBe(r.spawned);  // all or nothing: the failed call spawned none
-  expect(r.hashShape).toBe(true);
+  expect(r.retry).toBe('OutOfMemory');
+  expect(r.afterRetry).toEqual(r.before);
+  expect(r.probe).toBe(r.spawned);  // no slot was taken by the failed calls: the next one is slot `spawned`, generation 0
   expect(r.after).toBe(10);
   expect(r.again).toBe('OutOfMemory');
   expect(r.aliveAfter).toBe(r.spawned);

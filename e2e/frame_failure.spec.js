@@ -136,7 +136,10 @@ test('threaded: dispose() while a wave is out, and a failed createScheduler(), n
     };
   });
   expect(r.outcomes).toEqual(['resolved', 'resolved', 'resolved', 'resolved', 'resolved']);
-  expect(r.failures.every((m) => typeof m === 'string')).toBe(true);
+  // Each bad set of options is refused with an error that names what was wrong.
+  expect(r.failures[0]).toMatch(/NoSuchSystem/);
+  expect(r.failures[1]).toMatch(/batchRows/);
+  expect(r.failures[2]).toMatch(/'Move'.*(twice|more than once|already|duplicate)/i);
   expect(r.changed).toBe(true);
   expect(r.blocking).toEqual([]);
   expect(log.console.filter((m) => m.text.includes(BLOCKING))).toEqual([]);

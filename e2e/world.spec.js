@@ -112,6 +112,7 @@ for (const { variant, server } of variants) {
         const out = {};
         for (const [name, attempt] of Object.entries(attempts)) {
           const hash = world.stateHash();
+          const bytes = world.snapshot();  // also what stateHash leaves out: free list, generations, ticks
           const generation = world.storageGeneration;
           const sp = module.stackSave();
           let result;
@@ -125,6 +126,8 @@ for (const { variant, server } of variants) {
           if (name.startsWith('raw binding')) module.stackRestore(sp);
           result.stackKept = module.stackSave() === sp;
           result.hashKept = world.stateHash() === hash;
+          const after = world.snapshot();
+          result.bytesKept = after.length === bytes.length && after.every((b, i) => b === bytes[i]);
           result.generationKept = world.storageGeneration === generation;
           out[name] = result;
         }
@@ -170,6 +173,7 @@ for (const { variant, server } of variants) {
         expect(r.isError, name).toBe(true);
         expect(r.message, name).toMatch(pattern);
         expect(r.hashKept, `${name}: stateHash unchanged`).toBe(true);
+        expect(r.bytesKept, `${name}: snapshot bytes unchanged`).toBe(true);
         expect(r.generationKept, `${name}: storageGeneration unchanged`).toBe(true);
         expect(r.stackKept, `${name}: wasm stack pointer restored`).toBe(true);
       }

@@ -1,7 +1,9 @@
 // A property test of the JS World API: random sequences of calls, valid and invalid, run against
-// a small JS model of a world and against the engine, compared after every call: return values,
-// the alive set, every live entity's components and values, counts, which calls fail (and with
-// which code, where the model knows it), and that a rejected call changed nothing (stateHash).
+// a small JS model of a world and against the engine, compared after every call: return values
+// (spawned handles too: the model allocates them as the engine's pool does), the alive set, every
+// live entity's components and values, counts, which calls fail (and with which code, where the
+// model knows it), and that a rejected call changed nothing (the snapshot's bytes, which hold the
+// free list and every slot's generation as well as the state stateHash covers).
 // e2e/world_property.spec.js runs it on both builds.
 
 import { rng } from './rng.js';
@@ -25,6 +27,31 @@ function defaults(name) {
   return out;
 }
 
+// The engine's handle allocator (src/ecsia/entity/entity_pool.cpp) with the default layout: 22
+// index bits, the generation above them; a despawned slot's generation goes up by one and the
+// slot goes on a free list that is reused last-in first-out before a new slot is made.
+const INDEX_BITS = 22;
+class HandleModel {
+  #generations = [];
+  #free = [];
+  next() {
+    const index = this.#free.length > 0 ? this.#free[this.#free.length - 1] : this.#generations.length;
+    return ((this.#generations[index] ?? 0) * 2 ** INDEX_BITS + index) >>> 0;
+  }
+  spawn() {
+    const handle = this.next();
+    if (this.#free.length > 0) this.#free.pop();
+    else this.#generations.push(0);
+    return handle;
+  }
+  despawn(handle) {
+    const index = handle % 2 ** INDEX_BITS;
+    this.#generations[index] += 1;
+    this.#free.push(index);
+  }
+}
+
+const sameBytes = (a, b) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 const clone = (v) => JSON.parse(JSON.stringify(v));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -39,6 +66,7 @@ export function runProperty(world, seed, steps) {
   const next = rng(seed);
   const alive = new Map();  // handle -> { name: values }
   const dead = new Set();   // handles the model saw despawned
+  const slots = new HandleModel();
   const mismatches = [];
   let accepted = 0;
   let rejected = 0;
@@ -90,20 +118,20 @@ export function runProperty(world, seed, steps) {
       return {
         label: `spawn(${JSON.stringify(components)})`,
         call: (w) => w.spawn(components),
-        model: (handle) => {
+        model: () => {
           if (bad) return { error: true };
-          if (handle === undefined) return { result: 'handle' };  // the engine refused: reported by the caller
+          const expected = slots.spawn();
           const entity = {};
           for (const [n, v] of Object.entries(components)) entity[n] = n === 'frozen' ? {} : { ...defaults(n), ...v };
-          alive.set(handle, entity);
-          return { result: 'handle' };
+          alive.set(expected, entity);
+          return { result: expected };
         },
       };
     }
     if (kind === 3) {
       return {
         label: `despawn(${e})`, call: (w) => w.despawn(e),
-        model: () => { if (!live) return stale; alive.delete(e); dead.add(e); return { result: undefined }; },
+        model: () => { if (!live) return stale; alive.delete(e); dead.add(e); slots.despawn(e); return { result: undefined }; },
       };
     }
     if (kind === 4) {
@@ -200,7 +228,7 @@ export function runProperty(world, seed, steps) {
 
   for (let step = 0; step < steps && mismatches.length < 5; step += 1) {
     const op = pick();
-    const before = world.stateHash();
+    const before = world.snapshot();
     let outcome;
     try {
       outcome = { result: op.call(world) };
@@ -213,11 +241,11 @@ export function runProperty(world, seed, steps) {
       else if (expected.code && outcome.code !== expected.code) {
         mismatches.push(`step ${step} ${op.label}: expected ${expected.code}, got ${outcome.code} (${outcome.message})`);
       }
-      if (world.stateHash() !== before) mismatches.push(`step ${step} ${op.label}: a rejected call changed the world`);
+      if (!sameBytes(world.snapshot(), before)) mismatches.push(`step ${step} ${op.label}: a rejected call changed the world`);
       rejected += 1;
     } else {
       if (outcome.error) mismatches.push(`step ${step} ${op.label}: unexpected error ${outcome.message}`);
-      else if (expected.result !== 'handle' && !same(outcome.result, expected.result)) {
+      else if (!same(outcome.result, expected.result)) {
         mismatches.push(`step ${step} ${op.label}: returned ${JSON.stringify(outcome.result)}, model ${JSON.stringify(expected.result)}`);
       }
       accepted += 1;
