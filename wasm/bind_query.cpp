@@ -36,9 +36,20 @@ QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& with
 std::uint32_t QueryBinding::fetch(bool advance) {
     World& world = world_.world();
     const Tick now = world.tick();
+    const std::uint32_t chunks = fetch_records(since_, now);
+    if (cache_.desc().has_row_filter()) {
+        since_ = now;
+        if (advance) world.advance_tick();
+    }
+    return chunks;
+}
+
+std::uint32_t QueryBinding::fetch_since(Tick since) { return fetch_records(since, world_.world().tick()); }
+
+std::uint32_t QueryBinding::fetch_records(Tick since, Tick now) {
     records_.clear();
     std::uint32_t chunks = 0;
-    cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world), since_, now, nullptr, [&](Chunk& chunk) {
+    cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world_.world()), since, now, nullptr, [&](Chunk& chunk) {
         records_.push_back(chunk.table().index());
         records_.push_back(chunk.row_begin());
         records_.push_back(chunk.size());
@@ -48,10 +59,6 @@ std::uint32_t QueryBinding::fetch(bool advance) {
         }
         ++chunks;
     });
-    if (cache_.desc().has_row_filter()) {
-        since_ = now;
-        if (advance) world.advance_tick();
-    }
     return chunks;
 }
 
@@ -111,6 +118,7 @@ EMSCRIPTEN_BINDINGS(ecsia_query) {
     emscripten::class_<QueryBinding>("Query")
         .constructor(&ecsia::wasm::make_query, emscripten::allow_raw_pointers())
         .function("fetch", &Guarded<&QueryBinding::fetch>::call)
+        .function("fetchSince", &Guarded<&QueryBinding::fetch_since>::call)
         .function("records", &Guarded<&QueryBinding::records>::call)
         .function("recordWords", &Guarded<&QueryBinding::record_words>::call)
         .function("count", &Guarded<&QueryBinding::count>::call)

@@ -72,7 +72,13 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.writes = component_ids_of(world_.world().components(), writes, "system '" + name + "' writes");
     system.before = names_of(before, "system '" + name + "' before");
     system.after = names_of(after, "system '" + name + "' after");
-    system.main_thread = [run](World&, float dt) { run(dt); };
+    // The system's previous run is its cursor in the world (restored with a snapshot), read as
+    // the system starts: its query's changed/added rows are those after it. The slot is the one
+    // Scheduler::add_system made for this name, and slots outlive restores.
+    system.main_thread = [run, name, slot = std::optional<std::uint32_t>{}](World& world, float dt) mutable {
+        if (!slot) slot = world.cursors().slot(name);
+        run(dt, world.cursors().last_run(*slot));
+    };
     scheduler_->add_system(std::move(system));
 }
 
@@ -91,7 +97,7 @@ int SchedulerBinding::step() {
 
 void SchedulerBinding::capture_extracts() {
     for (const auto& slot : extracts_) {
-        if (slot) slot->extract.capture(world_.world(), scheduler_->frames());
+        if (slot) slot->extract.capture(world_.world(), world_.world().cursors().frames());
     }
 }
 
@@ -104,7 +110,7 @@ std::uint32_t SchedulerBinding::add_extract(const val& components, const val& wi
     auto slot = std::make_unique<Extract>(
         Extract{FrameExtract(world_.world(), component_ids_of(registry, components, "components"), std::move(query)), {}});
     slot->record.assign(4 + slot->extract.components().size(), 0);
-    slot->extract.capture(world_.world(), scheduler_->frames());  // the state now, until the first frame ends
+    slot->extract.capture(world_.world(), world_.world().cursors().frames());  // the state now, until the first frame ends
     extracts_.push_back(std::move(slot));
     return static_cast<std::uint32_t>(extracts_.size() - 1);
 }

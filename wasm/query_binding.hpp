@@ -30,6 +30,10 @@ public:
     // terms) and returns how many records. The cursor moves to the world's tick; with `advance`
     // (outside a system) the world's tick then moves on, so that later writes are newer than it.
     std::uint32_t fetch(bool advance);
+    // The same for a main-thread system's run: rows changed/added since `since`, the tick of the
+    // system's previous run (its cursor in world.cursors(), which a snapshot carries), rather than
+    // the query's own cursor, which a restore cannot reach and which this does not move.
+    std::uint32_t fetch_since(Tick since);
     std::uint32_t records() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(records_.data())); }
     std::uint32_t record_words() const { return static_cast<std::uint32_t>(4 + columns_.size()); }
     // Rows a fetch() would select now; the cursor does not move.
@@ -40,6 +44,7 @@ public:
     void mark_written(const emscripten::val& ids);
 
 private:
+    std::uint32_t fetch_records(Tick since, Tick now);
 
     WorldBinding& world_;
     QueryCache cache_;

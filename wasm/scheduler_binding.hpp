@@ -33,8 +33,9 @@ public:
 
     // Adds the system registered under `name`; throws UnknownSystem naming the known ones.
     void add_system(const std::string& name);
-    // `run(dt)` is called on the main thread in the serial slot; it must not throw (the JS layer
-    // catches and reports). reads/writes/before/after: arrays of names.
+    // `run(dt, since)` is called on the main thread in the serial slot; it must not throw (the JS
+    // layer catches and reports). `since` is the tick of the system's previous run (0: never ran),
+    // from its cursor in the world, so a restore rewinds it. reads/writes/before/after: arrays of names.
     void add_main_thread_system(const std::string& name, const emscripten::val& reads, const emscripten::val& writes,
                                 const emscripten::val& before, const emscripten::val& after, const emscripten::val& run);
 
@@ -63,7 +64,9 @@ public:
     std::uint32_t acquire_extract(std::uint32_t id);
     void remove_extract(std::uint32_t id);
     std::uint32_t workers() const { return scheduler_->workers(); }
-    double frames() const { return static_cast<double>(scheduler_->frames()); }
+    // Frames completed over the world (world.cursors().frames(): every scheduler's, set by a
+    // restore to the snapshot's count), not this scheduler's own Scheduler::frames().
+    double frames() const { return static_cast<double>(world_.world().cursors().frames()); }
     void dispose();
 
     // For other binding areas (the built-in module's API in bind_builtins.cpp, JS kernel systems in bind_kernels.cpp).

@@ -21,7 +21,7 @@ export interface ExtractSpec {
  * are re-made if the heap grew); after the next latest() or dispose() reading them throws.
  */
 export interface ExtractedFrame {
-  /** Frames the scheduler had completed when the copy was taken (the copy made by extract() has the count then). */
+  /** `scheduler.frames` when the copy was taken: frames completed over the world, restored by world.restore() (the copy made by extract() has the count then). */
   readonly frame: number;
   /** Rows copied. */
   readonly count: number;

@@ -22,8 +22,8 @@ const SPEC_KEYS = ['components', 'with', 'without'];
  * One frame's copy: `count` rows, their `entities` and per component `columns[name]` (a typed
  * array, a DataView for components of mixed field types) with `strides` and `offsets` as a Chunk
  * has them: row i's field f is columns[name][i * strides[name] + offsets[name][f]]. Rows come
- * table after table, each table's in row order. `frame` is the number of frames the scheduler had
- * completed when the copy was taken. The values stay as they were at that frame's end until the
+ * table after table, each table's in row order. `frame` is scheduler.frames when the copy was
+ * taken (frames completed over the world). The values stay as they were at that frame's end until the
  * page calls latest() again (or disposes the extract); later frames do not touch them.
  * `entities` and `columns` are made over the heap when read, so take them from the frame each
  * time you draw: the single build's heap may have grown (which detaches older views).

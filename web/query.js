@@ -136,10 +136,14 @@ export class Query {
 
   [Symbol.iterator]() { return this.chunks()[Symbol.iterator](); }
 
-  /** @internal fetch for a system run (inside it, the cursor is the system's tick) */
-  fetchForSystem() {
+  /**
+   * @internal fetch for a system's run: changed/added relative to `since`, the tick of the
+   * system's previous run (its cursor in the world, which a restore rewinds), not this query's
+   * own cursor (which a restore cannot reach).
+   */
+  fetchForSystem(since) {
     const raw = this.#liveRaw('chunks');
-    return this.#read(this.#core.engine.call('query.chunks', () => raw.fetch(false)));
+    return this.#read(this.#core.engine.call('query.chunks', () => raw.fetchSince(since)));
   }
 
   /** @internal stamps the last fetch's rows as changed in component ids `ids` */

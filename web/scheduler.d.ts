@@ -33,7 +33,8 @@ export interface SystemSpec {
   after?: readonly string[];
   /**
    * Rows the system works on: run() gets this query's chunks, changed/added relative to the
-   * system's previous run. Writes through views of components in `writes` are change-tracked.
+   * system's previous run (kept in the world: `world.restore()` rewinds it with everything else).
+   * Writes through views of components in `writes` are change-tracked.
    * The query's components count as reads in the plan unless listed in `writes`.
    */
   query?: QuerySpec;
@@ -138,7 +139,11 @@ export interface FrameInfo {
 export interface Scheduler {
   /** Worker threads this scheduler runs waves on (0: the serial executor). */
   readonly workers: number;
-  /** Frames completed. */
+  /**
+   * Frames completed over this scheduler's world: by every scheduler of the world, and set by
+   * `world.restore()` to the count when the snapshot was taken. Read inside a frame (a JS system),
+   * it is the frames completed before this one. An extract's `frame` is the same number.
+   */
   readonly frames: number;
   readonly disposed: boolean;
   /**

@@ -133,7 +133,7 @@ export class Scheduler {
 
   /** Worker threads this scheduler runs waves on (0: serial executor). */
   get workers() { return this.#call('workers', (r) => r.workers()); }
-  /** Frames completed. */
+  /** Frames completed over the world (every scheduler's; restored by world.restore()). */
   get frames() { return this.#call('frames', (r) => r.frames()); }
   get disposed() { return this.#raw === null || this.#disposeRequested; }
 
@@ -229,11 +229,12 @@ export class Scheduler {
       const touched = [...query.terms.with, ...query.terms.optional, ...query.terms.changed, ...query.terms.added];
       planReads = [...new Set([...reads, ...touched.filter((n) => !writes.includes(n))])];
     }
-    const body = (dt) => {
+    // since: the tick of this system's previous run, kept in the world (restored with a snapshot).
+    const body = (dt, since) => {
       core.callbackDepth += 1;
       let chunks;
       try {
-        chunks = query === null ? [] : query.fetchForSystem();
+        chunks = query === null ? [] : query.fetchForSystem(since);
         run(world, dt, chunks);
       } catch (error) {
         diagnose(`ecsia: JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`);
