@@ -105,6 +105,7 @@ for (const { variant, server } of variants) {
       const out = {
         trap, inFrame, framesBefore, frames: scheduler.frames, x: world.get(spawned, 'position').x,
         reported: diagnostics.filter((m) => m.includes('a trap ended frame')),
+        endedEarly: diagnostics.filter((m) => m.includes('ended early')),
       };
       scheduler.dispose();
       world.dispose();
@@ -117,6 +118,8 @@ for (const { variant, server } of variants) {
     expect(r.frames).toBe(r.framesBefore + 2);
     expect(r.x).toBe(7 + 4 * (2 / 4));  // both frames moved the entity spawned after the trap
     expect(r.reported).toHaveLength(1);
+    expect(r.endedEarly).toHaveLength(1);
+    expect(r.endedEarly[0]).toMatch(/^ecsia: frame 0 ended early at wave \d+ by an error \(rethrown to the caller\); \d+ unmerged batch\(es\) were dropped$/);
     expectNoPageErrors(log);
   });
 }
@@ -134,10 +137,13 @@ test('single: a kernel that exhausts the heap fails its batch with a diagnostic 
     await scheduler.update(1 / 60);
     const h = world.stateHash();
     await scheduler.update(1 / 60);
-    return { frames: scheduler.frames, diagnostics, failed: diagnostics.filter((m) => m.includes("system 'FaultExhaust' failed in batch")), moved: world.stateHash() !== h };
+    const frames = scheduler.frames;
+    scheduler.dispose();  // the second failure repeats the first: it was counted, and the count is said now
+    return { frames, diagnostics, failed: diagnostics.filter((m) => m.includes("system 'FaultExhaust' failed in batch")), moved: world.stateHash() !== h };
   });
   expect(r.frames).toBe(2);
   expect(r.failed.length, JSON.stringify(r.diagnostics)).toBe(2);
+  expect(r.failed[1]).toMatch(/\(repeated: 1 more like it in 1 later frame\(s\)\)$/);
   expect(r.failed[0]).toMatch(/bad_alloc|memory/);
   expect(r.moved).toBe(true);
 });

@@ -32,3 +32,12 @@ export function warningsOf(log) {
 export function expectNoPageErrors(log) {
   expect(log.errors, 'uncaught errors on the page').toEqual([]);
 }
+
+/**
+ * How many times the diagnostics in `messages` happened: a message said counts once, a summary of
+ * repeats ("... (repeated: N more like it in M later frame(s))", src/ecsia/base/diagnostics.hpp)
+ * counts N.
+ */
+export function occurrences(messages) {
+  return messages.reduce((n, m) => n + Number(/ \(repeated: (\d+) more like it/.exec(m)?.[1] ?? 1), 0);
+}

@@ -268,6 +268,22 @@ void WorldBinding::mark_rows_changed(std::uint32_t table, std::uint32_t id, std:
     flush_if_allowed();
 }
 
+void WorldBinding::mark_runs_written(const val& runs) {
+    World& world = *world_;
+    const auto words = runs["length"].as<unsigned>();
+    WriteLog log;
+    for (unsigned at = 0; at + 4 <= words; at += 4) {
+        const auto table = runs[at].as<std::uint32_t>();
+        const auto id = runs[at + 3].as<std::uint32_t>();
+        if (table >= world.tables().table_count() || !world.tables().table(table).has(id)) continue;
+        // A structural change after the fetch may have shortened the table: its rows now.
+        const std::uint32_t begin = runs[at + 1].as<std::uint32_t>();
+        const std::uint32_t end = std::min(begin + runs[at + 2].as<std::uint32_t>(), world.tables().table(table).size());
+        if (begin < end) log.record(table, id, begin, end);
+    }
+    ::ecsia::detail::WorldAccess::merge_write_log(world, log, world.tick());
+}
+
 void WorldBinding::flush_if_allowed() {
     if (world_->structural_allowed()) world_->flush();
 }
@@ -283,6 +299,14 @@ std::uint32_t WorldBinding::observe(const std::string& event, const std::string&
 }
 
 void WorldBinding::unobserve(std::uint32_t id) { world_->unobserve(id); }
+
+void WorldBinding::report_diagnostic(const std::string& message, const std::string& system) {
+    if (system.empty()) {
+        world_->diagnostics().report(message);
+    } else {
+        world_->diagnostics().report_for(system, message);
+    }
+}
 
 void WorldBinding::set_diagnostic_handler(const val& handler) {
     if (handler.isUndefined() || handler.isNull()) {
@@ -347,11 +371,13 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("spawnMany", &Guarded<&WorldBinding::spawn_many>::call)
         .function("despawnMany", &Guarded<&WorldBinding::despawn_many>::call)
         .function("markRowsChanged", &Guarded<&WorldBinding::mark_rows_changed>::call)
+        .function("markRunsWritten", &Guarded<&WorldBinding::mark_runs_written>::call)
         .function("flushIfAllowed", &Guarded<&WorldBinding::flush_if_allowed>::call)
         .function("observe", &Guarded<&WorldBinding::observe>::call)
         .function("unobserve", &Guarded<&WorldBinding::unobserve>::call)
         .function("stateHash", &Guarded<&WorldBinding::state_hash>::call)
-        .function("setDiagnosticHandler", &Guarded<&WorldBinding::set_diagnostic_handler>::call);
+        .function("setDiagnosticHandler", &Guarded<&WorldBinding::set_diagnostic_handler>::call)
+        .function("reportDiagnostic", &Guarded<&WorldBinding::report_diagnostic>::call);
     // The pool the threaded module was linked with (0 in the single module): web/ecsia.js caps
     // its worker count at this.
     emscripten::constant("poolSize", ECSIA_WASM_POOL_SIZE);

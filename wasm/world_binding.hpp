@@ -85,6 +85,14 @@ public:
 
     // Diagnostics (G3) go to handler(message) instead of stderr.
     void set_diagnostic_handler(const emscripten::val& handler);
+    // Stamps runs of rows as changed at the world's tick and queues their change observers (no
+    // flush): `runs` is [table, first row, rows, component id] per run; rows past a table's end
+    // and tables without the component are skipped. A main-thread JS system's declared writes
+    // through views it fetched from other queries.
+    void mark_runs_written(const emscripten::val& runs);
+    // A diagnostic of the JS layer, through the same channel (naming, repeats counted); with
+    // `system`, a message that names that system itself.
+    void report_diagnostic(const std::string& message, const std::string& system);
 
     // Keeps `owned` alive as long as the world: for state the world's observers write into
     // (another binding area's, such as the built-in scenario's event log).

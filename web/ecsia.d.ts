@@ -54,7 +54,12 @@ export interface LoadOptions {
    * diagnostic saying why.
    */
   threads?: 'auto' | number;
-  /** Receives every warning (G3: nothing is silent). Default: console.warn. */
+  /**
+   * Receives every warning (G3: nothing is silent). Default: console.warn. What a system's work
+   * causes names the system ("system 'Name': ..."); one repeated in consecutive frames is said
+   * once, then as "... (repeated: N more like it in M later frame(s))" when it stops, every 300
+   * frames while it goes on, and when the scheduler is disposed.
+   */
   onDiagnostic?: (message: string) => void;
   /**
    * The kernel module: an ES module whose exported functions are JS kernels

@@ -19,8 +19,9 @@ const collected = new FinalizationRegistry(({ core, raw }) => core.freeQuery(raw
  * a DataView with byte strides and offsets for components of mixed field types). Every view is
  * valid while `stale` is false: a structural change (spawn, despawn, add, remove, a frame's
  * commands), a column move or heap growth makes the chunk stale; fetch chunks again then.
- * Writes through the views are not change-tracked unless made by a system that declares the
- * component in `writes`, or marked with world.markChanged(chunk, name).
+ * Writes through the views are not change-tracked unless made by a main-thread system that
+ * declares the component in `writes` through views it fetched while it ran (its own query's or
+ * any other query's chunks), or marked with world.markChanged(chunk, name).
  */
 export class Chunk {
   #world;
@@ -125,7 +126,13 @@ export class Query {
     const raw = this.#liveRaw('chunks');
     const advance = core.callbackDepth === 0;
     const n = core.engine.call('query.chunks', () => raw.fetch(advance));
-    return this.#read(n);
+    const chunks = this.#read(n);
+    // A main-thread system's declared writes through these views are change-tracked too.
+    const views = core.systemViews;
+    if (views !== null) {
+      for (const chunk of chunks) views.push(chunk);
+    }
+    return chunks;
   }
 
   /** Rows chunks() would select now (the change cursor does not move). */

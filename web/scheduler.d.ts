@@ -34,7 +34,9 @@ export interface SystemSpec {
   /**
    * Rows the system works on: run() gets this query's chunks, changed/added relative to the
    * system's previous run (kept in the world: `world.restore()` rewinds it with everything else).
-   * Writes through views of components in `writes` are change-tracked.
+   * Writes through views of components in `writes` are change-tracked: views of these chunks and
+   * of any chunks the system fetches from other queries while it runs (with or without a `query`
+   * of its own).
    * The query's components count as reads in the plan unless listed in `writes`.
    */
   query?: QuerySpec;

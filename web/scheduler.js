@@ -19,7 +19,7 @@ import { describe, isPlainObject, knownKeys, stringList as stringListOf } from '
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
-import { Query } from './query.js';
+import { Chunk, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
 const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch'];
@@ -34,6 +34,19 @@ const MOVED = {
   config: 'builtinsOf(ecsia).addSystem(scheduler, name, config)',
 };
 const stringList = (op, what, value) => stringListOf(`scheduler.${op}`, what, value);
+
+// [table, first row, rows, component id] for each fetched chunk and each of `writes`
+// ([name, id] pairs) it has a view of.
+function runsWritten(chunks, writes) {
+  const runs = [];
+  for (const chunk of chunks) {
+    const [table, begin, rows] = Chunk.rowsOf(chunk);
+    for (const [name, id] of writes) {
+      if (chunk.columns[name] !== undefined) runs.push(table, begin, rows, id);
+    }
+  }
+  return runs;
+}
 
 export class Scheduler {
   #engine;
@@ -146,9 +159,11 @@ export class Scheduler {
    * the main thread in the serial slot of its wave, with the world's full API; `reads` and
    * `writes` (component names) place it in the plan. With a `query` ({ with, without, optional,
    * changed, added }) it gets run(world, dt, chunks): its query's chunks, changed/added relative
-   * to its previous run, and rows it writes through views of components in `writes` are
-   * change-tracked (changed queries and change observers see them). An exception it throws
-   * becomes a diagnostic naming the system, and the frame goes on.
+   * to its previous run. Rows of components in `writes` it can write through views are
+   * change-tracked (changed queries and change observers see them): its query's chunks and every
+   * chunk it fetches from another query while it runs (views kept from before it ran are not
+   * seen; use world.markChanged for those). An exception it throws becomes a diagnostic naming
+   * the system, and the frame goes on.
    *
    * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch }) adds
    * a JS kernel system: `kernel` is an export of the kernel module (loadEcsia({ kernels })), run
@@ -217,7 +232,6 @@ export class Scheduler {
     const op = 'addSystem';
     const world = this.#publicWorld;
     const core = this.#world;
-    const diagnose = this.#diagnose;
     let query = null;
     let writeIds = [];
     let planReads = reads;
@@ -229,28 +243,37 @@ export class Scheduler {
       const touched = [...query.terms.with, ...query.terms.optional, ...query.terms.changed, ...query.terms.added];
       planReads = [...new Set([...reads, ...touched.filter((n) => !writes.includes(n))])];
     }
+    // Declared writes that have views (tags have none), as [name, id]: what a fetched chunk can
+    // be written through. Set once the engine has accepted the system (and its names).
+    let viewedWrites = [];
     // since: the tick of this system's previous run, kept in the world (restored with a snapshot).
     const body = (dt, since) => {
       core.callbackDepth += 1;
+      const outer = core.systemViews;
+      const fetched = [];
+      core.systemViews = viewedWrites.length > 0 ? fetched : null;
       let chunks;
       try {
         chunks = query === null ? [] : query.fetchForSystem(since);
         run(world, dt, chunks);
       } catch (error) {
-        diagnose(`ecsia: JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`);
+        core.report(`JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`, name);
       } finally {
         core.callbackDepth -= 1;
+        core.systemViews = outer;
       }
+      if (core.disposed) return;
       // Writes through views of declared components count as writes, even when run threw part way.
-      if (query !== null && writeIds.length > 0 && chunks !== undefined && chunks.length > 0 && !core.disposed) {
-        try {
-          query.markWritten(writeIds);
-        } catch (error) {
-          diagnose(`ecsia: JS system '${name}': its writes could not be tracked: ${error instanceof Error ? error.message : String(error)}`);
-        }
+      try {
+        if (query !== null && writeIds.length > 0 && chunks !== undefined && chunks.length > 0) query.markWritten(writeIds);
+        // Views from any other query it fetched while it ran: the declared writes each chunk has a view of.
+        if (fetched.length > 0) core.call(op, (r) => r.markRunsWritten(runsWritten(fetched, viewedWrites)));
+      } catch (error) {
+        core.report(`JS system '${name}': its writes could not be tracked: ${error instanceof Error ? error.message : String(error)}`, name);
       }
     };
     this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body));
+    viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
     this.#names.add(name);
   }
 

@@ -303,7 +303,6 @@ export class World {
     }
     this.#core.component(op, name);
     checkFunction(`world.${op}`, 'the callback', fn);
-    const diagnose = this.#core.engine.diagnose;
     const label = `the '${event}' observer of '${name}'${fn.name ? ` (${fn.name})` : ''}`;
     const core = this.#core;
     const id = core.call(op, (r) => r.observe(event, name, (entity) => {
@@ -311,7 +310,7 @@ export class World {
       try {
         fn(entity >>> 0);
       } catch (error) {
-        diagnose(`ecsia: ${label} threw for entity ${entity >>> 0}: ${error instanceof Error ? error.message : String(error)}`);
+        core.report(`${label} threw for entity ${entity >>> 0}: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         core.callbackDepth -= 1;
       }

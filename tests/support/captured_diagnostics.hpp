@@ -24,6 +24,19 @@ public:
         }));
     }
 
+    // How many times `text` happened: a message said counts once, a summary of repeats
+    // ("... (repeated: N more like it ...)", ecsia/base/diagnostics.hpp) counts N.
+    std::size_t occurrences(const std::string& text) const {
+        const std::string marker = " (repeated: ";
+        std::size_t total = 0;
+        for (const std::string& message : messages) {
+            if (message.find(text) == std::string::npos) continue;
+            const std::size_t at = message.find(marker);
+            total += at == std::string::npos ? 1 : std::stoul(message.substr(at + marker.size()));
+        }
+        return total;
+    }
+
     std::vector<std::string> messages;
 };
 

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/captured_diagnostics.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 
@@ -106,14 +107,18 @@ TEST_CASE("every handle of a generation-exhausted slot stays stale after retirem
     options.index_bits = 30;
     options.max_entities = 16;
     World world(options);
-    world.diagnostics().set_sink([](const std::string&) {});  // retirement is reported; expected here
+    test::CapturedDiagnostics said(world);
     std::vector<Entity> old;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         old.push_back(world.spawn(Position{float(i), 0}));
         world.despawn(old.back());
     }
+    REQUIRE(world.entities().retired_count() == 1);  // the 4th despawn of slot 0 retired it
+    CHECK(said.messages == std::vector<std::string>{"entity slot 0 used all its generations and is retired; "
+                                                    "max_entities is effectively 15 from now on"});
     for (int i = 0; i < 10; ++i) world.spawn(Position{50, 50});
     for (Entity e : old) require_every_accessor_refuses(world, e);
+    CHECK(said.messages.size() == 1);
 }
 
 TEST_CASE("a stale handle's error names the handle", "[world][entity]") {

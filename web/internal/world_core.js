@@ -146,6 +146,27 @@ export class WorldCore {
      * world's tick (a system's writes stay at its own tick), and dispose() is refused.
      */
     this.callbackDepth = 0;
+    /**
+     * While a main-thread JS system that declares writes runs: the Chunks it fetched from any
+     * query, so its declared writes through their views are change-tracked after it returns
+     * (web/scheduler.js). null otherwise.
+     */
+    this.systemViews = null;
+  }
+
+  /**
+   * Reports a diagnostic through the engine's channel, so it is named by the system whose work
+   * caused it and a repeat is counted like the engine's own (src/ecsia/base/diagnostics.hpp);
+   * `system`: the system the message already names. Straight to onDiagnostic once the world is gone.
+   */
+  report(message, system = '') {
+    if (this.#raw !== null) {
+      try {
+        this.engine.call('world.report', () => this.#raw.reportDiagnostic(message, system));
+        return;
+      } catch { /* the engine cannot take it: say it directly below */ }
+    }
+    this.engine.diagnose(`ecsia: ${message}`);
   }
 
   get disposed() { return this.#raw === null; }

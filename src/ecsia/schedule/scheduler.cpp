@@ -135,6 +135,7 @@ void Scheduler::begin_frame(float dt) {
     if (world_->phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
     plan();
     set_state(FrameState::Running);
+    world_->diagnostics().begin_frame();  // a diagnostic repeated frame after frame is said once, with a count
     dt_ = dt;
     wave_ = 0;
     waves_.clear();
@@ -217,6 +218,7 @@ FrameStatus Scheduler::run_waves() {
     // `changed` filters see them next frame. Here, not in a binding, so every build agrees.
     world_->advance_tick();
     last_waves_.swap(waves_);
+    world_->diagnostics().end_frame();
     return FrameStatus::Done;
 }
 
@@ -226,16 +228,19 @@ void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) 
         run_tick_[s] = world_->advance_tick();
         // A throwing system ends only itself, like a failing batch: what it did before it threw
         // stands (it had full access to the world), and the frame goes on.
+        const std::string& name = systems_[s].name;
         try {
+            const Diagnostics::Source source(world_->diagnostics(), name);  // gone before a handler runs
             systems_[s].main_thread(*world_, dt_);
         } catch (const std::exception& error) {
-            world_->diagnostics().report("main-thread system '" + systems_[s].name + "' threw: " + error.what() +
-                                        "; what it did before stands, and the frame goes on");
+            world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw: " + error.what() +
+                                                       "; what it did before stands, and the frame goes on");
         } catch (...) {
-            world_->diagnostics().report("main-thread system '" + systems_[s].name + "' threw " + kNonStandardException +
-                                        "; what it did before stands, and the frame goes on");
+            world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw " + kNonStandardException +
+                                                       "; what it did before stands, and the frame goes on");
         }
         if (dispose_requested_ || world_ == nullptr) return;
+        const Diagnostics::Source source(world_->diagnostics(), name);  // the observers its changes set off
         world_->flush();
         world_->cursors().set_last_run(cursor_slots_[s], run_tick_[s]);
     }
@@ -268,7 +273,7 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
             try {
                 batch.reservation = detail::WorldAccess::reserve(*world_, spawns);
             } catch (const Error& error) {
-                world_->diagnostics().report("system '" + systems_[s].name + "' batch " + std::to_string(b) +
+                world_->diagnostics().report_for(systems_[s].name, "system '" + systems_[s].name + "' batch " + std::to_string(b) +
                                             " got no reserved handles (" + error.what() + "); its spawns are assigned at merge");
             }
         }
@@ -395,6 +400,8 @@ void Scheduler::dispose_now() {
     } else {
         abandon_frame("the scheduler was disposed");
     }
+    // Counts of repeated diagnostics not yet said are said now: no later frame will.
+    if (world_ != nullptr) world_->diagnostics().flush_repeats();
     set_state(FrameState::Disposed);
     if (threaded_ && !options_.wait_for_workers) {
         // Detached workers may still call back into the executor (a batch that outlived its

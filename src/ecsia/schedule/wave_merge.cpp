@@ -9,17 +9,19 @@ namespace ecsia {
 void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<const Tick> run_tick,
                       std::span<const SystemDesc> systems, bool merge_results) {
     buffers_.clear();
+    buffer_systems_.clear();
     reservations_.clear();
     for (Batch* batch : batches) {
         // Most batches record nothing and reserve nothing: World::apply need not see them.
         if (!batch->failed && batch->commands.record_count() == 0 && batch->reservation.size() == 0) continue;
         reservations_.push_back(&batch->reservation);
         if (batch->failed) {
-            world.diagnostics().report("system '" + systems[batch->system].name + "' failed in batch " +
+            world.diagnostics().report_for(systems[batch->system].name, "system '" + systems[batch->system].name + "' failed in batch " +
                                        std::to_string(batch->id) + ": " + batch->error + "; its " +
                                        std::to_string(batch->commands.record_count()) + " command(s) were dropped");
         } else if (merge_results) {
             buffers_.push_back(&batch->commands);
+            buffer_systems_.push_back(batch->system);
         }
     }
     if (!merge_results && !batches.empty()) {
@@ -39,7 +41,23 @@ void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<cons
     // this wave may be merged a second time.
     merged_.swap(batches);
     batches.clear();
-    world.apply(buffers_, reservations_);
+    // One apply per system (its batches are adjacent), so that what its commands cause (a skipped
+    // record, an observer that throws) names it; the reservations return once, after them all,
+    // exactly as one apply of every buffer would return them.
+    try {
+        const std::span<CommandBuffer* const> buffers(buffers_);
+        for (std::size_t begin = 0; begin < buffers.size();) {
+            std::size_t end = begin + 1;
+            while (end < buffers.size() && buffer_systems_[end] == buffer_systems_[begin]) ++end;
+            const Diagnostics::Source source(world.diagnostics(), systems[buffer_systems_[begin]].name);
+            world.apply(buffers.subspan(begin, end - begin), {});
+            begin = end;
+        }
+    } catch (...) {
+        world.apply({}, reservations_);
+        throw;
+    }
+    world.apply({}, reservations_);
 }
 
 std::size_t WaveMerge::drop(World& world, std::vector<Batch*>& batches) {

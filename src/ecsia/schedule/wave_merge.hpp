@@ -4,7 +4,7 @@
 // stamped at each system's run tick, change observers queued), then command buffers and the
 // reservations they took handles from (spawns beyond a reservation get real handles here, in
 // order; unused handles return). A failed batch's commands are dropped with a diagnostic naming
-// its system; its handles still return. Because the order is the plan's, every executor merges
+// its system; its handles still return. What a system's commands cause is reported in its name. Because the order is the plan's, every executor merges
 // to the same state (G1).
 // Thread rule: coordinator thread, serial phase.
 
@@ -37,6 +37,7 @@ public:
 private:
     // Reused from wave to wave so that a merge does not allocate.
     std::vector<CommandBuffer*> buffers_;
+    std::vector<std::uint32_t> buffer_systems_;  // the system of each of buffers_
     std::vector<EntityReservation*> reservations_;
     std::vector<const WriteLog*> logs_;
     std::vector<Tick> ticks_;
