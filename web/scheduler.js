@@ -257,7 +257,8 @@ export class Scheduler {
    * Runs one frame. The waves run on the workers; between them this awaits the fence with
    * Atomics.waitAsync, so the page keeps rendering and handling input. A second update() while
    * one runs is rejected. A frame whose every wave finishes within fencePollUs of its dispatch
-   * completes without yielding to the event loop. dt must be a finite number >= 0.
+   * completes without yielding to the event loop. dt must be a finite number >= 0. A futex wait
+   * of the page's thread during the frame (never the engine's doing: G2) becomes a diagnostic.
    */
   async update(dt) {
     this.#rawFor('update');
