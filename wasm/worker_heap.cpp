@@ -192,7 +192,7 @@ std::uint32_t fresh_block(std::uint32_t k) noexcept {
             return piece;
         }
         // Another thread installed a superblock meanwhile: this one is cut into blocks of this
-        // class, so none of it is lost (a rare race; at most a few thousand pushes).
+        // class, so none of it is lost (a rare race; up to 32,768 pushes for the smallest class).
         for (std::uint32_t at = piece + size; at + size <= piece + kSuperblock; at += size) {
             header_at(at)->kind = k;
             g_free[k].push(at, header_link);
