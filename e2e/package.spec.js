@@ -57,11 +57,6 @@ const EXPECTED_FILES = [
 const COOP = 'Cross-Origin-Opener-Policy: same-origin';
 const COEP = 'Cross-Origin-Embedder-Policy: require-corp';
 
-// Emscripten's one-time "Blocking on the main thread is very dangerous" can appear on a threaded
-// page when its malloc meets a worker's under load (a lock held for a moment; wasm/CMakeLists.txt
-// says why blocking stays allowed). Not this spec's concern: the only warning a threaded run may show.
-const withoutBlockingNotice = (warnings) => warnings.filter((w) => !w.includes('Blocking on the main thread is very dangerous'));
-
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 // The apps must hold the package scripts/pack just built (the repository's own loader and
@@ -217,7 +212,7 @@ for (const { name, app, built, serve } of APPS) {
             // The deciding executor (issue 15) runs a wave this small on as few workers as pay, and
             // the first worker awake may take every batch: at least one worker ran jobs.
             expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);
-            expect(withoutBlockingNotice(warnings)).toEqual([]);
+            expect(warnings).toEqual([]);
           } else {
             expect(result.isolated).toBe(false);
             expect(result.variant).toBe('single');
@@ -246,7 +241,7 @@ test('Cross-Origin-Embedder-Policy: credentialless isolates the page too (the RE
     expect(errors).toEqual([]);
     expect(result).toMatchObject({ isolated: true, variant: 'threaded', frames: 30 });
     expect(result.workerFrames).toBeGreaterThanOrEqual(1);
-    expect(withoutBlockingNotice(warnings)).toEqual([]);
+    expect(warnings).toEqual([]);
     hashes['plain ES modules (import map), COEP credentialless'] = result.hash;
   } finally {
     server.stop();
@@ -274,7 +269,7 @@ for (const { name, app, built, serve } of KERNEL_APPS) {
         if (isolated) {
           expect(result.workerFrames).toBeGreaterThanOrEqual(1);
           expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);  // as above: the deciding executor
-          expect(withoutBlockingNotice(warnings)).toEqual([]);
+          expect(warnings).toEqual([]);
         } else {
           expect(warnings).toHaveLength(1);
         }
@@ -328,7 +323,7 @@ for (const { name, app, built, serve } of APPS.filter(({ app }) => app === 'vite
         expect(result.variant).toBe(isolated ? 'threaded' : 'single');
         if (isolated) {
           expect(result.workers).toBeGreaterThanOrEqual(1);
-          expect(withoutBlockingNotice(warnings)).toEqual([]);
+          expect(warnings).toEqual([]);
         } else {
           expect(warnings).toHaveLength(1);
         }
@@ -447,7 +442,7 @@ test.describe('the npm README', () => {
       await page.goto(`${server.url}/readme-example.html`);
       await expect.poll(() => logs.filter((m) => m.type === 'log').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
       expect(errors).toEqual([]);
-      expect(withoutBlockingNotice(logs.filter((m) => m.type === 'warning').map((m) => m.text))).toEqual([]);
+      expect(logs.filter((m) => m.type === 'warning').map((m) => m.text)).toEqual([]);
       const lines = logs.filter((m) => m.type === 'log').map((m) => m.text);
       expect(lines[0]).toMatch(/^10000 entities, the first at 0\.01\d*, -0\.01\d*$/);
       expect(lines.at(-1)).toMatch(/^threaded [1-8] [0-9a-f]{16}$/);  // threads: 'auto': cores - 1, at least 1

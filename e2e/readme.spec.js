@@ -40,7 +40,7 @@ blocks.forEach((code, index) => {
     expect(outcome).toBe('ok');
     expectNoPageErrors(log);
     expect(log.console.filter((m) => m.type === 'error')).toEqual([]);
-    expect(log.console.filter((m) => m.type === 'warning' && !m.text.includes('Blocking on the main thread'))).toEqual([]);
+    expect(log.console.filter((m) => m.type === 'warning')).toEqual([]);
     const printed = log.console.filter((m) => m.type === 'log').map((m) => m.text);
     if (index === 0) {
       expect(printed.some((t) => /^plan \[\["Move".*state hash [0-9a-f]{16}$/.test(t))).toBe(true);

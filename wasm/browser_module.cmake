@@ -46,10 +46,11 @@ endif()
 # Threaded: one Web Worker per pool slot, created before the factory's promise resolves, so a
 # pthread_create never has to wait for the main thread to yield. 8 = the most workers a page
 # asks for (web/ecsia.js clamps to this).
-# Not -sALLOW_BLOCKING_ON_MAIN_THREAD=0: it also aborts on a momentarily contended malloc lock
-# (a worker freeing its start-up state while the page allocates), seen in e2e runs. The page
-# never waits on purpose (it awaits the fence with Atomics.waitAsync); e2e/scheduler.spec.js
-# measures that the main thread keeps running while waves do.
+# The page never waits on a lock a worker holds (G2): wasm/worker_heap.cpp gives the workers a
+# heap of their own (the page is the only thread in dlmalloc, whose mutex would make the page
+# spin), Emscripten's own thread start-up and exit included, and counts every futex wait on the
+# page (--wrap below), which web/scheduler.js reports as a diagnostic when it happens in update().
+# e2e/g2_stress.spec.js shows it under allocation-heavy waves.
 set(ECSIA_WASM_POOL_SIZE 8 CACHE STRING "Web Workers a threaded browser module starts with")
 set(ECSIA_BROWSER_VARIANTS threaded single CACHE INTERNAL "browser module variants")
 set(ECSIA_BROWSER_threaded_CORE ecsia::core_threaded CACHE INTERNAL "")
@@ -57,6 +58,8 @@ set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")
 # The pool workers get loadEcsia({ kernels })'s kernel module from the page by message
 # (wasm/worker_kernels.post.js, with the one import() bundlers must leave alone outside the factory).
 set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth
+    # wasm/worker_heap.cpp: Emscripten's own allocations routed by thread, the page's waits counted
+    -Wl,--wrap=emscripten_builtin_malloc,--wrap=emscripten_builtin_free,--wrap=emscripten_builtin_memalign,--wrap=emscripten_futex_wait
     # SHELL: each flag with its file, or CMake's de-duplication of link options drops the second --post-js
     "SHELL:--post-js ${ECSIA_WASM_DIR}/worker_kernels.post.js" "SHELL:--extern-post-js ${ECSIA_WASM_DIR}/native_import.extern.js"
     CACHE INTERNAL "")
@@ -100,7 +103,13 @@ foreach(variant ${ECSIA_BROWSER_VARIANTS} ${ECSIA_BROWSER_DEBUG_VARIANTS})
     target_link_libraries(ecsia_bindings_${variant} PUBLIC ${ECSIA_BROWSER_${variant}_CORE})
     target_compile_options(ecsia_bindings_${variant} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
     target_compile_definitions(ecsia_bindings_${variant} PRIVATE ECSIA_WASM_POOL_SIZE=${ECSIA_BROWSER_${variant}_POOL})
+    if(variant MATCHES "^threaded")
+        # malloc and emscripten_tls_init for threaded modules (an object, so the linker takes its
+        # definitions over the libc's weak ones): the page alone in dlmalloc, G2
+        target_sources(ecsia_bindings_${variant} PRIVATE ${ECSIA_WASM_DIR}/worker_heap.cpp)
+    endif()
 endforeach()
+set_source_files_properties(${ECSIA_WASM_DIR}/worker_heap.cpp PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 function(ecsia_add_browser_module name)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_DIRECTORY" "SOURCES;VARIANTS")

@@ -157,7 +157,8 @@ export interface Scheduler {
   addSystem(system: string | SystemSpec | KernelSystemSpec): void;
   /**
    * Runs one frame; the waves run on the workers while the page awaits the fence, never blocking.
-   * dt is a finite number >= 0. A second update() while one runs is rejected.
+   * dt is a finite number >= 0. A second update() while one runs is rejected. Should the page's
+   * thread ever wait for a lock during it, a diagnostic says so (threaded build).
    */
   update(dt: number): Promise<void>;
   /**

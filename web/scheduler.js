@@ -281,7 +281,8 @@ export class Scheduler {
    * Runs one frame. The waves run on the workers; between them this awaits the fence with
    * Atomics.waitAsync, so the page keeps rendering and handling input. A second update() while
    * one runs is rejected. A frame whose every wave finishes within fencePollUs of its dispatch
-   * completes without yielding to the event loop. dt must be a finite number >= 0.
+   * completes without yielding to the event loop. dt must be a finite number >= 0. A futex wait
+   * of the page's thread during the frame (never the engine's doing: G2) becomes a diagnostic.
    */
   async update(dt) {
     this.#rawFor('update');
@@ -294,6 +295,7 @@ export class Scheduler {
     this.#running = true;
     const crashes = this.#engine.workerCrashes;
     const crashesBefore = crashes.length;
+    const pageWaitsBefore = this.#engine.pageWaits();
     // Time the page's thread spends inside the engine's calls of this frame (lastFrame().pageUs):
     // the rest of update()'s time the page was free, and a page that draws meanwhile sees it here.
     let pageMs = 0;
@@ -319,6 +321,12 @@ export class Scheduler {
       throw error;
     } finally {
       this.#running = false;
+      // G2 is never silent when broken: a frame during which the page's thread waited says so.
+      const pageWaits = (this.#engine.pageWaits() - pageWaitsBefore) >>> 0;
+      if (pageWaits > 0) {
+        this.#diagnose(`ecsia: the page's thread waited ${pageWaits} time(s) for a lock or condition during scheduler.update() ` +
+          '(in a browser, a busy spin); the engine should never make it wait: please report this.');
+      }
       if (this.#disposeRequested) this.#release();
     }
   }

@@ -67,6 +67,20 @@ export class Engine {
       module.wasmMemory.buffer instanceof SharedArrayBuffer ? module.wasmMemory : undefined;
     this.#heap = this.#currentHeap();
     this.#views = Engine.#makeViews(this.#heap);
+    // Threaded modules count every futex wait of the page's thread (wasm/worker_heap.cpp); a
+    // module without the count (the single build, a user's own module built otherwise) says 0.
+    this.#pageWaits = typeof module._ecsia_page_waits === 'function' ? this.direct('_ecsia_page_waits') : () => 0;
+  }
+
+  #pageWaits;
+
+  /**
+   * How many times the page's thread has waited on a futex (a contended lock, a condition
+   * variable, a join) since the module loaded: a busy spin in a browser. The engine never makes
+   * it wait (G2); Scheduler.update() reports any wait of its frame.
+   */
+  pageWaits() {
+    return this.#pageWaits() >>> 0;
   }
 
   /**

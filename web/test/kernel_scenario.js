@@ -81,7 +81,7 @@ export async function runKernelScenario(loadEcsia, { threads, workers, frames, e
   const out = {
     variant: ecsia.variant, workers: scheduler.workers, hashes, alive: world.count(['hp']),
     withParent: world.count(['parent']), withMixed: world.count(['mixed']), plan: scheduler.plan(),
-    diagnostics: diagnostics.filter((m) => !m.includes('threads are off') && !m.includes('Blocking on the main thread')),
+    diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };
   scheduler.dispose();
   world.dispose();

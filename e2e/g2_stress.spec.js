@@ -1,0 +1,123 @@
+// G2 under stress: the page's thread never waits on a lock a worker holds. Allocation-heavy JS
+// kernels (web/test/kernels/g2_stress.js: command buffers that grow, spawns past the reservation,
+// a burst that grows the wasm heap from a worker) and a C++ system that allocates on every row
+// (web/test/modules/g2_stress.cpp, a user's module) run on 1 and 2 workers for several hundred
+// frames, while the page spawns, despawns and snapshots between frames and reads (and has its
+// writes refused) while each wave is out. It fails on any futex wait of the page's thread (the
+// threaded module counts them: wasm/worker_heap.cpp), on the diagnostic update() gives for one,
+// and on Emscripten's "Blocking on the main thread" warning.
+import { expect, test } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers } from './support.js';
+
+const FRAMES = 300;
+const BURST_FRAME = 120;
+
+for (const workers of [1, 2]) {
+  test(`threaded, ${workers} worker(s): ${FRAMES} allocation-heavy frames, the page busy between and during them, and it never waits`, async ({ page }) => {
+    const log = await openTestPage(page, servers.isolated);
+    const r = await page.evaluate(async ({ workers, frames, burstFrame }) => {
+      const { loadEcsia, internalsOf } = window.ecsiaTest;
+      const diagnostics = [];
+      // A user's module (web/test/modules/g2_stress.cpp: the engine and an allocating C++
+      // system) with the JS kernels.
+      const ecsia = await loadEcsia({
+        threads: 2, module: '/web/test/dist/g2_stress', kernels: new URL('/web/test/kernels/g2_stress.js', location.href),
+        onDiagnostic: (m) => diagnostics.push(m),
+      });
+      const engine = internalsOf(ecsia);
+      const world = ecsia.createWorld({ maxEntities: 1 << 20 });
+      world.defineComponent('hp', { value: 'i32' });
+      world.defineComponent('payload', { a: 'f64', b: 'f64', c: 'f64', d: 'f64' });
+      world.defineComponent('young', {});
+      world.defineComponent('burst', {});
+      const scheduler = world.createScheduler({ workers, batchRows: 64 });
+      // Every wave on the workers: left to decide, the executor may run small waves on the page.
+      internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+      scheduler.addSystem({ name: 'Churn', kernel: 'churn', reads: ['hp'], writes: [], query: { without: ['young'] }, spawnsPerBatch: 1 });
+      scheduler.addSystem({ name: 'Fade', kernel: 'fade', reads: [], writes: ['hp'], query: { with: ['young'] } });
+      scheduler.addSystem({ name: 'Burst', kernel: 'burst', reads: [], writes: [], query: { with: ['burst'] }, spawnsPerBatch: 16 });
+      scheduler.addSystem('Allocate');  // C++: a vector and a string per row
+      world.spawnMany(2048, { ballast: { value: 1 } });
+
+      const parents = [];
+      for (let i = 0; i < 300; i++) parents.push(world.spawn({ hp: { value: i } }));
+      const heapBefore = engine.heapState().buffer.byteLength;
+      const waitsBefore = engine.pageWaits();
+      const counts = { readsInWaves: 0, snapshots: 0, pageSpawned: 0, pageDespawned: 0 };
+      const unexpected = [];
+      let snapshot = new Uint8Array(0);
+      for (let f = 0; f < frames; f++) {
+        // Between frames: the page spawns and despawns parents and takes snapshots.
+        for (let i = 0; i < 8; i++) parents.push(world.spawn({ hp: { value: f + i }, payload: { a: f, b: i, c: 0, d: 1 } }));
+        counts.pageSpawned += 8;
+        for (let i = 0; i < 8; i++) world.despawn(parents.shift());
+        counts.pageDespawned += 8;
+        if (f % 10 === 0) {
+          snapshot = world.snapshot(snapshot.length > 0 ? snapshot : undefined);
+          counts.snapshots += 1;
+        }
+        if (f === burstFrame) for (const e of parents.slice(0, 100)) world.add(e, 'burst');
+
+        // During the frame: while each wave is out the page reads, queries, and has writes refused.
+        let done = false;
+        let failure = null;
+        scheduler.update(1 / 60).then(() => { done = true; }, (error) => { done = true; failure = error; });
+        while (!done) {
+          // A refused write says a wave is out (every world write is, then): the reads that follow
+          // run while workers allocate. (Between two waves of a frame the page may find the world
+          // serial for a moment: a write is accepted there.)
+          const e = parents[f % parents.length];
+          let inWave = false;
+          try {
+            world.set(e, 'hp', { value: f });
+          } catch (error) {
+            if (error.code === 'WrongPhase') inWave = true;
+            else unexpected.push(`write: ${error.message}`);
+          }
+          try {
+            world.get(e, 'hp');
+            world.count(['young']);
+            world.isAlive(e);
+            world.has(e, 'payload');
+            world.chunks(['hp'], ['young']);
+            if (inWave) counts.readsInWaves += 1;
+          } catch (error) {
+            unexpected.push(`read: ${error.message}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        if (failure !== null) throw failure;
+      }
+      const out = {
+        counts, unexpected,
+        poolJobs: scheduler.lastFrame().jobs.reduce((a, b) => a + b, 0),
+        pageWaits: engine.pageWaits() - waitsBefore,
+        heap: [heapBefore, engine.heapState().buffer.byteLength],
+        young: world.count(['young']),
+        workers: scheduler.workers,
+        overflowSpawns: diagnostics.some((m) => m.includes("exceeded their batch's reservation")),
+        // Everything but the spawns past the reservation, which this stress makes on purpose.
+        diagnostics: diagnostics.filter((m) => !m.includes("exceeded their batch's reservation")),
+      };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    }, { workers, frames: FRAMES, burstFrame: BURST_FRAME });
+
+    expect(r.workers).toBe(workers);
+    // The stress happened: waves on the workers, spawns past the reservation, a heap that grew,
+    // the page's reads while waves were out (its writes refused there), its work between frames.
+    expect(r.poolJobs).toBeGreaterThan(FRAMES);
+    expect(r.overflowSpawns).toBe(true);
+    expect(r.heap[1], `heap bytes before and after: ${r.heap}`).toBeGreaterThan(r.heap[0]);
+    expect(r.counts.readsInWaves).toBeGreaterThan(FRAMES / 2);
+    expect(r.counts.snapshots).toBe(FRAMES / 10);
+    expect(r.young).toBeGreaterThan(1000);
+    expect(r.unexpected).toEqual([]);
+    // And the page's thread never waited: no futex wait, no diagnostic, no Emscripten warning.
+    expect(r.pageWaits).toBe(0);
+    expect(r.diagnostics).toEqual([]);
+    expect(log.console.filter((m) => m.text.includes('Blocking on the main thread'))).toEqual([]);
+    expectNoPageErrors(log);
+  });
+}
