@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -306,6 +307,37 @@ TEST_CASE("an entity field a kernel writes in place with a pending handle holds 
         runs.push_back(run);
     }
     for (std::size_t i = 1; i < runs.size(); ++i) CHECK(runs[i] == runs[0]);
+}
+
+TEST_CASE("a command of the batch that rewrites a field holding an in-place pending handle wins", "[schedule][threads]") {
+    // The kernel's in-place write happens in the wave, its commands at the merge, after it: the
+    // merge puts the real handle only where the field still holds the pending one.
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        SmallWorld w(8, workers, 3, 3);
+        Entity spawned = kNullEntity;
+        w.scheduler->add_system(w.system("Linker", {w.link}, [&](KernelContext& ctx) {
+            Link* links = ctx.chunk.write<Link>(w.link);
+            const Entity own = ctx.spawn(nullptr, 0);
+            spawned = own;
+            for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) links[i] = Link{1, own};
+            const Entity* rows = ctx.chunk.entities();
+            ctx.commands.set(rows[1], w.link, Link{7, kNullEntity});  // a whole component
+            const Entity null_bits = kNullEntity;
+            ctx.commands.set(rows[2], w.link, static_cast<std::uint32_t>(offsetof(Link, to)), &null_bits.bits, 4);  // the field
+        }));
+        REQUIRE_NOTHROW(w.scheduler->update(0.016f));
+        std::vector<Link> links(3);
+        w.world.each<const Seed, const Link>([&](Entity, const Seed& seed, const Link& link) { links[seed.row] = link; });
+        REQUIRE(w.world.is_alive(links[0].to));
+        CHECK(links[0].weight == 1);
+        CHECK(links[1].to == kNullEntity);
+        CHECK(links[1].weight == 7);
+        CHECK(links[2].to == kNullEntity);
+        CHECK(links[2].weight == 1);
+        CHECK(w.said.count("written in place") == 0);  // nothing was refused
+        CHECK(w.world.entities().layout().is_pending(spawned));
+    }
 }
 
 TEST_CASE("pending handles a failed batch wrote in place become null, with a diagnostic", "[schedule][threads]") {

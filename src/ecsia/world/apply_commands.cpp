@@ -169,12 +169,16 @@ private:
     // After the buffer's records: the pending handles its kernel wrote in place into entity
     // fields of its rows become the real handles; one that names none of its spawns (or a spawn
     // that was refused) becomes null and is reported. The kernel's write was stamped already.
+    // A field that a command rewrote since keeps the command's value: the commands came later.
     void resolve_in_place() {
         for (const CommandBuffer::InPlacePending& field : buffer_->in_place_pending()) {
-            if (!world_.pool_.is_alive(field.holder)) continue;  // despawned by the batch's own commands
+            if (!world_.pool_.is_alive(field.holder)) continue;  // despawned by a command
             const EntityLocation at = world_.locations_[layout().index(field.holder)];
             Column* column = world_.graph_.table(at.table).column(field.component);
-            if (column == nullptr) continue;  // removed by the batch's own commands
+            if (column == nullptr) continue;  // removed by a command
+            Entity now;
+            std::memcpy(&now.bits, column->element(at.row) + field.offset, 4);
+            if (now != field.pending) continue;  // rewritten by a command
             const std::int64_t ordinal = recorded_ordinal(field.pending);
             Entity real = ordinal < 0 ? kNullEntity : pending_[static_cast<std::size_t>(ordinal)];
             if (real.is_null()) {
