@@ -75,7 +75,7 @@ for (const { variant, server } of variants) {
       world.dispose();
       return out;
     });
-    expect(r.kernels).toEqual(['age', 'badCommand', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'hoard', 'integrate', 'keep', 'meddle', 'mix', 'nothing', 'peek', 'spin', 'tally', 'unflag']);
+    expect(r.kernels).toEqual(['age', 'badCommand', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'hoard', 'integrate', 'keep', 'link', 'meddle', 'mix', 'nothing', 'peek', 'spin', 'tally', 'unflag']);
     expect(r.errors.unknown).toContain("unknown kernel 'nosuch'");
     expect(r.errors.unknown).toContain('age, badCommand, breed');
     expect(r.errors.both).toContain('not both');
@@ -283,6 +283,47 @@ for (const { variant, server } of variants) {
     const others = r.diagnostics.filter((m) => !m.includes('was not spawned by this batch') && !m.includes('worker threads are off'));
     const overflow = "ecsia: system 'Hoard': 2 spawn(s) exceeded their batch's reservation and got handles at merge time";
     expect(others).toEqual([overflow, `${overflow} (repeated: 2 more like it in 2 later frame(s))`]);
+    expectNoPageErrors(log);
+  });
+
+  test(`${variant} build: a pending handle a JS kernel writes in place into its own rows holds the real handle after the merge`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { openScenario } = await import('/web/test/kernel_scenario.js');
+      // One thread runs every batch (as in the test above), so the handle the kernel module keeps
+      // from one batch reaches the next.
+      const { world, diagnostics } = await openScenario({ threads: 1 });
+      for (let i = 0; i < 6; i++) world.spawn({ parent: { of: null } });
+      // Three batches of two rows a frame, no reserved handles: every spawn's handle is pending.
+      const scheduler = world.createScheduler({ batchRows: 2 });
+      if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+      scheduler.addSystem({ name: 'Link', kernel: 'link', reads: [], writes: ['parent'], query: { with: ['parent'], without: ['hp'] } });
+      const frames = [];
+      for (let f = 0; f < 3; f++) {
+        await scheduler.update(1 / 60);
+        const links = [];
+        for (const chunk of world.chunks(['parent'], ['hp'])) {
+          for (let i = 0; i < chunk.count; i++) {
+            const to = world.get(chunk.entities[i], 'parent').of;
+            links.push(to === null ? null : world.get(to, 'hp').value);
+          }
+        }
+        frames.push(links);
+      }
+      const out = { frames, diagnostics };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    // Per batch: the first row links to its own spawn (hp 700), the second held another batch's
+    // pending handle (the first batch of the run: its own again) and is null.
+    expect(r.frames[0]).toEqual([700, 700, 700, null, 700, null]);
+    expect(r.frames[1]).toEqual([700, null, 700, null, 700, null]);
+    expect(r.frames[2]).toEqual([700, null, 700, null, 700, null]);
+    const refused = r.diagnostics.filter((m) => m.includes('written in place by a kernel held a pending handle'));
+    expect(refused).toHaveLength(3);
+    expect(refused[0]).toMatch(/^ecsia: 2 entity field\(s\) written in place by a kernel held a pending handle that names no spawn of its batch .*first: 'parent\.of' of entity 0x[0-9a-f]{8} held pending handle 0x[0-9a-f]{8}$/);
+    expect(refused[1]).toMatch(/^ecsia: 3 entity field\(s\)/);
     expectNoPageErrors(log);
   });
 

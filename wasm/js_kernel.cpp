@@ -75,10 +75,10 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_take(ecsia::KernelContext* conte
     return context->reservation.take().bits;
 }
 
-// The stand-in handle of the batch's next overflow spawn (one whose record targets null), from
-// the batch's own block of ordinals: another batch's or an earlier frame's pending handle then
-// names nothing in this batch's buffer, and the merge refuses it instead of taking it for a
-// different new entity.
+// The stand-in handle of the batch's next overflow spawn (one whose record targets null), named
+// as KernelContext::spawn names it (the batch's PendingNames): another batch's or an earlier
+// frame's pending handle names nothing in this batch's buffer, and the merge refuses it instead
+// of taking it for a different new entity. Null once the batch's names are used up.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_pending(ecsia::KernelContext* context) {
     return context->next_pending().bits;
 }

@@ -66,7 +66,13 @@ export interface KernelChunk {
 
 /** Structural changes a kernel records; they apply after the wave, in batch order. Valid during its call only. */
 export interface KernelCommands {
-  /** Spawns an entity; the handle may be the target of later commands of the same batch. */
+  /**
+   * Spawns an entity and returns its handle: a reserved one, or beyond `spawnsPerBatch` a pending
+   * stand-in that later commands of the same batch (and entity fields of the batch's own rows)
+   * may name; the merge gives it the real handle. Anywhere else it is refused, never taken for
+   * another entity. 0xFFFFFFFF (null) once a batch spawned more than its wave has pending handles
+   * for (a diagnostic says so); the entity is still spawned.
+   */
   spawn(components?: Record<string, Record<string, number | boolean | null> | true>): number;
   despawn(entity: number): void;
   /** Adds (or overwrites) a whole component; fields not given get default values. */

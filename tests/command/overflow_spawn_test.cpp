@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "support/captured_diagnostics.hpp"
@@ -202,7 +203,8 @@ TEST_CASE("overflow spawns get the same handles on every run", "[command]") {
             if (i == 3) buffer.despawn(early[0]);
             if (i == 5) buffer.despawn(early[3]);
             const Position p{static_cast<float>(i), 0};
-            const Target t{i == 0 ? kNullEntity : layout.pending(0)};
+            // pending(0) is the first overflow spawn (i == 2): named from there on, never before.
+            const Target t{i < 2 ? kNullEntity : layout.pending(0)};
             const ComponentValue v[] = {value_of(position, &p, sizeof p), value_of(target, &t, sizeof t)};
             buffer.spawn(reservation.take(), v, 2);
         }
@@ -218,4 +220,52 @@ TEST_CASE("overflow spawns get the same handles on every run", "[command]") {
     CHECK(std::count(first.first.begin(), first.first.end(), kNullEntity) == 0);
     CHECK(first.first == second.first);
     CHECK(first.second == second.second);
+}
+
+TEST_CASE("a payload naming a pending handle that names no spawn of its buffer is refused, also without overflow spawns", "[command]") {
+    // Self-numbered buffers (observers') and a kernel batch's buffer (named by its wave), each
+    // with no overflow spawn of its own, or with one that the foreign handle is not.
+    for (const bool kernel_batch : {false, true}) {
+        for (const bool own_overflow : {false, true}) {
+            INFO("kernel batch " << kernel_batch << ", own overflow spawn " << own_overflow);
+            World world;
+            test::CapturedDiagnostics said(world);
+            const ComponentId position = world.component<Position>();
+            const ComponentId target = world.component<Target>();
+            const ComponentId link = world.component<Link>();
+            const HandleLayout& layout = world.entities().layout();
+            const Entity holder = world.spawn(Position{-1, 0}, Target{kNullEntity}, Link{0.5f, kNullEntity});
+            const std::string before = test::dump_entities(world);
+            CommandBuffer buffer;
+            PendingNames names;  // self-numbered
+            if (kernel_batch) {
+                names = PendingNames::for_batch(7, 2, 0, layout);
+                buffer.name_pending(names);
+            }
+            // A name this buffer never gave: the other batch's first, or the self-numbered third
+            // (the buffer records at most two overflow spawns).
+            const Entity foreign = kernel_batch ? PendingNames::for_batch(7, 2, 1, layout).name(0, layout) : layout.pending(2);
+            if (own_overflow) {
+                const Position p{5, 5};
+                const ComponentValue v = value_of(position, &p, sizeof p);
+                CHECK(buffer.name_next_overflow_spawn(layout) == names.name(0, layout));
+                buffer.spawn(kNullEntity, &v, 1);
+            }
+            buffer.add(holder, target, Target{foreign});
+            buffer.set(holder, target, Target{foreign});
+            buffer.set(holder, link, static_cast<std::uint32_t>(offsetof(Link, to)), &foreign.bits, 4);
+            const Position p{6, 6};
+            const Target t{foreign};
+            const ComponentValue spawn_values[] = {value_of(position, &p, sizeof p), value_of(target, &t, sizeof t)};
+            buffer.spawn(kNullEntity, spawn_values, 2);
+            CommandBuffer* buffers[] = {&buffer};
+            const ApplyStats stats = world.apply(buffers);
+            CHECK(stats.applied == (own_overflow ? 1u : 0u));
+            CHECK(said.count("command skipped: StaleEntity: pending handle") == 4);
+            CHECK(world.get<Target>(holder).who == kNullEntity);
+            CHECK(world.get<Link>(holder).to == kNullEntity);
+            CHECK(find_by_x(world, 6).is_null());
+            if (!own_overflow) CHECK(test::dump_entities(world) == before);
+        }
+    }
 }

@@ -276,7 +276,10 @@ class Commands {
   constructor(encoder) { this.#encoder = encoder; }
   /**
    * Spawns an entity with components by name ({ position: { x: 0, y: 0 }, frozen: true }) and
-   * returns its handle, which later commands of the same batch may target.
+   * returns its handle, which later commands of the same batch may target (and entity fields of
+   * the batch's own rows may hold: the merge puts the real handle there). Beyond the batch's
+   * reserved handles it is a pending stand-in, refused anywhere else (G4); null (0xFFFFFFFF) once
+   * the batch has used up its wave's pending handles (the entity is still spawned).
    */
   spawn(components = {}) { return this.#encoder.for(this, 'spawn').spawn(components); }
   despawn(entity) { this.#encoder.for(this, 'despawn').despawn(entity); }

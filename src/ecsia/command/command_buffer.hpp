@@ -35,6 +35,65 @@ struct ComponentValue {
     std::uint32_t size = 0;
 };
 
+// How a buffer names its overflow spawns (spawns recorded with a null target, which get real
+// handles at the merge) so that later records of the same buffer can refer to them.
+//
+// Self-numbered (stride 0, the default; observers' and hand-made buffers): the k-th overflow
+// spawn is HandleLayout::pending(k), for k below the ring's base.
+//
+// A kernel's batch (stride = batches in its wave, slot = its batch id): names come from the
+// upper half of the index range, a ring of ring_size() positions that the world hands out in
+// order, wave after wave (SystemCursors::pending_positions). The wave's section starts at
+// `first`; its k-th overflow spawn is at first + k * stride + slot (mod ring_size), so no two
+// batches of a wave share a name, every name is fixed by the plan and the world's earlier waves
+// (never by timing), and the merge tells from a name alone which batch and spawn it means. A
+// pending handle of another batch, an earlier wave or an earlier frame names nothing of this
+// batch and is refused, until the world has handed out ring_size() more positions after it
+// (then the ring starts over and the scheduler says so).
+struct PendingNames {
+    std::uint32_t first = 0;
+    std::uint32_t stride = 0;  // 0: self-numbered
+    std::uint32_t slot = 0;
+    std::uint32_t limit = 0xFFFFFFFFu;  // overflow spawns that get a name; later ones get null
+
+    static std::uint32_t ring_base(const HandleLayout& layout) noexcept { return layout.index_mask() / 2; }
+    // >= 1; its last position is index_mask() - 1, so a name is never the null handle.
+    static std::uint32_t ring_size(const HandleLayout& layout) noexcept { return layout.index_mask() - ring_base(layout); }
+
+    // The names of batch `slot` of a wave of `stride` batches whose section starts at `first`.
+    static PendingNames for_batch(std::uint32_t first, std::uint32_t stride, std::uint32_t slot, const HandleLayout& layout) noexcept {
+        const std::uint32_t size = ring_size(layout);
+        // k is named while k * stride + slot < size: the wave's names never wrap onto each other.
+        const std::uint32_t limit = slot < size ? (size - slot + stride - 1) / stride : 0;
+        return PendingNames{first % size, stride, slot, limit};
+    }
+
+    // The k-th overflow spawn's handle; null when k is past the limit.
+    Entity name(std::uint32_t k, const HandleLayout& layout) const noexcept {
+        if (stride == 0) return k < ring_base(layout) ? layout.pending(k) : kNullEntity;
+        if (k >= limit) return kNullEntity;
+        const std::uint64_t size = ring_size(layout);
+        const std::uint64_t position = (std::uint64_t(first) + std::uint64_t(k) * stride + slot) % size;
+        return layout.pending(ring_base(layout) + static_cast<std::uint32_t>(position));
+    }
+    // Which overflow spawn a pending handle names, or -1 when it names none of this buffer's
+    // (whether that spawn was recorded yet is the caller's question).
+    std::int64_t ordinal(Entity pending, const HandleLayout& layout) const noexcept {
+        const std::uint32_t index = layout.index(pending);
+        const std::uint32_t base = ring_base(layout);
+        if (stride == 0) return index < base ? std::int64_t(index) : -1;
+        const std::uint32_t size = ring_size(layout);
+        if (index < base || index - base >= size) return -1;
+        const std::uint32_t offset = (index - base + size - first) % size;  // from the wave's first name
+        if (offset % stride != slot) return -1;
+        return offset / stride;
+    }
+    // Ring positions the wave's section took when this buffer named `named` spawns.
+    std::uint64_t span(std::uint32_t named) const noexcept {
+        return named == 0 || stride == 0 ? 0 : std::uint64_t(named - 1) * stride + slot + 1;
+    }
+};
+
 class CommandBuffer {
 public:
     // Any thread, own buffer only. `entity` comes from the batch's reservation; a null entity means
@@ -69,21 +128,34 @@ public:
     void clear() noexcept {
         words_.clear();
         record_count_ = 0;
-        pending_blocks_.clear();
+        names_ = PendingNames{};
+        overflow_spawns_ = 0;
+        in_place_.clear();
     }
 
-    // Pending handles (the stand-ins for spawns beyond a reservation, HandleLayout::pending): the
-    // k-th null-handle spawn of this buffer is named by pending(k), unless the buffer has blocks.
-    // A batch's kernel context hands out pending handles from blocks of ordinals unique to the
-    // batch (claimed from its scheduler), so that a pending handle of another batch, or of an
-    // earlier frame, names nothing here and is refused at merge instead of naming a stranger.
-    // Blocks hold `pending_block_size` ordinals each: spawn k is in block k / size.
-    void add_pending_block(std::uint32_t first_ordinal, std::uint32_t size) {
-        pending_blocks_.push_back(first_ordinal);
-        pending_block_size_ = size;
-    }
-    const std::vector<std::uint32_t>& pending_blocks() const noexcept { return pending_blocks_; }
-    std::uint32_t pending_block_size() const noexcept { return pending_block_size_; }
+    // Pending handles (the stand-ins for spawns beyond a reservation, HandleLayout::pending): how
+    // this buffer names its overflow spawns (PendingNames above). A kernel's batch gets names
+    // unique to it in its wave before the wave starts; any other buffer numbers its own.
+    void name_pending(const PendingNames& names) noexcept { names_ = names; }
+    const PendingNames& pending_names() const noexcept { return names_; }
+    // The handle of the buffer's next overflow spawn, whose record (null target) the caller writes
+    // next: the null handle once the buffer's names are used up (the spawn still happens).
+    Entity name_next_overflow_spawn(const HandleLayout& layout) noexcept { return names_.name(overflow_spawns_++, layout); }
+    // Overflow spawns named so far, and those that got the null handle because names ran out.
+    std::uint32_t named_overflow_spawns() const noexcept { return overflow_spawns_ < names_.limit ? overflow_spawns_ : names_.limit; }
+    std::uint32_t unnamed_overflow_spawns() const noexcept { return overflow_spawns_ - named_overflow_spawns(); }
+
+    // Entity fields a kernel wrote in place (into its own rows) that hold a pending handle: the
+    // merge writes the real handle there once the buffer's spawns have theirs.
+    struct InPlacePending {
+        Entity holder;            // the entity whose row holds the field
+        ComponentId component;
+        std::uint32_t offset;     // of the field in the component
+        Entity pending;
+    };
+    void note_in_place_pending(const InPlacePending& field) { in_place_.push_back(field); }
+    const std::vector<InPlacePending>& in_place_pending() const noexcept { return in_place_; }
+
     // A point to roll back to: what an observer that throws had recorded after it is dropped.
     struct Mark {
         std::size_t words = 0;
@@ -104,8 +176,9 @@ private:
 
     std::vector<std::uint32_t> words_;
     std::size_t record_count_ = 0;
-    std::vector<std::uint32_t> pending_blocks_;  // first ordinal of each block, in claim order
-    std::uint32_t pending_block_size_ = 0;
+    PendingNames names_;
+    std::uint32_t overflow_spawns_ = 0;  // name_next_overflow_spawn calls since the last clear
+    std::vector<InPlacePending> in_place_;
 };
 
 // Decodes one buffer. The views point into the buffer and are valid until it changes.

@@ -278,6 +278,15 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
             }
         }
     }
+    // Pending names for every batch (any kernel may spawn beyond its reservation), fixed here by
+    // the plan and the world's earlier waves, so that no thread decides them (G1, G4).
+    const HandleLayout& layout = world_->entities().layout();
+    const auto stride = static_cast<std::uint32_t>(batches_.size());
+    const std::uint64_t first = world_->cursors().pending_positions();
+    for (Batch* batch : batches_) {
+        batch->commands.name_pending(PendingNames::for_batch(static_cast<std::uint32_t>(first % PendingNames::ring_size(layout)),
+                                                             stride, batch->id, layout));
+    }
 }
 
 void Scheduler::poll_fence() const {
@@ -292,7 +301,6 @@ void Scheduler::run_kernel(Batch& batch) {
                 run_tick_[batch.system], &batch.log);
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
                           world_->cursors().frames()};
-    context.pending_blocks_claimed = &pending_blocks_claimed_;
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif
@@ -392,7 +400,8 @@ void Scheduler::dispose_now() {
         if (world_ != nullptr) {
             world_->diagnostics().report("frame abandoned: the scheduler was disposed while " +
                                          std::to_string(batches_.size()) +
-                                         " batch(es) were running; their results and reserved handles are dropped");
+                                         " batch(es) were running; their results and reserved handles are dropped, "
+                                         "and a pending handle they hand out is not told apart from later waves' (G4)");
             detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
         }
         batches_.clear();

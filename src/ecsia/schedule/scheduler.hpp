@@ -22,7 +22,6 @@
 // Either way the next update() runs a complete frame, and no work of a frame runs twice.
 // Thread rule: every member function is for the coordinator thread only.
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -174,8 +173,6 @@ private:
     FrameState state_ = FrameState::Idle;
     int stepping_ = 0;               // > 0 while step() runs: a dispose() from inside waits for it
     bool dispose_requested_ = false;  // dispose() was called from inside step()
-    // Blocks of pending-handle ordinals claimed by batches (KernelContext::spawn); any worker.
-    std::atomic<std::uint32_t> pending_blocks_claimed_{0};
     float dt_ = 0;
     std::size_t wave_ = 0;
     std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave

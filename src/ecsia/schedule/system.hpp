@@ -9,7 +9,6 @@
 // structural change in ctx.commands; both executors merge the same way, so they agree by
 // construction (G1).
 
-#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,15 +30,13 @@ struct KernelContext {
     const HandleLayout& layout;
     std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
     std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
-    std::uint32_t overflow_spawns = 0;
-    // Where the batch claims blocks of pending ordinals (the scheduler's counter); null: the
-    // buffer's own numbering (pending(k) = k-th overflow spawn).
-    std::atomic<std::uint32_t>* pending_blocks_claimed = nullptr;
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
     // exhausted) a pending stand-in that later records of THIS batch may use; the merge gives it
     // a real handle in batch-id order. Used anywhere else (another batch, a later frame, a world
-    // call) a pending handle is refused with an error, never taken for another entity.
+    // call) a pending handle is refused with an error, never taken for another entity. A batch
+    // that spawns more than its wave has pending names for (PendingNames::limit) gets the null
+    // handle for those spawns: they still happen, and the merge reports them.
     Entity spawn(const ComponentValue* values, std::size_t count) {
         Entity entity = reservation.take();
         if (entity.is_null()) {
@@ -53,26 +50,9 @@ struct KernelContext {
 
     // The stand-in handle of the batch's next overflow spawn, for a caller that writes the spawn
     // record (null target) itself: the JS kernel glue (wasm/js_kernel.cpp), whose records reach
-    // the buffer only when the kernel returns. Same batch-scoped ordinals as spawn() above.
-    Entity next_pending() {
-        const std::uint32_t k = overflow_spawns++;
-        if (pending_blocks_claimed == nullptr) return layout.pending(k);
-        // Ordinals come from the upper half of the index range, so that they do not meet the
-        // small ordinals of buffers that number their own overflow spawns (observers').
-        const std::uint32_t low = layout.index_mask() / 2;
-        const std::uint32_t span = layout.index_mask() - low;  // >= 1
-        const std::uint32_t size = span < kPendingBlock ? span : kPendingBlock;
-        if (k % size == 0) {
-            // relaxed: the counter only has to hand out distinct numbers; nothing else is published.
-            const std::uint32_t claim = pending_blocks_claimed->fetch_add(1, std::memory_order_relaxed);
-            const std::uint32_t blocks = span / size;
-            commands.add_pending_block(low + (claim % blocks) * size, size);
-        }
-        return layout.pending(commands.pending_blocks().back() + k % size);
-    }
-
-private:
-    static constexpr std::uint32_t kPendingBlock = 64;
+    // the buffer only when the kernel returns. Same names as spawn() above (the buffer's
+    // PendingNames, fixed before the wave: no shared counter, so no thread decides them).
+    Entity next_pending() noexcept { return commands.name_next_overflow_spawn(layout); }
 };
 
 using Kernel = std::function<void(KernelContext&)>;

@@ -35,6 +35,14 @@ public:
     std::size_t drop(World& world, std::vector<Batch*>& batches);
 
 private:
+    // Moves the world's pending-name ring past the names the wave's batches handed out, and says
+    // when the ring starts over (PendingNames).
+    void retire_pending_names(World& world, const std::vector<Batch*>& batches);
+    // Finds the pending handles the batches wrote in place into entity fields of their rows: for
+    // a batch whose commands apply, noted in its buffer (the apply writes the real handle there);
+    // otherwise set to null at once, with a diagnostic.
+    void collect_in_place_pending(World& world, const std::vector<Batch*>& batches, bool merge_results);
+
     // Reused from wave to wave so that a merge does not allocate.
     std::vector<CommandBuffer*> buffers_;
     std::vector<std::uint32_t> buffer_systems_;  // the system of each of buffers_

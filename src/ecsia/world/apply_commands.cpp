@@ -24,6 +24,7 @@ public:
     void apply_buffer(const CommandBuffer& buffer) {
         pending_.clear();
         buffer_ = &buffer;
+        named_ = buffer.pending_names().stride != 0;
         Cursor cursor(buffer);
         advance(cursor);
         while (cursor.have) {
@@ -35,7 +36,12 @@ public:
                 recover(cursor, error);
             }
         }
+        resolve_in_place();
     }
+
+    // Entity fields written in place that were refused (set to null): reported once per apply.
+    std::size_t refused_in_place() const noexcept { return refused_in_place_; }
+    const std::string& first_refused_in_place() const noexcept { return first_refused_in_place_; }
 
 private:
     struct Lookahead;
@@ -125,34 +131,71 @@ private:
 
     const HandleLayout& layout() const noexcept { return world_.pool_.layout(); }
 
-    // A pending handle stands for the buffer's n-th overflow spawn; anything else is itself. One
-    // the buffer never handed out (another batch's, an earlier frame's) is refused: never another
-    // entity (G4).
+    // A pending handle stands for one of the buffer's overflow spawns (its PendingNames say
+    // which); anything else is itself. As a record's target, a pending handle that names none of
+    // the spawns recorded so far in a kernel's buffer (another batch's, an earlier wave's or
+    // frame's) is refused with StaleEntity, never taken for another entity (G4); in a
+    // self-numbered buffer it is a dead target, skipped and counted.
     Entity resolve(Entity entity) const {
         if (!layout().is_pending(entity)) return entity;
-        const std::uint32_t ordinal = pending_ordinal(entity);
-        return ordinal < pending_.size() ? pending_[ordinal] : kNullEntity;
-    }
-    // The handle that names the buffer's k-th overflow spawn.
-    Entity pending_handle(std::uint32_t k) const noexcept {
-        const auto& blocks = buffer_->pending_blocks();
-        const std::uint32_t size = buffer_->pending_block_size();
-        if (blocks.empty() || k / size >= blocks.size()) return layout().pending(k);
-        return layout().pending(blocks[k / size] + k % size);
-    }
-    std::uint32_t pending_ordinal(Entity entity) const {
-        const std::uint32_t index = layout().index(entity);
-        const auto& blocks = buffer_->pending_blocks();
-        if (blocks.empty()) return index;
-        const std::uint32_t size = buffer_->pending_block_size();
-        for (std::size_t b = 0; b < blocks.size(); ++b) {
-            if (index >= blocks[b] && index - blocks[b] < size) return static_cast<std::uint32_t>(b) * size + (index - blocks[b]);
+        const std::int64_t ordinal = recorded_ordinal(entity);
+        if (ordinal < 0) {
+            if (named_) refuse_pending(entity);
+            return kNullEntity;
         }
+        return pending_[static_cast<std::size_t>(ordinal)];
+    }
+    // The same for a handle inside a payload (an entity field): refused in every buffer, since
+    // writing it would put a stand-in that names nothing into the world.
+    Entity resolve_field(Entity entity) const {
+        if (!layout().is_pending(entity)) return entity;
+        const std::int64_t ordinal = recorded_ordinal(entity);
+        if (ordinal < 0) refuse_pending(entity);
+        return pending_[static_cast<std::size_t>(ordinal)];
+    }
+    // Which of the overflow spawns recorded so far a pending handle names, or -1.
+    std::int64_t recorded_ordinal(Entity entity) const noexcept {
+        const std::int64_t ordinal = buffer_->pending_names().ordinal(entity, layout());
+        return ordinal >= 0 && std::uint64_t(ordinal) < pending_.size() ? ordinal : -1;
+    }
+    [[noreturn]] static void refuse_pending(Entity entity) {
         char text[16];
         std::snprintf(text, sizeof text, "0x%08x", entity.bits);
         throw Error(ErrorCode::StaleEntity, std::string("pending handle ") + text +
                                                 " was not spawned by this batch: a pending handle (a spawn beyond the "
                                                 "batch's reservation) is valid only in its own batch's commands, in its frame");
+    }
+
+    // After the buffer's records: the pending handles its kernel wrote in place into entity
+    // fields of its rows become the real handles; one that names none of its spawns (or a spawn
+    // that was refused) becomes null and is reported. The kernel's write was stamped already.
+    // A field that a command rewrote since keeps the command's value: the commands came later.
+    void resolve_in_place() {
+        for (const CommandBuffer::InPlacePending& field : buffer_->in_place_pending()) {
+            if (!world_.pool_.is_alive(field.holder)) continue;  // despawned by a command
+            const EntityLocation at = world_.locations_[layout().index(field.holder)];
+            Column* column = world_.graph_.table(at.table).column(field.component);
+            if (column == nullptr) continue;  // removed by a command
+            Entity now;
+            std::memcpy(&now.bits, column->element(at.row) + field.offset, 4);
+            if (now != field.pending) continue;  // rewritten by a command
+            const std::int64_t ordinal = recorded_ordinal(field.pending);
+            Entity real = ordinal < 0 ? kNullEntity : pending_[static_cast<std::size_t>(ordinal)];
+            if (real.is_null()) {
+                if (refused_in_place_++ == 0) {
+                    const ComponentDesc& desc = world_.registry_.desc(field.component);
+                    std::string name = desc.name;
+                    for (const FieldDesc& f : desc.fields) {
+                        if (f.offset == field.offset && f.type == FieldType::Entity) name += "." + f.name;
+                    }
+                    char text[64];
+                    std::snprintf(text, sizeof text, " of entity 0x%08x held pending handle 0x%08x", field.holder.bits,
+                                  field.pending.bits);
+                    first_refused_in_place_ = "'" + name + "'" + text;
+                }
+            }
+            std::memcpy(column->element(at.row) + field.offset, &real.bits, 4);
+        }
     }
 
     bool touches(ComponentId id) const noexcept {
@@ -207,9 +250,11 @@ private:
         run_first_ = record;
         run_validity_ = Validity::Unknown;  // decided only if a second record wants to fold
         run_target_ = record.entity;
-        if (run_spawn_ && record.entity.is_null()) {
+        run_overflow_ = run_spawn_ && record.entity.is_null();
+        if (run_overflow_) {
             run_pending_ordinal_ = static_cast<std::uint32_t>(pending_.size());
-            run_target_ = pending_handle(run_pending_ordinal_);
+            // Null when the batch had no name left for it: then no later record can target it.
+            run_target_ = buffer_->pending_names().name(run_pending_ordinal_, layout());
             pending_.push_back(kNullEntity);  // assigned in finish_run
             ++stats_.overflow_spawns;
         }
@@ -224,7 +269,10 @@ private:
     }
 
     bool extend_run(const CommandRecord& record) {
-        if (record.entity != run_target_ || (record.op != CommandOp::Add && record.op != CommandOp::Remove)) return false;
+        if (run_target_.is_null() || record.entity != run_target_ ||
+            (record.op != CommandOp::Add && record.op != CommandOp::Remove)) {
+            return false;
+        }
         if (!run_valid() || !well_formed(record)) return false;
         // Only fold when the result equals one-by-one application: no component twice in a run,
         // and no remove after an add (the fold applies removes first).
@@ -252,7 +300,7 @@ private:
             world_.check_values(adds_);
             check_pending_refs();
             Entity entity = run_target_;
-            if (layout().is_pending(run_target_)) {
+            if (run_overflow_) {
                 entity = world_.pool_.create();
                 pending_[run_pending_ordinal_] = entity;
             } else if (!world_.pool_.is_reserved(entity)) {
@@ -273,23 +321,35 @@ private:
         stats_.applied += run_records_;
     }
 
-    // Throws (before anything changes) when a payload names a pending handle of another batch.
+    // Throws (before anything changes) when a payload names a pending handle that is not one of
+    // the buffer's spawns recorded so far (the run's own spawn counts: it may name itself).
     void check_pending_refs() {
-        if (buffer_->pending_blocks().empty()) return;
         for (const ComponentValue& value : adds_) {
-            if (value.bytes == nullptr || value.id >= world_.registry_.size()) continue;
+            if (value.bytes == nullptr || !has_entity_field(value.id)) continue;
             for (const FieldDesc& field : world_.registry_.desc(value.id).fields) {
                 if (field.type != FieldType::Entity || field.offset + 4 > value.size) continue;
                 Entity e;
                 std::memcpy(&e.bits, static_cast<const std::byte*>(value.bytes) + field.offset, 4);
-                if (layout().is_pending(e)) (void)pending_ordinal(e);
+                (void)resolve_field(e);
             }
         }
     }
 
     void remap_adds() {
-        if (pending_.empty()) return;  // nothing to rewrite (remap_bytes would return every payload as is)
         for (ComponentValue& value : adds_) value = remap(value);
+    }
+
+    // Whether a component has an entity field (cached: remap_bytes asks for every payload).
+    bool has_entity_field(ComponentId id) {
+        if (id >= world_.registry_.size()) return false;
+        if (id >= entity_fields_.size()) entity_fields_.resize(world_.registry_.size(), kUnknown);
+        if (entity_fields_[id] == kUnknown) {
+            const auto& fields = world_.registry_.desc(id).fields;
+            entity_fields_[id] = std::any_of(fields.begin(), fields.end(), [](const FieldDesc& f) { return f.type == FieldType::Entity; })
+                                     ? kYes
+                                     : kNo;
+        }
+        return entity_fields_[id] == kYes;
     }
 
     void apply_single(const CommandRecord& record) {
@@ -322,12 +382,16 @@ private:
         if (value.bytes != nullptr) value.bytes = remap_bytes(value.id, 0, value.bytes, value.size);
         return value;
     }
+    // Throws StaleEntity (before anything changes) for a pending handle that resolve_field refuses.
     const void* remap_bytes(ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
-        if (pending_.empty() || id >= world_.registry_.size()) return bytes;
+        if (!has_entity_field(id)) return bytes;
         const ComponentDesc& desc = world_.registry_.desc(id);
         bool any = false;
         for (const FieldDesc& field : desc.fields) {
-            any |= field.type == FieldType::Entity && field.offset >= offset && field.offset + 4 <= offset + size;
+            if (field.type != FieldType::Entity || field.offset < offset || field.offset + 4 > offset + size) continue;
+            Entity e;
+            std::memcpy(&e.bits, static_cast<const std::byte*>(bytes) + (field.offset - offset), 4);
+            any |= layout().is_pending(e);
         }
         if (!any) return bytes;
         auto& copy = scratch_.emplace_back(static_cast<const std::byte*>(bytes), static_cast<const std::byte*>(bytes) + size);
@@ -335,7 +399,7 @@ private:
             if (field.type != FieldType::Entity || field.offset < offset || field.offset + 4 > offset + size) continue;
             Entity e;
             std::memcpy(&e.bits, copy.data() + (field.offset - offset), 4);
-            e = resolve(e);
+            e = resolve_field(e);
             std::memcpy(copy.data() + (field.offset - offset), &e.bits, 4);
         }
         return copy.data();
@@ -344,7 +408,12 @@ private:
     World& world_;
     ApplyStats& stats_;
     const CommandBuffer* buffer_ = nullptr;  // the buffer being applied
+    bool named_ = false;           // its pending names are a kernel batch's (PendingNames::stride != 0)
     std::vector<Entity> pending_;  // real handles of this buffer's overflow spawns, by ordinal
+    enum : std::uint8_t { kUnknown, kNo, kYes };
+    std::vector<std::uint8_t> entity_fields_;  // has_entity_field, by component id
+    std::size_t refused_in_place_ = 0;
+    std::string first_refused_in_place_;
     std::vector<ComponentValue> adds_;
     std::vector<ComponentValue> record_values_;  // scratch for well_formed
     std::vector<ComponentId> removes_;
@@ -352,6 +421,7 @@ private:
     Entity run_target_;
     std::uint32_t run_pending_ordinal_ = 0;  // a pending spawn run: which overflow spawn it is
     bool run_spawn_ = false;
+    bool run_overflow_ = false;  // a spawn with a null target: its handle is assigned here
     // Whether the run's first record is well formed, so that others may fold onto it. Checked
     // lazily: most runs are one record long, and finish_run validates those anyway.
     enum class Validity : std::uint8_t { Unknown, Valid, Invalid };
@@ -378,6 +448,12 @@ ApplyStats World::apply(std::span<CommandBuffer* const> buffers, std::span<Entit
     if (stats.skipped_dead_target != 0) {
         diagnostics_.report(std::to_string(stats.skipped_dead_target) +
                             " command record(s) skipped: their target entity was no longer alive");
+    }
+    if (applier.refused_in_place() != 0) {
+        diagnostics_.report(std::to_string(applier.refused_in_place()) +
+                            " entity field(s) written in place by a kernel held a pending handle that names no spawn of "
+                            "its batch (another batch's, an earlier frame's, or a refused spawn's): set to null (G4); first: " +
+                            applier.first_refused_in_place());
     }
     if (stats.overflow_spawns != 0) {
         diagnostics_.report(std::to_string(stats.overflow_spawns) +

@@ -40,6 +40,12 @@ public:
     std::uint64_t frames() const noexcept { return frames_; }
     void count_frame() noexcept { ++frames_; }
 
+    // Pending-handle ring positions handed out over this world, by any scheduler, wave after wave
+    // (command/command_buffer.hpp, PendingNames). Not snapshot state, and a restore leaves it
+    // alone: the count goes on, so a pending handle kept from before a restore is still refused.
+    std::uint64_t pending_positions() const noexcept { return pending_positions_; }
+    void advance_pending_positions(std::uint64_t positions) noexcept { pending_positions_ += positions; }
+
     // True from a scheduler's begin_frame until its frame ends: snapshot and restore are refused
     // then, because half a frame cannot be replayed.
     bool in_frame() const noexcept { return in_frame_; }
@@ -50,6 +56,7 @@ private:
     std::vector<std::string> names_;  // by slot, in the order systems first appeared
     std::vector<Tick> last_run_;      // by slot; 0 = never ran (sees every row as changed)
     std::uint64_t frames_ = 0;
+    std::uint64_t pending_positions_ = 0;
     bool in_frame_ = false;
 };
 

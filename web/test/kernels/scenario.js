@@ -157,6 +157,19 @@ export function hoard(chunk, dt, commands) {
 }
 
 /**
+ * Writes `parent.of` in place: the batch's first row gets the pending handle of the batch's own
+ * spawn; the others get the one this module kept from the batch it ran before, which names no
+ * spawn of this batch. The merge must put the real handle in the first and null in the others.
+ */
+let keptLink = null;
+export function link(chunk, dt, commands) {
+  const of = chunk.columns.parent;
+  const own = commands.spawn({ hp: { value: 700 } });
+  for (let i = 0; i < chunk.count; i++) of[i] = i === 0 || keptLink === null ? own : keptLink;
+  keptLink = own;
+}
+
+/**
  * Calls the page's world (globalThis.meddleWorld, set by the test) from inside its batch, which
  * a kernel must never do: world.set, then world.markChanged, each refused during the wave.
  */
