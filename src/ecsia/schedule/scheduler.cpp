@@ -288,6 +288,7 @@ void Scheduler::run_kernel(Batch& batch) {
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
                           world_->cursors().frames()};
     context.pending_blocks_claimed = &pending_blocks_claimed_;
+    context.notes = &batch.notes;
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif

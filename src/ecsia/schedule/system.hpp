@@ -35,6 +35,15 @@ struct KernelContext {
     // Where the batch claims blocks of pending ordinals (the scheduler's counter); null: the
     // buffer's own numbering (pending(k) = k-th overflow spawn).
     std::atomic<std::uint32_t>* pending_blocks_claimed = nullptr;
+    // The batch's notes (Batch::notes); null: note() keeps nothing.
+    std::vector<std::string>* notes = nullptr;
+
+    // Leaves a diagnostic for the merge: a kernel may run on a worker, where nothing can be
+    // reported, so the merge reports the batch's notes after the wave, in batch-id order (G3),
+    // also when the batch failed. The batch's results are not affected.
+    void note(std::string message) {
+        if (notes != nullptr) notes->push_back(std::move(message));
+    }
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
     // exhausted) a pending stand-in that later records of THIS batch may use; the merge gives it

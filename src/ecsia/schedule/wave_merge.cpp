@@ -11,6 +11,10 @@ void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<cons
     buffers_.clear();
     reservations_.clear();
     for (Batch* batch : batches) {
+        for (const std::string& note : batch->notes) {
+            world.diagnostics().report("system '" + systems[batch->system].name + "' batch " + std::to_string(batch->id) +
+                                       ": " + note);
+        }
         // Most batches record nothing and reserve nothing: World::apply need not see them.
         if (!batch->failed && batch->commands.record_count() == 0 && batch->reservation.size() == 0) continue;
         reservations_.push_back(&batch->reservation);
