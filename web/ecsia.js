@@ -23,7 +23,7 @@ import { attachInternals, autoWorkers, Engine, releaseModule } from './internal/
 import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
-import { importKernelModule, kernelFactoryOptions, startWorkerKernels, withLoadDeadline } from './internal/kernel_module.js';
+import { importKernelModule, importKernelTwin, kernelFactoryOptions, startWorkerKernels, withLoadDeadline } from './internal/kernel_module.js';
 
 export { NULL_ENTITY };
 
@@ -130,6 +130,7 @@ export async function loadEcsia(options = {}) {
   if (typeof debug !== 'boolean') throw new Error(`loadEcsia: options.debug must be true or false, got ${describe(debug)}`);
   const files = options.module === undefined ? null : moduleFiles('loadEcsia', options.module);
   const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
+  if (kernelModule !== null && debug) await importKernelTwin(kernelModule, diagnose);
 
   const isolated = globalThis.crossOriginIsolated === true;
   const shared = typeof SharedArrayBuffer === 'function';
