@@ -536,14 +536,16 @@ test('the main thread stays responsive while heavy JS kernels run on the workers
     const { waves, jobs } = scheduler.lastFrame();
     scheduler.dispose();
     world.dispose();
-    return { ...measured, waves: waves.length, jobs };
+    return { ...measured, waves: waves.map((w) => w.placement), jobs };
   });
   expect(r.frames).toBeGreaterThan(1);
-  expect(r.waves).toBe(1);  // the 8 kernel systems share one wave
-  expect(r.jobs.every((n) => n > 0)).toBe(true);  // both workers ran kernel batches
-  // A 4 ms interval fires all along: the page awaited the fence instead of blocking on it.
-  expect(r.ticks).toBeGreaterThan(r.elapsed / 4 / 3);
-  expect(r.maxGap).toBeLessThan(50);
-  expect(r.longTasks.filter((d) => d > 50)).toEqual([]);
+  expect(r.waves).toHaveLength(1);  // the 8 kernel systems share one wave
+  expect(r.waves[0]).not.toBe('inline');  // too long for the page: the workers ran it
+  expect(r.jobs.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
+  // The page awaited each wave instead of blocking on it: a 4 ms interval ticked during every
+  // frame, and the page's thread spent a small share of the frames inside the engine (its own
+  // count, lastFrame().pageUs; a blocking wait would count the whole wave).
+  expect(r.frameTicks.filter((n) => n === 0), `ticks per frame ${r.frameTicks}`).toEqual([]);
+  expect(r.pageMs).toBeLessThan(r.updateMs / 4);
   expectNoPageErrors(log);
 });
