@@ -140,9 +140,6 @@ export class KernelRuntime {
     this.#commands = new CommandEncoder(module);
   }
 
-  /** Whether batches are checked against a second instance of the kernel module. */
-  get checking() { return this.#twins !== null; }
-
   /** Kernel names in id order. */
   get names() { return this.#names; }
 
