@@ -147,7 +147,11 @@ for (const { variant, server } of variants) {
       for (let f = 0; f < 3; f++) {
         diagnostics.length = 0;
         await scheduler.update(1 / 60);
-        frames.push({ hp: world.count(['hp']), diagnostics: [...diagnostics], jobs: scheduler.lastFrame().jobs });
+        const { jobs, waves } = scheduler.lastFrame();
+        frames.push({
+          hp: world.count(['hp']), diagnostics: [...diagnostics],
+          jobs, batches: waves.reduce((sum, w) => sum + w.batches, 0), placements: waves.map((w) => w.placement),
+        });
         if (f === 1) world.despawn(bomb);
       }
       const out = { frames, workers: scheduler.workers, frameCount: scheduler.frames };
@@ -171,11 +175,16 @@ for (const { variant, server } of variants) {
     expect(r.frames[2].diagnostics[0]).toMatch(/\(repeated: 1 more like it in 1 later frame\(s\)\)$/);
     expect(r.frameCount).toBe(3);
     if (r.workers > 0) {
-      // Both workers still take batches after the failures.
-      const [a, b] = r.frames[2].jobs;
-      const [a1, b1] = r.frames[1].jobs;
-      expect(a).toBeGreaterThan(a1 - 1);
-      expect(a + b).toBeGreaterThan(a1 + b1);
+      // The workers ran every batch of every frame, the failing ones and all after them: per
+      // frame, the jobs the engine counted on its workers (a running total) grew by the frame's
+      // batches. (Which worker took which batch is the workers' race, so not asserted.)
+      let before = 0;
+      for (const [f, frame] of r.frames.entries()) {
+        expect(frame.placements, `frame ${f}`).toEqual(['pool']);
+        const total = frame.jobs.reduce((sum, n) => sum + n, 0);
+        expect(total - before, `frame ${f}`).toBe(frame.batches);
+        before = total;
+      }
     }
     expectNoPageErrors(log);
   });
@@ -573,14 +582,16 @@ test('the main thread stays responsive while heavy JS kernels run on the workers
     const { waves, jobs } = scheduler.lastFrame();
     scheduler.dispose();
     world.dispose();
-    return { ...measured, waves: waves.length, jobs };
+    return { ...measured, waves: waves.map((w) => w.placement), jobs };
   });
   expect(r.frames).toBeGreaterThan(1);
-  expect(r.waves).toBe(1);  // the 8 kernel systems share one wave
-  expect(r.jobs.every((n) => n > 0)).toBe(true);  // both workers ran kernel batches
-  // A 4 ms interval fires all along: the page awaited the fence instead of blocking on it.
-  expect(r.ticks).toBeGreaterThan(r.elapsed / 4 / 3);
-  expect(r.maxGap).toBeLessThan(50);
-  expect(r.longTasks.filter((d) => d > 50)).toEqual([]);
+  expect(r.waves).toHaveLength(1);  // the 8 kernel systems share one wave
+  expect(r.waves[0]).not.toBe('inline');  // too long for the page: the workers ran it
+  expect(r.jobs.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
+  // The page awaited each wave instead of blocking on it: a 4 ms interval ticked during every
+  // frame, and the page's thread spent a small share of the frames inside the engine (its own
+  // count, lastFrame().pageUs; a blocking wait would count the whole wave).
+  expect(r.frameTicks.filter((n) => n === 0), `ticks per frame ${r.frameTicks}`).toEqual([]);
+  expect(r.pageMs).toBeLessThan(r.updateMs / 4);
   expectNoPageErrors(log);
 });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include "ecsia/world/world.hpp"
@@ -41,6 +42,7 @@ void append_json_string(std::string& out, const std::string& text) {
 // Status codes of ecsia_js_run_kernel.
 constexpr int kRan = 0;
 constexpr int kThrew = 1;          // js_failure holds the message
+constexpr int kDiffered = 2;       // ran; the debug check's second run differed (js_failure says how)
 constexpr int kNoRuntime = -1;     // this thread's module has no Module.ecsiaKernels
 constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failure is empty
 
@@ -175,8 +177,10 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
 
     // relaxed: tokens only need to be distinct; nothing is published through the counter.
     const std::uint32_t token = next_token.fetch_add(1, std::memory_order_relaxed);
+    // Whether a batch already reported what the debug check found: once per system is enough.
+    auto check_reported = std::make_shared<std::atomic<bool>>(false);
     system.kernel = [token, kernel_id = spec.kernel_id, kernel = spec.kernel, declared = std::move(declared),
-                     world = &world](KernelContext& context) {
+                     world = &world, check_reported](KernelContext& context) {
         thread_local std::vector<std::uint32_t> batch;
         batch.resize(kBatchHeader + 2 * declared.size());
         Chunk& chunk = context.chunk;
@@ -197,6 +201,13 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         const double heap_bytes = static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
         const int status = ecsia_js_run_kernel(batch.data(), context.dt, heap_bytes);
         if (status == kRan) return;
+        if (status == kDiffered) {
+            // relaxed: the flag only picks one reporter; the note travels with its batch.
+            if (!check_reported->exchange(true, std::memory_order_relaxed)) {
+                context.note("JS kernel '" + kernel + "' " + js_failure);
+            }
+            return;
+        }
         if (status == kThrew) throw std::runtime_error("JS kernel '" + kernel + "' threw: " + js_failure);
         if (status == kNoRuntime) {
             throw std::runtime_error("JS kernel '" + kernel +

@@ -10,6 +10,9 @@
 //      module's URLs to import before any thread runs (wasm/worker_kernels.post.js),
 //   3. turns a JS failure (the kernel threw, or the module did not load on that worker) into an
 //      ecsia::Error, so the batch fails, its commands are dropped, and the merge reports it.
+//   4. turns what the debug check found (loadEcsia({ debug: true }): the batch run again on a second
+//      instance of the kernel module gave other results) into a note on the batch
+//      (KernelContext::note), once per system; the batch's results stand.
 // The JS side never lets an exception escape EM_JS (that would kill the worker) and allocates
 // nothing in the wasm heap while the user's kernel runs: its commands are encoded in JS and
 // copied into the batch's CommandBuffer after the kernel returned (ecsia_kernel_commit), because

@@ -28,18 +28,25 @@ if (ENVIRONMENT_IS_PTHREAD) {
         function (namespace) { return { runtime: runtime, namespace: namespace, loadError: null }; },
         function (error) { return { runtime: runtime, namespace: null, loadError: ecsiaDescribeError(error) }; });
     }).then(function (loaded) {
-      Module['ecsiaKernels'] = new loaded.runtime.KernelRuntime(loaded.namespace, Module, data.kernels, loaded.loadError);
-      port.postMessage({ loadError: loaded.loadError });
+      // loadEcsia({ debug: true }): the debug check's second instance of the kernel module.
+      if (!data.twin || loaded.namespace === null) return loaded;
+      return ecsiaNativeImport(data.twin).then(
+        function (twin) { loaded.twin = twin; return loaded; },
+        function (error) { loaded.twinError = ecsiaDescribeError(error); return loaded; });
+    }).then(function (loaded) {
+      Module['ecsiaKernels'] = new loaded.runtime.KernelRuntime(loaded.namespace, Module, data.kernels, loaded.loadError, loaded.twin || null);
+      port.postMessage({ loadError: loaded.loadError, twinError: loaded.twinError || null });
     }).catch(function (error) {  // the runtime did not load, or is not one (no KernelRuntime)
       port.postMessage({ runtimeError: ecsiaDescribeError(error) });
     });
   };
 } else {
   /**
-   * Gives every pool worker the kernel module: resolves to one answer per worker, each
-   * { loadError: null | string } or { runtimeError: string } (the runtime did not load there).
+   * Gives every pool worker the kernel module (and, with `twinUrl`, the debug check's second
+   * instance of it): resolves to one answer per worker, each { loadError: null | string,
+   * twinError: null | string } or { runtimeError: string } (the runtime did not load there).
    */
-  Module['ecsiaLoadWorkerKernels'] = function (runtimeUrl, kernelsUrl) {
+  Module['ecsiaLoadWorkerKernels'] = function (runtimeUrl, kernelsUrl, twinUrl) {
     var workers = PThread.unusedWorkers.concat(PThread.runningWorkers);
     return Promise.all(workers.map(function (worker) {
       return new Promise(function (resolve) {
@@ -49,7 +56,7 @@ if (ENVIRONMENT_IS_PTHREAD) {
           if (event.data.runtimeError === undefined) worker.ecsiaKernels = true;
           resolve(event.data);
         };
-        worker.postMessage({ cmd: 'ecsiaKernels', runtime: runtimeUrl, kernels: kernelsUrl, port: channel.port2 }, [channel.port2]);
+        worker.postMessage({ cmd: 'ecsiaKernels', runtime: runtimeUrl, kernels: kernelsUrl, twin: twinUrl || null, port: channel.port2 }, [channel.port2]);
       });
     }));
   };

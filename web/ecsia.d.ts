@@ -65,6 +65,8 @@ export interface LoadOptions {
    * The kernel module: an ES module whose exported functions are JS kernels
    * (scheduler.addSystem({ kernel })). A string is resolved against the page's address. Imported
    * on the page first, then on every worker; one that fails to load rejects, naming its URL.
+   * Each thread has its own instance of it: a kernel's results must depend on its arguments
+   * only, never on state kept between calls at module level (see `debug`).
    */
   kernels?: string | URL;
   /**
@@ -79,6 +81,10 @@ export interface LoadOptions {
    * kernel that reads or writes a component its system did not declare fails its batch with a
    * diagnostic naming the system and the component. Slower kernels; for development. Default false. With `module`, loads that
    * module's debug variant (`<prefix>_threaded_debug.mjs`, built with VARIANTS threaded_debug single_debug).
+   * With `kernels`, JS kernels are checked too: about one batch in two runs a second time on a
+   * second instance of the kernel module, with the same inputs; a kernel whose column writes or
+   * commands then differ (module-level state) is named in a diagnostic, once per system, and the
+   * world keeps the first run's results.
    */
   debug?: boolean;
 }

@@ -12,7 +12,9 @@
 //             the engine plus your C++ systems and components, registered by name.
 //   debug      web/dist/ecsia_{threaded,single}_debug.mjs (loadEcsia({ debug: true })): the same
 //             modules built with ECSIA_ACCESS_CHECKS, where a kernel that reads or writes a
-//             component its system did not declare fails its batch with a diagnostic naming both.
+//             component its system did not declare fails its batch with a diagnostic naming both;
+//             with `kernels`, JS kernels whose results depend on state kept between calls are
+//             named too (web/internal/kernel_runtime.js, "the debug check").
 //
 // Errors: bad input throws an Error whose message names the operation and the problem, and
 // nothing changes (G5). Errors from the engine also carry `.code` (e.g. 'StaleEntity').
@@ -23,7 +25,7 @@ import { attachInternals, autoWorkers, Engine, releaseModule } from './internal/
 import { moduleFiles } from './internal/module_files.js';
 import { World } from './world.js';
 
-import { importKernelModule, kernelFactoryOptions, startWorkerKernels, withLoadDeadline } from './internal/kernel_module.js';
+import { importKernelModule, importKernelTwin, kernelFactoryOptions, startWorkerKernels, withLoadDeadline } from './internal/kernel_module.js';
 
 export { NULL_ENTITY };
 
@@ -104,7 +106,8 @@ function explainLoadFailure(error, variant, url) {
  *   When the module's files are missing, the promise rejects naming every URL it tried; when the
  *   module registered a system or component name twice, it rejects naming it. `ecsia.systems`
  *   lists the module's registered C++ systems. debug (default false): load the module built with
- *   declared-access checks (slower kernels; for development); with `module`, that module's `_debug` variant
+ *   declared-access checks (slower kernels; for development), and check JS kernels for results
+ *   that depend on state kept between calls; with `module`, that module's `_debug` variant
  *   (ecsia_add_browser_module(... VARIANTS threaded_debug single_debug)).
  * Rejects outside a browser page or worker (a server-side render pass: importing this module is
  * safe there, loading is not), and, naming the URL, when the .wasm fetched is not WebAssembly
@@ -130,6 +133,7 @@ export async function loadEcsia(options = {}) {
   if (typeof debug !== 'boolean') throw new Error(`loadEcsia: options.debug must be true or false, got ${describe(debug)}`);
   const files = options.module === undefined ? null : moduleFiles('loadEcsia', options.module);
   const kernelModule = options.kernels === undefined ? null : await importKernelModule(options.kernels);
+  if (kernelModule !== null && debug) await importKernelTwin(kernelModule, diagnose);
 
   const isolated = globalThis.crossOriginIsolated === true;
   const shared = typeof SharedArrayBuffer === 'function';

@@ -82,7 +82,13 @@ export interface KernelCommands {
   set(entity: number, component: string, values: Record<string, number | boolean | null>): void;
 }
 
-/** A JS kernel: an exported function of the kernel module (loadEcsia({ kernels })). */
+/**
+ * A JS kernel: an exported function of the kernel module (loadEcsia({ kernels })). Its results
+ * must depend on its arguments only: each thread has its own instance of the kernel module and
+ * the executor chooses per wave where batches run, so state kept between calls at module level
+ * (a counter, a cache, a Map of handles) makes results depend on placement. loadEcsia({ debug:
+ * true }) checks batches for it and names the kernel.
+ */
 export type Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => void;
 
 /** Extra query terms of a kernel system (component names). */

@@ -177,6 +177,9 @@ export class Scheduler {
    * terms: rows need reads + writes + with, except those listed in optional (their views are
    * `undefined` where a table lacks them). `spawnsPerBatch` (default 0): handles reserved per
    * batch for commands.spawn; spawns beyond it get handles at the merge, with a diagnostic.
+   * A kernel's results must depend on its arguments only: each thread has its own instance of
+   * the kernel module, so state kept between calls at module level would make them depend on
+   * where the executor ran each batch (loadEcsia({ debug: true }) checks for it).
    */
   addSystem(spec) {
     const op = 'addSystem';

@@ -131,6 +131,37 @@ TEST_CASE("a failing kernel that reserved handles returns them", "[schedule][thr
     }
 }
 
+TEST_CASE("notes a kernel leaves become diagnostics after the wave, in batch-id order, also from a failed batch", "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        test::FrameFixture fixture(workers);  // 64 movers in batches of 16: batches 0-3
+        test::CapturedDiagnostics& said = fixture.said;
+        Scheduler& scheduler = fixture.scheduler;
+        scheduler.add_system(fixture.kernel_system("Noter", [](KernelContext& ctx) {
+            // Batch 3 notes twice, batch 1 once and then fails; the others say nothing.
+            if (ctx.batch_id == 3) {
+                ctx.note("first of batch 3");
+                ctx.note("second of batch 3");
+            }
+            if (ctx.batch_id == 1) {
+                ctx.note("before the failure");
+                throw std::runtime_error("batch 1 fails");
+            }
+        }));
+        for (int f = 0; f < 2; ++f) {
+            said.messages.clear();
+            REQUIRE_NOTHROW(scheduler.update(0.016f));
+            const std::vector<std::string> expected = {
+                "system 'Noter' batch 1: before the failure",
+                "system 'Noter' failed in batch 1: batch 1 fails; its 0 command(s) were dropped",
+                "system 'Noter' batch 3: first of batch 3",
+                "system 'Noter' batch 3: second of batch 3",
+            };
+            CHECK(said.messages == expected);  // each frame's notes, once, whoever ran the batches
+        }
+    }
+}
+
 TEST_CASE("a rejected command is skipped with its reason and the next frame is whole", "[schedule][threads]") {
     for (std::uint32_t workers : {0u, 2u}) {
         INFO("workers " << workers);

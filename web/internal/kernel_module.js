@@ -55,13 +55,43 @@ export async function importKernelModule(kernels) {
 // it is the package's own file. esbuild emits nothing for it: its recipe copies it beside the bundle.
 const RUNTIME_URL = new URL('./kernel_runtime.js', import.meta.url).href;
 
+// The debug check's second instance of a kernel module: the same file under another URL (a module
+// is instantiated once per URL, fragment included).
+function twinUrl(url) {
+  const twin = new URL(url);
+  twin.hash = 'ecsia-debug-check';
+  return twin.href;
+}
+
+/**
+ * loadEcsia({ debug: true }): imports a second instance of the kernel module on the page for the
+ * debug check (web/internal/kernel_runtime.js) and sets `kernelModule.twin` = { url, namespace }.
+ * Where that cannot be had, says why through `diagnose`, and batches are not checked.
+ */
+export async function importKernelTwin(kernelModule, diagnose) {
+  const url = twinUrl(kernelModule.url);
+  let namespace;
+  try {
+    namespace = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    diagnose(`ecsia: the debug check of JS kernels is off: a second instance of the kernel module (${url}) failed to load: ${why}`);
+    return;
+  }
+  if (namespace === kernelModule.namespace) {
+    diagnose(`ecsia: the debug check of JS kernels is off: importing ${url} gave the kernel module's own instance, not a second one`);
+    return;
+  }
+  kernelModule.twin = { url, namespace };
+}
+
 /**
  * Sets the factory options that give the engine `kernelModule`'s kernels on the page. In the
  * threaded build the workers' runtime is imported on the page first: where it cannot load (a
  * bundler that did not emit it), this rejects at once, naming it, before any worker starts.
  */
 export async function kernelFactoryOptions(kernelModule, variant, moduleArg) {
-  moduleArg.ecsiaKernels = new KernelRuntime(kernelModule.namespace, moduleArg, kernelModule.url);
+  moduleArg.ecsiaKernels = new KernelRuntime(kernelModule.namespace, moduleArg, kernelModule.url, null, kernelModule.twin?.namespace ?? null);
   if (variant !== 'threaded') return;
   try {
     await import(/* webpackIgnore: true */ /* @vite-ignore */ RUNTIME_URL);
@@ -83,13 +113,16 @@ export async function startWorkerKernels(module, kernelModule, where, diagnose) 
     throw new Error(`loadEcsia: ${where} cannot run JS kernels on its workers: it was linked without ` +
       'wasm/worker_kernels.post.js (build it with this ecsia\'s ecsia_add_browser_module)');
   }
-  const answers = await module.ecsiaLoadWorkerKernels(RUNTIME_URL, kernelModule.url);
+  const answers = await module.ecsiaLoadWorkerKernels(RUNTIME_URL, kernelModule.url, kernelModule.twin?.url ?? null);
   const runtimeError = answers.find((answer) => answer.runtimeError !== undefined);
   if (runtimeError !== undefined) {
     throw new Error(`loadEcsia: the workers' kernel runtime, ${RUNTIME_URL}, failed to load on a worker: ${runtimeError.runtimeError}`);
   }
   for (const loadError of new Set(answers.map((answer) => answer.loadError).filter((e) => e !== null))) {
     diagnose(`ecsia: the kernel module ${kernelModule.url} failed to load on a worker: ${loadError}; its batches there will fail`);
+  }
+  for (const twinError of new Set(answers.map((answer) => answer.twinError).filter((e) => e !== undefined && e !== null))) {
+    diagnose(`ecsia: the debug check of JS kernels is off on a worker: a second instance of the kernel module (${kernelModule.twin.url}) failed to load there: ${twinError}`);
   }
 }
 

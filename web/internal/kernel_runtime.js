@@ -13,6 +13,19 @@
 //
 // run() never throws: a failure becomes status 1 and a message the C++ side reads (the batch
 // fails, its commands are dropped, the merge reports system, kernel and message).
+//
+// The debug check (loadEcsia({ debug: true }) hands every runtime a second instance of the kernel
+// module, its "twin"): each thread has its own instance of the kernel module, so a kernel that
+// keeps state between calls at module level (a counter, a cache, a Map of handles) gives results
+// that depend on which thread ran which batch, and the executor chooses that per wave. About one
+// batch in two (a fixed pseudo-random choice per thread) is run a second time, on the twin,
+// which has seen only the batches checked on this thread: with the same inputs (the batch's
+// columns are put back as they were) and the same spawn handles. Its column writes and commands
+// must equal the first run's, byte for byte; when they differ, status 2 and a message say so (a
+// diagnostic naming system and kernel). Either way the world gets the first run's results, so a
+// checked batch changes nothing but the twin's own state. State kept in modules the kernel module
+// imports is shared by both instances (one module graph): it is seen where each call changes it
+// (a counter), not where it is only filled (a cache).
 // Thread rule: the thread whose engine instance owns the runtime.
 
 const VIEW_TYPES = {
@@ -33,6 +46,10 @@ const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5;
 
 const RAN = 0;
 const THREW = 1;
+const DIFFERED = 2;  // ran; the debug check found the twin's results different (the message says how)
+
+// What a twin's spawn returns beyond the first run's spawns (its records differ anyway).
+const EXTRA_SPAWN = 0xfffffffe;
 
 /** The kernels of a module namespace: its exported functions, by export name, sorted. */
 export function kernelNames(namespace) {
@@ -100,19 +117,26 @@ export class KernelRuntime {
   #buffer = null;    // the heap buffer #words views
   #words = null;
   #heapBytes = -1;   // the heap's size when #buffer was fetched
+  #twins = null;     // the debug check's kernels by kernel id, or null: no check
+  #sample = 0x9e3779b9;  // xorshift32 state choosing the batches checked
+  #differed = new Set();  // tokens of systems whose twin differed here: checked no more
 
   /**
    * @param namespace the kernel module's namespace, or null when it failed to load here
    * @param module the engine instance (its exports are called for spawns and commits)
    * @param url the kernel module's URL (for messages)
    * @param loadError why the module failed to load on this thread, or null
+   * @param twin a second instance of the kernel module (the debug check), or null
    */
-  constructor(namespace, module, url, loadError = null) {
+  constructor(namespace, module, url, loadError = null, twin = null) {
     this.#module = module;
     this.#url = url;
     this.#loadError = loadError;
     this.#names = namespace === null ? [] : kernelNames(namespace);
     this.#kernels = this.#names.map((name) => namespace[name]);
+    if (namespace !== null && twin !== null && twin !== undefined && twin !== namespace) {
+      this.#twins = this.#names.map((name) => twin[name]);
+    }
     this.#commands = new CommandEncoder(module);
   }
 
@@ -120,15 +144,23 @@ export class KernelRuntime {
   get names() { return this.#names; }
 
   /**
-   * Called through EM_JS for one batch (`heapBytes`: the heap's size now); returns 0, or 1 with
-   * the failure's message handed over. The kernel itself calls no export that can throw, so the
+   * Called through EM_JS for one batch (`heapBytes`: the heap's size now); returns 0, 1 (the
+   * kernel threw) or 2 (the debug check found its results differ), with the message handed over. The kernel itself calls no export that can throw, so the
    * wasm stack needs restoring only around the calls that allocate (schema, commit, report).
    */
   run(batch, dt, memory, heapBytes) {
     if (heapBytes !== this.#heapBytes) this.#refresh(memory, heapBytes);
     try {
-      this.#run(batch, dt, memory);
-      return RAN;
+      const difference = this.#run(batch, dt, memory);
+      if (difference === null) return RAN;
+      const stack = this.#module.stackSave();
+      try {
+        this.#report(difference, memory);
+      } catch {
+        this.#module.stackRestore(stack);
+        return -2;
+      }
+      return DIFFERED;
     } catch (error) {
       const module = this.#module;
       const stack = module.stackSave();
@@ -148,7 +180,7 @@ export class KernelRuntime {
 
   #run(batch, dt, memory) {
     let words = this.#words;
-    let at = batch >>> 2;
+    const at = batch >>> 2;
     const token = words[at + TOKEN];
     let system = this.#systems[token];
     if (system === undefined || system.schema.size !== words[at + SCHEMA_SIZE]) {
@@ -156,23 +188,14 @@ export class KernelRuntime {
       this.#refresh(memory, -1);  // the schema's text may have grown the heap
       words = this.#words;
     }
-    const buffer = this.#buffer;
-    const count = words[at + COUNT];
-    const columns = {};
-    const declared = system.declared;
-    at += HEADER;
-    for (let i = 0; i < declared.length; i++) {
-      const component = declared[i];
-      if (component.tag) continue;  // a tag has no column
-      const address = words[at + 2 * i + 1];
-      columns[component.name] = address === 0 ? undefined
-        : component.View === DataView ? new DataView(buffer, address, count * component.stride)
-          : new component.View(buffer, address, count * component.stride);
-    }
-    at -= HEADER;
-    const chunk = new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets);
     const encoder = this.#commands;
-    system.kernel(chunk, dt, encoder.open(words[at + CONTEXT], system.schema));
+    let difference = null;
+    if (this.#twins !== null && this.#sampled() && !this.#differed.has(token)) {
+      difference = this.#runChecked(system, words, at, dt);
+      if (difference !== null) this.#differed.add(token);
+    } else {
+      system.kernel(this.#chunk(system, words, at), dt, encoder.open(words[at + CONTEXT], system.schema));
+    }
     if (encoder.pending) {
       const stack = this.#module.stackSave();
       try {
@@ -184,6 +207,75 @@ export class KernelRuntime {
     } else {
       encoder.close();
     }
+    return difference;
+  }
+
+  // The chunk of the batch whose descriptor starts at word `at`, with new views.
+  #chunk(system, words, at) {
+    const buffer = this.#buffer;
+    const count = words[at + COUNT];
+    const columns = {};
+    const declared = system.declared;
+    for (let i = 0; i < declared.length; i++) {
+      const component = declared[i];
+      if (component.tag) continue;  // a tag has no column
+      const address = words[at + HEADER + 2 * i + 1];
+      columns[component.name] = address === 0 ? undefined
+        : component.View === DataView ? new DataView(buffer, address, count * component.stride)
+          : new component.View(buffer, address, count * component.stride);
+    }
+    return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets);
+  }
+
+  // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
+  // batches its original saw, as another thread's instance would.
+  #sampled() {
+    let x = this.#sample;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.#sample = x >>> 0;
+    return (x & 1) === 0;
+  }
+
+  // The debug check of one batch (see the top of this file). Leaves the first run's records in
+  // the encoder and its writes in the columns; returns null, or what differed.
+  #runChecked(system, words, at, dt) {
+    const buffer = this.#buffer;
+    const count = words[at + COUNT];
+    const context = words[at + CONTEXT];
+    const encoder = this.#commands;
+    // Every declared column (reads too: a kernel may write a view it only reads).
+    const columns = [];
+    system.declared.forEach((component, i) => {
+      const address = words[at + HEADER + 2 * i + 1];
+      if (!component.tag && address !== 0) columns.push({ component, bytes: new Uint8Array(buffer, address, count * component.size) });
+    });
+    const inputs = columns.map((c) => c.bytes.slice());
+    system.kernel(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, null));
+    const first = encoder.save();
+    const outputs = columns.map((c) => c.bytes.slice());
+    // Put back only what changed: a column the kernel only read may be read by other batches now.
+    columns.forEach((c, i) => { if (!sameBytes(c.bytes, inputs[i])) c.bytes.set(inputs[i]); });
+    let difference;
+    try {
+      const twin = system.twin;
+      if (typeof twin !== 'function') throw new Error('the second instance of the kernel module has no such export');
+      twin(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, first.spawns));
+      const second = encoder.save();
+      difference = columns.map((c, i) => columnDifference(c, outputs[i])).find((d) => d !== null)
+        ?? commandDifference(first, second);
+    } catch (error) {
+      difference = `threw on the second run (${messageOf(error)}), not on the first`;
+    }
+    columns.forEach((c, i) => { if (!sameBytes(c.bytes, outputs[i])) c.bytes.set(outputs[i]); });
+    encoder.restore(first, context);
+    if (difference === null) return null;
+    return `gave different results for the same batch when the debug check ran it a second time, on a ` +
+      `second instance of the kernel module ${this.#url}, with the same inputs: ${difference}. A kernel whose ` +
+      'results depend on state kept between calls (module-level variables: a counter, a cache, a Map of ' +
+      'handles) gives results that depend on the thread each batch runs on, which the executor chooses per ' +
+      'wave; keep such state in components. The world got the first run\'s results (reported once per system)';
   }
 
   // The heap buffer and a word view of it, fetched again when the heap's size changed (growth
@@ -219,7 +311,8 @@ export class KernelRuntime {
       strides[component.name] = component.stride;
       offsets[component.name] = component.offsets;
     }
-    const system = { schema, kernel, declared, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
+    const twin = this.#twins === null ? null : this.#twins[kernelId];
+    const system = { schema, kernel, twin, declared, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
     this.#systems[token] = system;
     return system;
   }
@@ -243,6 +336,26 @@ export class KernelRuntime {
     const address = this.#module._ecsia_kernel_error_buffer(bytes.length) >>> 0;
     new Uint8Array(memory.buffer, address, bytes.length).set(bytes);
   }
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// Where a column's bytes now differ from `expected`, or null.
+function columnDifference({ component, bytes }, expected) {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== expected[i]) return `its writes to '${component.name}' differ (first at row ${Math.floor(i / component.size)} of the batch)`;
+  }
+  return null;
+}
+
+function commandDifference(first, second) {
+  if (first.records !== second.records) return `it recorded ${first.records} command(s) the first time and ${second.records} the second`;
+  if (first.length !== second.length || !first.words.every((w, i) => w === second.words[i])) return `its ${first.records} command(s) differ`;
+  return null;
 }
 
 /** The chunk a kernel gets; `entities` is made on first use (a view costs ~0.1 µs). */
@@ -300,6 +413,8 @@ class CommandEncoder {
   #view = new DataView(this.#words.buffer);
   #length = 0;         // words recorded
   #records = 0;
+  #spawns = null;      // the debug check: handles spawn() returned ({ handle, reserved }), or null
+  #replay = null;      // the debug check's second run: the first run's #spawns, returned again
 
   constructor(module) {
     this.#module = module;
@@ -315,11 +430,39 @@ class CommandEncoder {
     return this.#current;
   }
 
+  // A run of the debug check begins: open(), and the handles spawns get are kept (save()).
+  // `replay` (its second run): the first run's handles, which this run's spawns get again, in
+  // order, instead of taking more from the batch's reservation.
+  openChecked(context, schema, replay) {
+    const commands = this.open(context, schema);
+    this.#spawns = [];
+    this.#replay = replay;
+    return commands;
+  }
+
   close() {
     this.#context = 0;
     this.#current = null;
     this.#length = 0;
     this.#records = 0;
+    this.#spawns = null;
+    this.#replay = null;
+  }
+
+  // The debug check: what the running batch recorded, kept aside; the batch's calls end here.
+  save() {
+    const saved = { words: this.#words.slice(0, this.#length), length: this.#length, records: this.#records, spawns: this.#spawns };
+    this.#current = null;
+    return saved;
+  }
+
+  // The debug check: the records of `saved` become the batch's again, to commit.
+  restore(saved, context) {
+    this.close();
+    this.#reserve(saved.length);
+    this.#words.set(saved.words);
+    this.#records = saved.records;
+    this.#context = context;
   }
 
   /** Whether the running batch recorded anything. */
@@ -356,14 +499,24 @@ class CommandEncoder {
       this.#length = start;
       throw error;
     }
+    this.#records += 1;
+    const replay = this.#replay;
+    if (replay !== null) {
+      const spawned = replay[this.#spawns.length];
+      this.#spawns.push(spawned);
+      if (spawned === undefined) return EXTRA_SPAWN;
+      if (spawned.reserved) this.#words[start + 1] = spawned.handle;
+      return spawned.handle;
+    }
     const module = this.#module;
     let handle = module._ecsia_kernel_take(this.#context) >>> 0;
-    if (handle === NULL_ENTITY) {
-      handle = module._ecsia_kernel_pending(this.#context) >>> 0;  // the record keeps the null target
-    } else {
+    const reserved = handle !== NULL_ENTITY;
+    if (reserved) {
       this.#words[start + 1] = handle;
+    } else {
+      handle = module._ecsia_kernel_pending(this.#context) >>> 0;  // the record keeps the null target
     }
-    this.#records += 1;
+    this.#spawns?.push({ handle, reserved });
     return handle;
   }
 

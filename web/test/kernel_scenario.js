@@ -63,23 +63,29 @@ export function spawnScenario(world, count) {
 
 /**
  * Loads the engine with the scenario kernels and runs `frames` frames on `workers` workers;
- * returns { variant, workers, hashes (one per frame), alive, diagnostics }.
+ * returns { variant, workers, hashes (one per frame), alive, diagnostics, placements }.
+ * placement ('inline', 'pool', 'shared'; threaded build, workers > 0): every wave is pinned
+ * there (the test hook forcePlacement). placements: per frame, the placement the engine recorded
+ * for each wave that had batches (lastFrame()). debug: load the debug modules.
  */
-export async function runKernelScenario(loadEcsia, { threads, workers, frames, entities = 600, cpp = false, batchRows = 64 }) {
+export async function runKernelScenario(loadEcsia, { threads, workers, frames, entities = 600, cpp = false, batchRows = 64, placement, debug = false }) {
   const diagnostics = [];
-  const ecsia = await loadEcsia({ threads, kernels: KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+  const ecsia = await loadEcsia({ threads, kernels: KERNELS_URL, debug, onDiagnostic: (m) => diagnostics.push(m) });
   const world = ecsia.createWorld({ maxEntities: 1 << 18 });
   defineScenarioComponents(world);
   const scheduler = world.createScheduler({ workers, batchRows });
+  if (placement !== undefined) globalThis.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
   addScenarioSystems(scheduler, { cpp });
   spawnScenario(world, entities);
   const hashes = [];
+  const placements = [];
   for (let f = 0; f < frames; f++) {
     await scheduler.update(1 / 8);
     hashes.push(world.stateHash());
+    placements.push(scheduler.lastFrame().waves.filter((w) => w.batches > 0).map((w) => w.placement));
   }
   const out = {
-    variant: ecsia.variant, workers: scheduler.workers, hashes, alive: world.count(['hp']),
+    variant: ecsia.variant, workers: scheduler.workers, hashes, placements, alive: world.count(['hp']),
     withParent: world.count(['parent']), withMixed: world.count(['mixed']), plan: scheduler.plan(),
     diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };

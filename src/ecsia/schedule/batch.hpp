@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ecsia/command/command_buffer.hpp"
 #include "ecsia/entity/entity_reservation.hpp"
@@ -30,6 +31,7 @@ struct Batch {
     EntityReservation reservation;
     bool failed = false;
     std::string error;
+    std::vector<std::string> notes;  // KernelContext::note: diagnostics the merge reports
     // Its run time (a dispatched batch), or its system's whole inline run (on the system's last
     // inline batch; 0 on the others), when the executor times batches; and who ran it.
     std::int64_t ns = 0;
@@ -48,6 +50,7 @@ struct Batch {
         reservation = EntityReservation{};
         failed = false;
         error.clear();
+        notes.clear();
         ns = 0;
         runner = WorkerPool::kCoordinator;
     }

@@ -301,6 +301,7 @@ void Scheduler::run_kernel(Batch& batch) {
                 run_tick_[batch.system], &batch.log);
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
                           world_->cursors().frames()};
+    context.notes = &batch.notes;
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif

@@ -30,6 +30,15 @@ struct KernelContext {
     const HandleLayout& layout;
     std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
     std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
+    // The batch's notes (Batch::notes); null: note() keeps nothing.
+    std::vector<std::string>* notes = nullptr;
+
+    // Leaves a diagnostic for the merge: a kernel may run on a worker, where nothing can be
+    // reported, so the merge reports the batch's notes after the wave, in batch-id order (G3),
+    // also when the batch failed. The batch's results are not affected.
+    void note(std::string message) {
+        if (notes != nullptr) notes->push_back(std::move(message));
+    }
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
     // exhausted) a pending stand-in that later records of THIS batch may use; the merge gives it

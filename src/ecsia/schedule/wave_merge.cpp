@@ -93,6 +93,10 @@ void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<cons
     buffer_systems_.clear();
     reservations_.clear();
     for (Batch* batch : batches) {
+        for (const std::string& note : batch->notes) {
+            world.diagnostics().report_for(systems[batch->system].name, "system '" + systems[batch->system].name + "' batch " +
+                                                                        std::to_string(batch->id) + ": " + note);
+        }
         // Most batches record nothing and reserve nothing: World::apply need not see them.
         const CommandBuffer& commands = batch->commands;
         if (!batch->failed && commands.record_count() == 0 && batch->reservation.size() == 0 &&

@@ -4,7 +4,9 @@
 // stamped at each system's run tick, change observers queued), then command buffers and the
 // reservations they took handles from (spawns beyond a reservation get real handles here, in
 // order; unused handles return). A failed batch's commands are dropped with a diagnostic naming
-// its system; its handles still return. What a system's commands cause is reported in its name. Because the order is the plan's, every executor merges
+// its system; its handles still return. What a system's commands cause is reported in its name.
+// Notes a kernel left (KernelContext::note) become diagnostics in the same batch-id order.
+// Because the order is the plan's, every executor merges
 // to the same state (G1).
 // Thread rule: coordinator thread, serial phase.
 
