@@ -26,10 +26,10 @@ export function fade(chunk, dt, commands) {
   }
 }
 
-/** Each entity tagged burst spawns 4096 young children: one wave's commands of tens of megabytes. */
+/** Each entity tagged burst spawns 1024 young children: one wave's commands of tens of megabytes. */
 export function burst(chunk, dt, commands) {
   for (let i = 0; i < chunk.count; i++) {
-    for (let c = 0; c < 4096; c++) commands.spawn({ hp: { value: 2 }, payload: payloadOf(c), young: true });
+    for (let c = 0; c < 1024; c++) commands.spawn({ hp: { value: 2 }, payload: payloadOf(c), young: true });
     commands.remove(chunk.entities[i], 'burst');
   }
 }
