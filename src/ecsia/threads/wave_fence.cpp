@@ -14,15 +14,17 @@ void WaveFence::arrive() noexcept {
     // acq_rel: the release publishes this worker's writes to the last arriver; the acquire lets the
     // last arriver carry every worker's writes into its release store of done_epoch below.
     if (remaining_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    {
-        // The mutex orders the store against a blocking waiter that is about to sleep, so the
-        // notify cannot fall between its check and its wait (no lost wake-up).
-        std::lock_guard<std::mutex> lock(mutex_);
-        // relaxed load: epoch_ was written before dispatch, which happens-before this arrival.
-        // release store: pairs with the acquire in done().
-        done_epoch_.store(epoch_.load(std::memory_order_relaxed), std::memory_order_release);
+    // relaxed load: epoch_ was written before dispatch, which happens-before this arrival.
+    // seq_cst store (a release for done()'s acquire): with the seq_cst accesses of
+    // blocking_waiters_ here and in wait_until, either this load sees a waiter that registered,
+    // or that waiter's check of done_epoch (after it registered) sees this store.
+    done_epoch_.store(epoch_.load(std::memory_order_relaxed), std::memory_order_seq_cst);
+    if (blocking_waiters_.load(std::memory_order_seq_cst) != 0) {
+        // Taking the mutex once the waiter holds it no more: a waiter between its check and its
+        // sleep holds it, so the notify cannot fall in between (no lost wake-up).
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        completed_.notify_all();
     }
-    completed_.notify_all();
     if (wake_hook_ != nullptr) wake_hook_(&done_epoch_);
 }
 
@@ -36,7 +38,13 @@ bool WaveFence::wait_until(std::uint32_t epoch, std::chrono::steady_clock::time_
         std::this_thread::yield();
     }
     std::unique_lock<std::mutex> lock(mutex_);
-    return completed_.wait_until(lock, deadline, [&] { return done(epoch); });
+    // seq_cst: see arrive(); registered before the check of done_epoch below.
+    blocking_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    const bool completed = completed_.wait_until(
+        lock, deadline, [&] { return done_epoch_.load(std::memory_order_seq_cst) == epoch; });
+    // relaxed: only a count; arrive() needs to see registrations, not departures.
+    blocking_waiters_.fetch_sub(1, std::memory_order_relaxed);
+    return completed;
 }
 
 }  // namespace ecsia

@@ -48,6 +48,11 @@ private:
     std::atomic<std::uint32_t> remaining_{0};
     std::atomic<std::uint32_t> epoch_{0};
     std::atomic<std::uint32_t> done_epoch_{0};
+    // Threads inside wait_until(). The last arrival touches the mutex and the condition variable
+    // only when there is one, so where nobody blocks (the browser: the page awaits done_epoch with
+    // Atomics.waitAsync) a worker completing a wave holds no lock the page could then wait on when
+    // it is the last arrival of the next (shared) wave: G2.
+    std::atomic<std::uint32_t> blocking_waiters_{0};
     std::mutex mutex_;  // only for the blocking waiters' condition variable
     std::condition_variable completed_;
     static inline WakeHook wake_hook_ = nullptr;
