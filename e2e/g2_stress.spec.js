@@ -5,7 +5,9 @@
 // frames, while the page spawns, despawns and snapshots between frames and reads (and has its
 // writes refused) while each wave is out. It fails on any futex wait of the page's thread (the
 // threaded module counts them: wasm/worker_heap.cpp), on the diagnostic update() gives for one,
-// and on Emscripten's "Blocking on the main thread" warning.
+// and on Emscripten's "Blocking on the main thread" warning. Then the case where the page runs
+// batches too (placement shared): on fresh modules, where the page's and the workers' first
+// batches run at the same moment.
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, servers } from './support.js';
 
@@ -94,6 +96,7 @@ for (const workers of [1, 2]) {
         counts, unexpected,
         poolJobs: scheduler.lastFrame().jobs.reduce((a, b) => a + b, 0),
         pageWaits: engine.pageWaits() - waitsBefore,
+        workerStatics: engine.workerStaticInits(),
         heap: [heapBefore, engine.heapState().buffer.byteLength],
         young: world.count(['young']),
         workers: scheduler.workers,
@@ -119,7 +122,65 @@ for (const workers of [1, 2]) {
     // And the page's thread never waited: no futex wait, no diagnostic, no Emscripten warning.
     expect(r.pageWaits).toBe(0);
     expect(r.diagnostics).toEqual([]);
+    // Nor could it have: no worker initialised a function-local static (the page waits when it
+    // reaches one a worker is initialising; wasm/worker_heap.cpp), the user's module's included.
+    expect(r.workerStatics.count, r.workerStatics.site ?? '').toBe(0);
     expect(log.console.filter((m) => m.text.includes('Blocking on the main thread'))).toEqual([]);
     expectNoPageErrors(log);
   });
 }
+
+// Shared waves make the page and the workers run their first batches at the same moment: whatever
+// a thread initialises on first use, both reach together. A function-local static is the case
+// that made the page wait (libc++abi guards them with one mutex and condition variable: the page
+// spun on it while a worker initialised __cxa_thread_atexit's, and Emscripten printed "Blocking
+// on the main thread"); the threaded module initialises those on the page as it starts, and
+// counts any static a worker initialises (wasm/worker_heap.cpp). A race that happened only now and
+// then, so this does not wait for it: every fresh module must show no static initialised on a
+// worker at all (which the race needs), as well as no page wait.
+test('threaded, shared waves on fresh modules (1 and 2 workers, release and debug, JS and C++ kernels): no worker initialises a function-local static, and the page never waits', async ({ page }) => {
+  test.setTimeout(120_000);
+  const log = await openTestPage(page, servers.isolated);
+  const runs = await page.evaluate(async () => {
+    const { KERNELS_URL, defineScenarioComponents, addScenarioSystems, spawnScenario } = await import('/web/test/kernel_scenario.js');
+    const { loadEcsia, internalsOf } = window.ecsiaTest;
+    const out = [];
+    for (const workers of [1, 2]) {
+      for (const debug of [false, true]) {
+        for (const cpp of [false, true]) {
+          const diagnostics = [];
+          const ecsia = await loadEcsia({ threads: 2, kernels: KERNELS_URL, debug, onDiagnostic: (m) => diagnostics.push(m) });
+          const engine = internalsOf(ecsia);
+          const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+          defineScenarioComponents(world);
+          const scheduler = world.createScheduler({ workers, batchRows: 32 });
+          internalsOf(scheduler).raw('forcePlacement').forcePlacement('shared');
+          addScenarioSystems(scheduler, { cpp });
+          spawnScenario(world, 600);
+          const placements = new Set();
+          for (let f = 0; f < 6; f++) {
+            await scheduler.update(1 / 8);
+            for (const w of scheduler.lastFrame().waves) if (w.batches > 0) placements.add(w.placement);
+          }
+          out.push({
+            label: `${workers} worker(s)${debug ? ', debug' : ''}${cpp ? ', C++ Move and Bounce' : ''}`,
+            placements: [...placements], pageWaits: engine.pageWaits(), statics: engine.workerStaticInits(),
+            diagnostics: diagnostics.filter((m) => !m.includes("exceeded their batch's reservation")),
+          });
+          scheduler.dispose();
+          world.dispose();
+        }
+      }
+    }
+    return out;
+  });
+  expect(runs).toHaveLength(8);
+  for (const r of runs) {
+    expect(r.placements, r.label).toEqual(['shared']);
+    expect(r.statics.count, `${r.label}: ${r.statics.site}`).toBe(0);
+    expect(r.pageWaits, r.label).toBe(0);
+    expect(r.diagnostics, r.label).toEqual([]);
+  }
+  expect(log.console.filter((m) => m.text.includes('Blocking on the main thread'))).toEqual([]);
+  expectNoPageErrors(log);
+});

@@ -11,11 +11,6 @@ import { expectNoPageErrors, openTestPage, servers, variants } from './support.j
 
 const PLACEMENTS = ['inline', 'pool', 'shared'];
 
-// G2's open case (docs/GUARANTEES.md): in shared waves the page's thread has been seen waiting now
-// and then (the engine's page-wait diagnostic, or Emscripten's warning), cause not yet found. This
-// spec checks where waves ran and what they computed; e2e/g2_stress.spec.js checks page waits.
-const withoutPageWaits = (messages) => messages.filter((m) => !m.includes("the page's thread waited") && !m.includes('Blocking on the main thread'));
-
 async function scenario(page, options) {
   return page.evaluate(async (options) => {
     const { runKernelScenario } = await import('/web/test/kernel_scenario.js');
@@ -46,7 +41,7 @@ for (const cpp of [false, true]) {
         const label = `${workers} worker(s), ${placement}`;
         expect(pinned.workers, label).toBe(workers);
         expectEveryWaveRan(pinned.placements, placement);
-        expect(withoutPageWaits(pinned.diagnostics), label).toEqual(withoutPageWaits(serial.diagnostics));
+        expect(pinned.diagnostics, label).toEqual(serial.diagnostics);
         expect(pinned.hashes, label).toEqual(serial.hashes);
       }
     }
@@ -69,7 +64,7 @@ for (const { variant, server } of variants) {
       const checked = await scenario(page, options);
       if (options.placement !== undefined) expectEveryWaveRan(checked.placements, options.placement);
       // Nothing named: the only diagnostics are the release build's (spawns past a reservation).
-      expect(withoutPageWaits(checked.diagnostics), label).toEqual(withoutPageWaits(release.diagnostics));
+      expect(checked.diagnostics, label).toEqual(release.diagnostics);
       expect(checked.hashes, label).toEqual(release.hashes);
     }
     expectNoPageErrors(log);
@@ -112,8 +107,7 @@ for (const { variant, server } of variants) {
           variant: ecsia.variant, debug: ecsia.debug, placements, seen: world.count(['seen']), countSteps,
           named: diagnostics.filter((m) => m.includes('gave different results')),
           others: diagnostics.filter((m) => !m.includes('gave different results') && !m.includes('threads are off') &&
-            !m.includes("exceeded their batch's reservation") && !m.includes('Blocking on the main thread') &&
-            !m.includes("the page's thread waited")),
+            !m.includes("exceeded their batch's reservation")),
         };
         scheduler.dispose();
         world.dispose();

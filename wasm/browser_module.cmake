@@ -58,8 +58,9 @@ set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")
 # The pool workers get loadEcsia({ kernels })'s kernel module from the page by message
 # (wasm/worker_kernels.post.js, with the one import() bundlers must leave alone outside the factory).
 set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth
-    # wasm/worker_heap.cpp: Emscripten's own allocations routed by thread, the page's waits counted
-    -Wl,--wrap=emscripten_builtin_malloc,--wrap=emscripten_builtin_free,--wrap=emscripten_builtin_memalign,--wrap=emscripten_futex_wait
+    # wasm/worker_heap.cpp: Emscripten's own allocations routed by thread, the page's waits counted,
+    # function-local statics first initialised on a worker counted
+    -Wl,--wrap=emscripten_builtin_malloc,--wrap=emscripten_builtin_free,--wrap=emscripten_builtin_memalign,--wrap=emscripten_futex_wait,--wrap=__cxa_guard_acquire
     # SHELL: each flag with its file, or CMake's de-duplication of link options drops the second --post-js
     "SHELL:--post-js ${ECSIA_WASM_DIR}/worker_kernels.post.js" "SHELL:--extern-post-js ${ECSIA_WASM_DIR}/native_import.extern.js"
     CACHE INTERNAL "")

@@ -1,6 +1,8 @@
 // The threaded browser modules' allocator split (G2: the page's thread never waits on a lock a
 // worker holds). Linked into threaded browser modules only (wasm/browser_module.cmake), with
-// -Wl,--wrap for emscripten_builtin_{malloc,free,memalign} and emscripten_futex_wait.
+// -Wl,--wrap for emscripten_builtin_{malloc,free,memalign}, emscripten_futex_wait and
+// __cxa_guard_acquire. It also initialises, on the page, the function-local statics every worker
+// would otherwise initialise (InitialisedOnThePage below).
 //
 // Why: Emscripten 3.1.6's malloc is dlmalloc behind one pthread mutex. A pool worker that
 // allocates or frees (a command buffer or write log growing, a JS kernel's glue, a C++ kernel's
@@ -26,11 +28,13 @@
 //
 // The page-wait counter: every emscripten_futex_wait call on the page is counted (the link wraps
 // it), so a wait on any lock or condition is seen, not only the ones Emscripten warns about; the
-// JS scheduler reports the waits of an update() as a diagnostic (web/scheduler.js).
+// JS scheduler reports the waits of an update() as a diagnostic (web/scheduler.js), naming where
+// the first was (its call stack, kept only when a wait is counted).
 //
 // malloc_usable_size is left to dlmalloc: valid for the page's blocks only (realloc below uses it
 // for those alone).
 
+#include <emscripten/em_js.h>
 #include <emscripten/em_macros.h>
 #include <emscripten/heap.h>
 #include <emscripten/threading.h>
@@ -40,6 +44,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 extern "C" {
 // dlmalloc itself (the link wraps the emscripten_builtin_* names: __real_ is the original).
@@ -49,6 +54,8 @@ void* __real_emscripten_builtin_memalign(size_t alignment, size_t size);
 size_t malloc_usable_size(const void* ptr);  // dlmalloc's (not replaced): page blocks only
 int __real_emscripten_futex_wait(volatile void* address, uint32_t value, double max_wait_ms);
 int _emscripten_thread_supports_atomics_wait(void);
+int __real___cxa_guard_acquire(std::uint64_t* guard);  // libc++abi's (the link wraps it)
+int __cxa_thread_atexit(void (*destructor)(void*), void* object, void* dso_symbol);
 }
 
 static_assert(sizeof(void*) == 4, "the worker heap packs a wasm32 address and a tag into 64 bits");
@@ -130,6 +137,13 @@ std::atomic<std::uint32_t> g_page_frees{0};
 // (low 32 bits: next free byte, high: end) of the superblock small blocks are carved from.
 std::atomic<std::uint64_t> g_carve{0};
 std::atomic<std::uint32_t> g_page_waits{0};
+// Function-local statics first initialised on a thread other than the page, and where the first
+// one was (a call stack, written once by the worker that claims g_static_site_claimed).
+std::atomic<std::uint32_t> g_worker_static_inits{0};
+std::atomic<bool> g_static_site_claimed{false};
+std::atomic<bool> g_static_site_ready{false};
+constexpr std::uint32_t kSiteBytes = 4096;
+char g_static_site[kSiteBytes];
 
 bool on_page() noexcept { return emscripten_is_main_browser_thread() != 0; }
 
@@ -281,7 +295,61 @@ void page_free_later(void* payload) noexcept {
     } while (!g_page_frees.compare_exchange_weak(top, block, std::memory_order_release, std::memory_order_relaxed));
 }
 
+// Why the page's thread waited where it was seen waiting (in waves it shares with the workers):
+// a function-local static (C++ `static` inside a function) is initialised once, by whichever
+// thread gets there first, and libc++abi guards that with ONE global mutex and condition variable
+// (__cxa_guard_acquire, cxa_guard_impl.h, the global-lock variant Emscripten builds). When a pool
+// worker initialises a static while the page reaches the same one, the page waits on that
+// condition (pthread_cond_timedwait: Emscripten's "Blocking on the main thread" warning, and a
+// busy spin); while a worker is inside the guard's short critical sections for ANY static, a
+// page that reaches any other uninitialised static waits on the mutex. Two such statics are
+// reached by every pool worker:
+//   - libc++abi's __cxa_thread_atexit keeps `static DtorsManager manager`: the first
+//     thread_local with a destructor that any thread touches initialises it (wasm/js_kernel.cpp's
+//     batch buffer does on each thread's first JS kernel batch: in a shared wave, the page's and a
+//     worker's first batches run at the same moment);
+//   - libc++'s std::__thread_local_data() keeps a static that every std::thread initialises as it
+//     starts (the pool's workers, while the page goes on with its own work).
+// Both are initialised here, on the page as the module starts (a static constructor: it runs
+// before any pthread exists), so a worker only ever finds them done. Any other static a worker
+// initialises is counted (__wrap___cxa_guard_acquire below), with where it was, so a test sees it
+// (e2e/g2_stress.spec.js) before a page ever waits on it.
+void noop_thread_exit(void*) noexcept {}
+struct InitialisedOnThePage {
+    InitialisedOnThePage() noexcept {
+        __cxa_thread_atexit(&noop_thread_exit, nullptr, nullptr);
+        std::__thread_local_data();
+    }
+};
+const InitialisedOnThePage g_initialised_on_the_page;
+
 }  // namespace
+
+// clang-format off
+// Writes this thread's call stack (NUL-terminated, at most `bytes`) at `out`; runs on a worker
+// only when it initialises a static, once per module.
+EM_JS(void, ecsia_write_call_stack, (char* out, std::uint32_t bytes), {
+    var limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 40;
+    var stack = String(new Error('static initialised on a worker').stack);
+    Error.stackTraceLimit = limit;
+    stringToUTF8(stack, out, bytes);
+});
+// clang-format on
+
+// The call stack of a counted page wait, kept for web/internal/engine.js (pageWaitSites): the
+// first few since the page last took them, so a wait that spins in 1 ms slices for a long time
+// keeps a handful, not thousands. Runs only when a wait is counted: nothing otherwise.
+// clang-format off
+EM_JS(void, ecsia_keep_page_wait_site, (), {
+    var sites = Module['ecsiaPageWaitSites'] || (Module['ecsiaPageWaitSites'] = []);
+    if (sites.length >= 4) return;
+    var limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 40;  // V8 keeps 10 frames by default: the lock's own frames fill those
+    sites.push(String(new Error('page wait').stack));
+    Error.stackTraceLimit = limit;
+});
+// clang-format on
 
 extern "C" {
 
@@ -367,10 +435,12 @@ void __wrap_emscripten_builtin_free(void* payload) { free(payload); }
 void* __wrap_emscripten_builtin_memalign(size_t alignment, size_t bytes) { return memalign(alignment, bytes); }
 
 // Every futex wait goes through here (-Wl,--wrap=emscripten_futex_wait). On the page in a browser
-// a wait is a busy spin: count it, so a regression shows (ecsia_page_waits, web/scheduler.js).
+// a wait is a busy spin: count it, so a regression shows (ecsia_page_waits, web/scheduler.js),
+// and keep where it came from (the JS stack, wasm frames included), so the report names its cause.
 int __wrap_emscripten_futex_wait(volatile void* address, uint32_t value, double max_wait_ms) {
     if (on_page() && !_emscripten_thread_supports_atomics_wait()) {
         g_page_waits.fetch_add(1, std::memory_order_relaxed);  // a counter read after the fact
+        ecsia_keep_page_wait_site();
     }
     return __real_emscripten_futex_wait(address, value, max_wait_ms);
 }
@@ -378,6 +448,34 @@ int __wrap_emscripten_futex_wait(volatile void* address, uint32_t value, double 
 // How many times the page's thread has waited on a futex (a contended lock, a condition, a join).
 EMSCRIPTEN_KEEPALIVE uint32_t ecsia_page_waits(void) {
     return g_page_waits.load(std::memory_order_relaxed);
+}
+
+// Every first initialisation of a function-local static goes through here
+// (-Wl,--wrap=__cxa_guard_acquire; only statics not yet initialised call it at all: the compiler
+// checks the guard's done byte first). One a worker initialises is counted: see
+// InitialisedOnThePage for why that can make the page wait.
+int __wrap___cxa_guard_acquire(std::uint64_t* guard) {
+    const int initialise = __real___cxa_guard_acquire(guard);
+    if (initialise != 0 && !on_page()) {
+        g_worker_static_inits.fetch_add(1, std::memory_order_relaxed);  // a counter read after the fact
+        // relaxed: only picks the one worker that writes the site; g_static_site_ready publishes it.
+        if (!g_static_site_claimed.exchange(true, std::memory_order_relaxed)) {
+            ecsia_write_call_stack(g_static_site, kSiteBytes);
+            g_static_site_ready.store(true, std::memory_order_release);  // pairs with the acquire below
+        }
+    }
+    return initialise;
+}
+
+// How many function-local statics were first initialised on a worker since the module loaded.
+EMSCRIPTEN_KEEPALIVE uint32_t ecsia_worker_static_inits(void) {
+    return g_worker_static_inits.load(std::memory_order_relaxed);
+}
+
+// The call stack of the first of them (NUL-terminated), or null when none was written yet.
+EMSCRIPTEN_KEEPALIVE const char* ecsia_worker_static_site(void) {
+    // acquire: pairs with the release store after the site was written.
+    return g_static_site_ready.load(std::memory_order_acquire) ? g_static_site : nullptr;
 }
 
 }  // extern "C"

@@ -299,6 +299,7 @@ export class Scheduler {
     const crashes = this.#engine.workerCrashes;
     const crashesBefore = crashes.length;
     const pageWaitsBefore = this.#engine.pageWaits();
+    this.#engine.pageWaitSites();  // forget waits from outside a frame: only this frame's are named
     // Time the page's thread spends inside the engine's calls of this frame (lastFrame().pageUs):
     // the rest of update()'s time the page was free, and a page that draws meanwhile sees it here.
     let pageMs = 0;
@@ -326,9 +327,11 @@ export class Scheduler {
       this.#running = false;
       // G2 is never silent when broken: a frame during which the page's thread waited says so.
       const pageWaits = (this.#engine.pageWaits() - pageWaitsBefore) >>> 0;
+      const sites = this.#engine.pageWaitSites();
       if (pageWaits > 0) {
         this.#diagnose(`ecsia: the page's thread waited ${pageWaits} time(s) for a lock or condition during scheduler.update() ` +
-          '(in a browser, a busy spin); the engine should never make it wait: please report this.');
+          '(in a browser, a busy spin); the engine should never make it wait: please report this' +
+          (sites.length > 0 ? `, with where it waited: ${sites[0]}` : '') + '.');
       }
       if (this.#disposeRequested) this.#release();
     }

@@ -84,6 +84,38 @@ export class Engine {
   }
 
   /**
+   * Function-local statics (C++ `static` in a function) first initialised on a worker thread since
+   * the module loaded, and where the first was: { count, site } (site: a call stack, or null).
+   * The page waits when it reaches a static a worker is initialising (libc++abi guards them all
+   * with one lock), so the engine's own worker code initialises none (wasm/worker_heap.cpp);
+   * { count: 0, site: null } for a module that does not count them.
+   */
+  workerStaticInits() {
+    const module = this.module;
+    if (typeof module._ecsia_worker_static_inits !== 'function') return { count: 0, site: null };
+    const count = module._ecsia_worker_static_inits() >>> 0;
+    const at = module._ecsia_worker_static_site() >>> 0;
+    if (at === 0) return { count, site: null };
+    const u8 = this.views().u8;
+    let end = at;
+    while (end < u8.length && u8[end] !== 0) end += 1;
+    // TextDecoder takes no view of shared memory: copy the bytes first.
+    return { count, site: new TextDecoder().decode(u8.slice(at, end)) };
+  }
+
+  /**
+   * Where the page's thread waited since the last call, as call chains (innermost first, the
+   * wait's own frames left out): the first few counted waits' stacks (wasm/worker_heap.cpp),
+   * taken and forgotten. [] when none (or the module does not record them).
+   */
+  pageWaitSites() {
+    const sites = this.module.ecsiaPageWaitSites;
+    if (!Array.isArray(sites) || sites.length === 0) return [];
+    this.module.ecsiaPageWaitSites = [];
+    return sites.map(describeWaitSite);
+  }
+
+  /**
    * Views over the whole heap as it is now: { buffer, u8: Uint8Array, u32: Uint32Array, dv:
    * DataView }. Take them again after any call into wasm (the heap may have grown).
    */
@@ -164,4 +196,21 @@ export class Engine {
     if (this.#heap !== undefined && this.#heap.byteLength !== 0) return this.#heap;
     return this.module.HEAPU8.buffer;
   }
+}
+
+// A stack from wasm/worker_heap.cpp's wait hook as one line: each frame's function name (wasm
+// frames by name where the module keeps names, else wasm-function[index]), innermost first,
+// from the first frame outside the hook and Emscripten's futex wait.
+function describeWaitSite(stack) {
+  const frames = String(stack).split('\n').slice(1).map((line) => {
+    const at = line.trim().replace(/^at /, '');
+    const named = /^(.*?) \((.*)\)$/.exec(at);
+    if (named !== null) return named[1];
+    const wasm = /(wasm-function\[\d+\])/.exec(at);
+    return wasm !== null ? wasm[1] : at.replace(/^.*\//, '');
+  });
+  const own = /ecsia_keep_page_wait_site|emscripten_futex_wait/;
+  let first = 0;
+  while (first < frames.length && own.test(frames[first])) first += 1;
+  return frames.slice(first).join(' < ');
 }
