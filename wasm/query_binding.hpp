@@ -7,9 +7,10 @@
 // so a re-fetch of an unchanged world costs O(matched tables) and builds no JS objects:
 //   [table, row_begin, rows, entities address, column address per `columns` id (0 if absent)]
 // Addresses are valid until the world's storage generation or structure version changes.
-// A query without changed/added terms selects the same records for as long as neither changes,
-// so JS first asks ecsia_query_unchanged (a plain C export: one direct wasm call, no Embind
-// marshalling, never throws) and reuses its last chunks when the answer is yes.
+// A query without changed/added terms selects the same records for as long as neither changes
+// (nor the heap's size, which gives JS a new buffer), so JS first asks ecsia_query_unchanged (a
+// plain C export: one direct wasm call, no Embind marshalling, never throws) and reuses its last
+// chunks when the answer is yes.
 // Thread rule: serial phase, the page's main thread.
 
 #include <cstddef>

@@ -179,7 +179,7 @@ export class Query {
    * only growth replaces it.
    */
   #current() {
-    return this.#fresh && this.#unchanged(this.#address) === 1;
+    return this.#fresh && !this.#filters && this.#unchanged(this.#address) === 1;
   }
 
   // Chunks of the raw binding's n current records. A record equal to the previous call's record
