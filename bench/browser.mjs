@@ -2,7 +2,7 @@
 // Runs the browser half of the benchmarks: serves the repository with COOP/COEP (scripts/serve.mjs),
 // opens web/bench/index.html in headless Debian Chromium through Playwright (never a downloaded
 // browser), runs each workload in the page and writes the results as JSON.
-//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor] [--quick]
+//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor,calls,iteration] [--quick]
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor'];
+const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration'];
 const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
@@ -23,6 +23,8 @@ const QUICK = {
   jsapi: { repetitions: 2, entities: 20_000, perEntityCalls: 2000, warmupMs: 50 },
   snapshot: { repetitions: 3 },
   executor: { repetitions: 3, sizes: [1_000, 50_000], scenarioRepetitions: 3, scenarioWarmup: 20, extractSizes: [100_000] },
+  calls: { repetitions: 3, warmupMs: 100, sampleMs: 10 },
+  iteration: { repetitions: 3, sampleMs: 10 },
 };
 
 function parseArgs(argv) {

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, servers } from './support.js';
 
 test('the benchmark page runs every workload, and heavy hashes equal the serial one', async ({ page }) => {
+  test.setTimeout(180_000);  // eleven workloads, each warming up every variant it compares
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(`${servers.isolated}/web/bench/index.html`);
@@ -22,6 +23,8 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
       jsapi: await b.run('jsapi', { entities: 2000, repetitions: 1, perEntityCalls: 200, warmupMs: 10 }),
       executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4, extractSizes: [3000] }),
+      calls: await b.run('calls', { population: 200, repetitions: 2, sampleMs: 2, warmupMs: 20 }),
+      iteration: await b.run('iteration', { repetitions: 2, sampleMs: 2, warmupMs: 5, settleMs: 0 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -68,6 +71,19 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(positive(r.executor.scenario.autoOverSerial) && r.executor.scenario.hashesEqual).toBe(true);
   expect(r.executor.extract.map((x) => [x.entities, x.bytes])).toEqual([[3000, 3000 * 20]]);
   expect(positive(r.executor.extract[0].usWith) && positive(r.executor.extract[0].usWithout)).toBe(true);
+  // calls and iteration: every library measured, ecsia's ratio to the fastest per operation/shape.
+  const libraries = ['bitECS', 'ecsia', 'koota', 'piecs', 'wolf-ecs'];
+  expect(Object.keys(r.calls.nsPerOp).sort()).toEqual(libraries);
+  for (const [op, o] of Object.entries(r.calls.ops)) {
+    expect([op, positive(o.ecsiaNs) && positive(o.fastestNs) && positive(o.ecsiaOverFastest)]).toEqual([op, true]);
+  }
+  expect(Object.keys(r.calls.bulk).sort()).toEqual(['addManyTag', 'addManyValue', 'removeManyTag', 'removeManyValue']);
+  for (const b of Object.values(r.calls.bulk)) expect(b === null || positive(b.perCallOverBulk)).toBe(true);
+  expect(r.iteration.shapes.map((s) => s.shape)).toEqual(['packed5', 'simple', 'frag']);
+  for (const s of r.iteration.shapes) {
+    expect(Object.keys(s.nsPerFrame).sort()).toEqual(['JS loop', ...libraries].sort());
+    expect(positive(s.ecsiaSpeedOverFastest) && positive(s.jsLoopSpeedOverEcsia)).toBe(true);
+  }
   expect(r.unknown).toContain("no workload 'warp'");
   expectNoPageErrors({ errors });
 });

@@ -170,6 +170,48 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('a change elsewhere keeps the views of unchanged chunks; moved columns, heap growth and own rows make new ones', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1_000_000 });
+        world.defineComponent('a', { v: 'f32' });
+        world.defineComponent('b', { v: 'f32' });
+        world.spawnMany(10, { a: { v: 3 } });
+        // The table of `b` exists and has room (a new table or a moved column is a new generation).
+        world.despawnMany(world.spawnMany(16, { b: { v: 1 } }));
+        const query = world.query({ with: ['a'] });
+        const first = query.chunks();
+        world.spawn({ b: { v: 1 } });  // a table the query does not match
+        const out = { staleAfterOther: first[0].stale };
+        const second = query.chunks();
+        out.newChunk = second[0] !== first[0];
+        out.sameViews = second[0].columns.a === first[0].columns.a && second[0].entities === first[0].entities;
+        out.secondStale = second[0].stale;
+        out.newArray = query.chunks() !== second && query.chunks()[0] === second[0];
+        // Columns that move and a heap that grows (30 MB more): the generation moves, so new views.
+        world.defineComponent('big', { p: 'f64', q: 'f64', r: 'f64', s: 'f64' });
+        const before = world.storageGeneration;
+        world.spawnMany(900_000, { big: true });
+        const third = query.chunks();
+        out.generationMoved = world.storageGeneration !== before && third[0].generation !== second[0].generation;
+        out.newViews = third[0].columns.a !== second[0].columns.a && !third[0].stale;
+        out.values = Array.from(third[0].columns.a).every((v) => v === 3);
+        // A row of its own table: the record changes, so new views of the new row count.
+        world.spawn({ a: { v: 4 } });
+        const fourth = query.chunks();
+        out.ownCount = fourth[0].count;
+        out.ownLast = fourth[0].columns.a[10];
+        world.dispose();
+        return out;
+      });
+      expect(r).toEqual({
+        staleAfterOther: true, newChunk: true, sameViews: true, secondStale: false, newArray: true,
+        generationMoved: true, newViews: true, values: true, ownCount: 11, ownLast: 4,
+      });
+      expectNoPageErrors(log);
+    });
+
     test('bad query terms and extra arguments are rejected', async ({ page }) => {
       await openTestPage(page, server);
       const errors = await page.evaluate(async () => {

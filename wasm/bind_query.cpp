@@ -1,5 +1,6 @@
 // EMSCRIPTEN_BINDINGS(ecsia_query): QueryBinding, the cached query of the JS API.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <string>
 #include <utility>
@@ -47,6 +48,7 @@ std::uint32_t QueryBinding::fetch(bool advance) {
 std::uint32_t QueryBinding::fetch_since(Tick since) { return fetch_records(since, world_.world().tick()); }
 
 std::uint32_t QueryBinding::fetch_records(Tick since, Tick now) {
+    records_valid_ = false;  // until the records are complete (for_each_chunk may throw)
     records_.clear();
     std::uint32_t chunks = 0;
     cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world_.world()), since, now, nullptr, [&](Chunk& chunk) {
@@ -59,7 +61,18 @@ std::uint32_t QueryBinding::fetch_records(Tick since, Tick now) {
         }
         ++chunks;
     });
+    const World& world = world_.world();
+    records_version_ = world.structure_version();
+    records_generation_ = world.storage_generation();
+    records_pages_ = __builtin_wasm_memory_size(0);
+    records_valid_ = true;
     return chunks;
+}
+
+bool QueryBinding::unchanged() const noexcept {
+    const World& world = world_.world();
+    return records_valid_ && !cache_.desc().has_row_filter() && world.structure_version() == records_version_ &&
+           world.storage_generation() == records_generation_ && __builtin_wasm_memory_size(0) == records_pages_;
 }
 
 std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::WorldAccess::tables(world_.world()), since_); }
@@ -112,6 +125,12 @@ QueryBinding* make_query(WorldBinding& world, const val& with, const val& withou
 
 }  // namespace ecsia::wasm
 
+// 1 when the query's last records still hold (QueryBinding::unchanged), else 0. A plain export so
+// that the common case of chunks(), an unchanged world, costs one direct wasm call.
+extern "C" EMSCRIPTEN_KEEPALIVE int ecsia_query_unchanged(const ecsia::wasm::QueryBinding* query) {
+    return query->unchanged() ? 1 : 0;
+}
+
 EMSCRIPTEN_BINDINGS(ecsia_query) {
     using ecsia::wasm::Guarded;
     using ecsia::wasm::QueryBinding;
@@ -121,6 +140,7 @@ EMSCRIPTEN_BINDINGS(ecsia_query) {
         .function("fetchSince", &Guarded<&QueryBinding::fetch_since>::call)
         .function("records", &Guarded<&QueryBinding::records>::call)
         .function("recordWords", &Guarded<&QueryBinding::record_words>::call)
+        .function("address", &Guarded<&QueryBinding::address>::call)
         .function("count", &Guarded<&QueryBinding::count>::call)
         .function("markWritten", &Guarded<&QueryBinding::mark_written>::call);
 }

@@ -7,8 +7,13 @@
 // so a re-fetch of an unchanged world costs O(matched tables) and builds no JS objects:
 //   [table, row_begin, rows, entities address, column address per `columns` id (0 if absent)]
 // Addresses are valid until the world's storage generation or structure version changes.
+// A query without changed/added terms selects the same records for as long as neither changes
+// (nor the heap's size, which gives JS a new buffer), so JS first asks ecsia_query_unchanged (a
+// plain C export: one direct wasm call, no Embind marshalling, never throws) and reuses its last
+// chunks when the answer is yes.
 // Thread rule: serial phase, the page's main thread.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +41,12 @@ public:
     std::uint32_t fetch_since(Tick since);
     std::uint32_t records() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(records_.data())); }
     std::uint32_t record_words() const { return static_cast<std::uint32_t>(4 + columns_.size()); }
+    // This binding's address, the argument of ecsia_query_unchanged.
+    std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
+    // Whether a fetch now would write the records it wrote last time, over the same heap buffer:
+    // no changed/added terms, and since then no row added, removed or moved, no column moved and
+    // no heap growth. Never throws.
+    bool unchanged() const noexcept;
     // Rows a fetch() would select now; the cursor does not move.
     std::uint32_t count();
     // Stamps the rows of the last fetch's records (cut to the tables' current sizes) as changed
@@ -50,6 +61,12 @@ private:
     QueryCache cache_;
     std::vector<ComponentId> columns_;
     std::vector<std::uint32_t> records_;
+    // The world's structure version and storage generation, and the heap's size in pages, when
+    // records_ were written: a grown heap gives JS a new buffer, so new views.
+    std::uint64_t records_version_ = 0;
+    std::uint64_t records_generation_ = 0;
+    std::size_t records_pages_ = 0;
+    bool records_valid_ = false;
     Tick since_ = 0;  // rows with a newer tick pass the changed/added terms
 };
 

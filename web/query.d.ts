@@ -50,9 +50,11 @@ export interface Chunk {
 }
 
 /**
- * A cached query: its matched tables are kept, so chunks() on an unchanged world costs O(tables)
- * and returns the same Chunk objects. Its wasm side is freed when the Query is garbage-collected,
- * or with its world.
+ * A cached query: its matched tables are kept. While nothing structural changed since its previous
+ * chunks() (no spawn, despawn, add, remove, applied commands, column move or heap growth) and it
+ * has no changed/added terms, chunks() costs one call into the engine and returns the same Chunk
+ * objects in a new array; after a change, chunks whose rows did not change keep their views. Its
+ * wasm side is freed when the Query is garbage-collected, or with its world.
  */
 export interface Query extends Iterable<Chunk> {
   /** The terms as given. */

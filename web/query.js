@@ -1,8 +1,11 @@
 // Query and Chunk of the JS API: world.query({ with, without, optional, changed, added }) returns a
 // cached Query; query.chunks() gives zero-copy views over the matching rows, table by table.
 // The raw QueryBinding (wasm/query_binding.hpp) keeps the matched tables and the query's own
-// change cursor; a re-fetch of an unchanged world reads O(tables) numbers from the heap and
-// returns the same Chunk objects (no per-call copy proportional to the entity count).
+// change cursor. Small worlds call chunks() many times a frame, so its fixed cost is kept small:
+// while nothing structural changed (and the query has no changed/added terms) a call is one
+// direct wasm call and a copy of the last array of the same Chunk objects; after a change, a
+// re-fetch reads O(tables) numbers from the heap and keeps every chunk (or at least its views)
+// whose record is unchanged (no per-call copy proportional to the entity count).
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject, knownKeys } from './internal/checks.js';
@@ -29,14 +32,12 @@ export class Chunk {
   /** @internal the table index and first row, for markChanged */
   #table;
   #begin;
-  #entitiesAddress;
 
-  constructor(world, generation, version, table, begin, count, entitiesAddress, entities, columns, strides, offsets) {
+  constructor(world, generation, version, table, begin, count, entities, columns, strides, offsets) {
     this.#world = world;
     this.#version = version;
     this.#table = table;
     this.#begin = begin;
-    this.#entitiesAddress = entitiesAddress;
     this.generation = generation;
     this.count = count;
     this.entities = entities;
@@ -54,11 +55,6 @@ export class Chunk {
   static versionOf(chunk) { return chunk.#version; }
   /** @internal [table, first row, rows] */
   static rowsOf(chunk) { return [chunk.#table, chunk.#begin, chunk.count]; }
-  /** @internal whether this chunk shows exactly that record */
-  static sameRecord(chunk, generation, version, table, begin, count, entitiesAddress) {
-    return chunk.generation === generation && chunk.#version === version && chunk.#table === table &&
-      chunk.#begin === begin && chunk.count === count && chunk.#entitiesAddress === entitiesAddress;
-  }
 }
 
 /** Checks a query spec; returns { with, without, optional, changed, added } as name lists. */
@@ -91,7 +87,11 @@ export class Query {
   #columns;       // [{ name, layout }] of the components whose views chunks carry
   #words;         // uint32 words per record
   #chunks = [];   // the last chunks() result, reused while records repeat
+  #records = new Uint32Array(0);  // a copy of the records #chunks were made from
   #filters;       // whether changed/added terms exist (the cursor moves)
+  #address;       // the raw binding's address, for the C export below
+  #unchanged;     // ecsia_query_unchanged (wasm/bind_query.cpp): 1 while the last records hold
+  #fresh = false; // #chunks show the raw binding's current records
 
   /** Made by world.query(spec). */
   constructor(world, core, spec, op = 'world.query') {
@@ -111,6 +111,8 @@ export class Query {
     this.#raw = core.engine.call(op, () => new module.Query(rawWorld, terms.with, terms.without, terms.optional,
       terms.changed, terms.added, names));
     this.#words = this.#raw.recordWords();
+    this.#address = this.#raw.address();
+    this.#unchanged = core.engine.direct('_ecsia_query_unchanged');
     /** The terms, as given (names). */
     this.terms = Object.freeze(terms);
     core.trackQuery(this.#raw);
@@ -124,13 +126,19 @@ export class Query {
   chunks() {
     const core = this.#core;
     const raw = this.#liveRaw('chunks');
-    const advance = core.callbackDepth === 0;
-    const n = core.engine.call('query.chunks', () => raw.fetch(advance));
-    const chunks = this.#read(n);
+    let chunks;
+    if (this.#current()) {
+      chunks = this.#chunks.slice();
+    } else {
+      const advance = core.callbackDepth === 0;
+      this.#fresh = false;
+      const n = core.engine.call('query.chunks', () => raw.fetch(advance));
+      chunks = this.#read(n);
+    }
     // A main-thread system's declared writes through these views are change-tracked too.
     const views = core.systemViews;
     if (views !== null) {
-      for (const chunk of chunks) views.push(chunk);
+      for (let i = 0; i < chunks.length; i += 1) views.push(chunks[i]);
     }
     return chunks;
   }
@@ -150,6 +158,8 @@ export class Query {
    */
   fetchForSystem(since) {
     const raw = this.#liveRaw('chunks');
+    if (this.#current()) return this.#chunks.slice();
+    this.#fresh = false;
     return this.#read(this.#core.engine.call('query.chunks', () => raw.fetchSince(since)));
   }
 
@@ -161,6 +171,20 @@ export class Query {
 
   get filters() { return this.#filters; }
 
+  /**
+   * Whether the last chunks are still what a fetch would return, views and generation included:
+   * the query has no changed/added terms, and since the binding wrote their records no row was
+   * added, removed or moved, no column moved and the heap did not grow (one direct wasm call).
+   * The views' buffer is then the one #read saw: it read the heap's buffer after that fetch, and
+   * only growth replaces it.
+   */
+  #current() {
+    return this.#fresh && !this.#filters && this.#unchanged(this.#address) === 1;
+  }
+
+  // Chunks of the raw binding's n current records. A record equal to the previous call's record
+  // at the same index keeps that chunk (same world structure) or at least its views (same
+  // storage generation and heap: the same addresses and row counts over the same buffer).
   #read(n) {
     const core = this.#core;
     const generation = core.viewGeneration();
@@ -169,35 +193,44 @@ export class Query {
     const base = (this.#raw.records() >>> 0) >>> 2;
     const words = this.#words;
     const previous = this.#chunks;
+    const before = this.#records;
+    const columns = this.#columns;
     const out = new Array(n);
     for (let i = 0; i < n; i += 1) {
       const r = base + i * words;
-      const table = u32[r];
-      const begin = u32[r + 1];
-      const count = u32[r + 2];
-      const entitiesAddress = u32[r + 3];
       const old = previous[i];
-      if (old !== undefined && Chunk.sameRecord(old, generation, version, table, begin, count, entitiesAddress)) {
+      let same = old !== undefined && old.generation === generation;
+      for (let w = 0; same && w < words; w += 1) same = u32[r + w] === before[i * words + w];
+      if (same && Chunk.versionOf(old) === version) {
         out[i] = old;
         continue;
       }
-      const columns = {};
+      const table = u32[r];
+      const begin = u32[r + 1];
+      const count = u32[r + 2];
+      if (same) {
+        out[i] = new Chunk(this.#world, generation, version, table, begin, count, old.entities, old.columns, old.strides, old.offsets);
+        continue;
+      }
+      const views = {};
       const strides = {};
       const offsets = {};
-      for (let c = 0; c < this.#columns.length; c += 1) {
+      for (let c = 0; c < columns.length; c += 1) {
         const address = u32[r + 4 + c];
         if (address === 0) continue;  // an optional component this table lacks
-        const { name, layout } = this.#columns[c];
-        columns[name] = layout.View === DataView
+        const { name, layout } = columns[c];
+        views[name] = layout.View === DataView
           ? new DataView(buffer, address, count * layout.stride)
           : new layout.View(buffer, address, count * layout.stride);
         strides[name] = layout.stride;
         offsets[name] = layout.offsets;
       }
-      out[i] = new Chunk(this.#world, generation, version, table, begin, count, entitiesAddress,
-        new Uint32Array(buffer, entitiesAddress, count), columns, strides, offsets);
+      out[i] = new Chunk(this.#world, generation, version, table, begin, count,
+        new Uint32Array(buffer, u32[r + 3], count), views, strides, offsets);
     }
+    this.#records = u32.slice(base, base + n * words);
     this.#chunks = out;
+    this.#fresh = true;
     return out;
   }
 

@@ -157,6 +157,27 @@ export function derive(results) {
     checked.jsapi_system_over_js_loop = jsapi.systemOverJsLoop;
   }
 
+  // Per-entity calls and small-world iteration against the fastest JS ECS library measured in
+  // the same page (smallworld.js). Reported, not bounded by a ceiling: see docs/PERFORMANCE.md.
+  const calls = browser.calls;
+  if (calls) {
+    for (const [op, o] of Object.entries(calls.ops)) {
+      target(targets, `calls_${op}_ns`, `calls at 1,000 entities: ${op}, ns per call`, o.ecsiaNs, 40, true, { unit: ' ns', digits: 1 });
+      target(targets, `calls_${op}_over_fastest`, `calls at 1,000 entities: ${op}, ecsia / ${o.fastest ?? 'n/a'} (fastest)`,
+        o.ecsiaOverFastest ?? NaN, 1, true, { unit: 'x' });
+    }
+    // The bulk forms are measured when the world has them (otherwise the table says "not available").
+    for (const [op, b] of Object.entries(calls.bulk)) {
+      if (b === null) continue;
+      target(targets, `calls_${op}_speedup`, `calls at 1,000 entities: ${op}, per call / bulk per entity`,
+        b.perCallOverBulk, 3, false, { unit: 'x' });
+    }
+  }
+  for (const shape of browser.iteration?.shapes ?? []) {
+    target(targets, `iteration_${shape.shape}_speed_over_fastest`, `iteration, ${shape.label}: ecsia speed / ${shape.fastest} (fastest)`,
+      shape.ecsiaSpeedOverFastest, 1, false, { unit: 'x' });
+  }
+
   // The native targets of the earlier issues, measured in the same run.
   for (const size of native.move?.sizes ?? []) {
     target(targets, `native_move_${size.entities}_chunk_over_plain`,

@@ -208,7 +208,48 @@ function extract(results) {
     Array(6).fill('r'));
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract };
+// Per-entity calls at 1,000 entities (smallworld.js `calls`): ns per call for ecsia and each
+// JS ECS library, the fastest library per operation and ecsia's ratio to it; then the bulk forms.
+const CALL_LABELS = {
+  spawn: 'spawn (one one-field component)', despawn: 'despawn', addTag: 'add a tag', removeTag: 'remove a tag',
+  addValue: 'add a one-field component', removeValue: 'remove a one-field component', has: 'has', getSet: 'get + set',
+};
+function calls(results) {
+  const c = results.browserResults.calls;
+  if (!c) return '(not run)';
+  const names = Object.keys(c.nsPerOp);
+  const rows = Object.entries(CALL_LABELS).map(([op, label]) => {
+    const o = c.ops[op];
+    return [label, ...names.map((n) => (c.nsPerOp[n][op] === null ? 'n/a' : n2(c.nsPerOp[n][op]))),
+      o.fastest ?? 'n/a', `**${n2(o.ecsiaOverFastest)}x**`];
+  });
+  const main = table(['ns per call', ...names.map((n) => (n === 'ecsia' ? n : `${n} ${c.versions[n]}`)), 'fastest library',
+    'ecsia / fastest'], rows, ['l', ...names.map(() => 'r'), 'l', 'r']);
+  const bulkOf = { addManyTag: 'addMany of a tag', removeManyTag: 'removeMany of a tag',
+    addManyValue: 'addMany of a one-field component (values)', removeManyValue: 'removeMany of a one-field component' };
+  const bulkRows = Object.entries(bulkOf).map(([op, label]) => {
+    const b = c.bulk[op];
+    return b === null ? [label, 'not available', '', ''] : [label, n2(b.ns), n2(b.perCallNs), `**${n2(b.perCallOverBulk)}x**`];
+  });
+  return `${main}
+
+${table(['bulk, ns per entity', 'bulk', 'per call', 'per call / bulk'], bulkRows, ['l', 'r', 'r', 'r'])}`;
+}
+
+// Small-world iteration (smallworld.js `iteration`): µs per frame of each shape for ecsia
+// (query().chunks() on the page's thread), each library and a plain JS loop.
+function iteration(results) {
+  const it = results.browserResults.iteration;
+  if (!it) return '(not run)';
+  const names = Object.keys(it.shapes[0].nsPerFrame);
+  const label = (n) => (it.versions[n] === undefined ? n : `${n} ${it.versions[n]}`);
+  const rows = it.shapes.map((s) => [s.label, ...names.map((n) => n3(s.nsPerFrame[n] / 1000)), s.fastest,
+    `**${n2(s.ecsiaSpeedOverFastest)}x**`, `${n2(s.jsLoopSpeedOverEcsia)}x`]);
+  return table(['µs per frame', ...names.map(label), 'fastest library', 'ecsia speed / fastest', 'JS loop speed / ecsia'], rows,
+    ['l', ...names.map(() => 'r'), 'l', 'r', 'r']);
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

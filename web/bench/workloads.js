@@ -760,3 +760,6 @@ export async function executor(env, {
   }
   return { autoWorkers: auto, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency ?? null, move, scenario, extract };
 }
+
+// Per-entity calls and small-world iteration against the JS ECS libraries (smallworld.js).
+export { calls, iteration } from './smallworld.js';
