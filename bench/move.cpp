@@ -20,6 +20,7 @@
 #include "builtin/components.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace {
 
@@ -100,7 +101,7 @@ SizeResult run_size(std::uint32_t entities) {
             const bench::Timing t = time_frames(v.frame, frames);
             v.cpu_ns.push_back(t.cpu * per_entity);
             v.wall_ns.push_back(t.wall * per_entity);
-            world.advance_tick();
+            ecsia::detail::WorldAccess::advance_tick(world);
         }
         for (Variant& v : result.variants) v.over_baseline.push_back(v.cpu_ns.back() / result.variants[0].cpu_ns.back());
     }

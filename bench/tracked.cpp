@@ -20,6 +20,7 @@
 #include "builtin/components.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace {
 
@@ -84,11 +85,11 @@ SizeResult run_size(std::uint32_t entities) {
                                });
     add_variant(result.variants, "untracked move (baseline)", [&] {
                                    move_system();
-                                   world.advance_tick();
+                                   ecsia::detail::WorldAccess::advance_tick(world);
                                });
     add_variant(result.variants, "tracked: move + changed drain", [&] {
                                    move_system();
-                                   world.advance_tick();
+                                   ecsia::detail::WorldAccess::advance_tick(world);
                                    std::uint32_t rows = 0;
                                    changed_positions.for_each_chunk(
                                        [&](ecsia::Chunk& chunk) {
@@ -97,7 +98,7 @@ SizeResult run_size(std::uint32_t entities) {
                                        },
                                        drain_last_run);
                                    drain_last_run = world.tick();
-                                   world.advance_tick();
+                                   ecsia::detail::WorldAccess::advance_tick(world);
                                    drained_rows += rows;
                                    if (rows != entities) result.drained_every_row = false;
                                });

@@ -7,6 +7,7 @@
 
 #include "js_error.hpp"
 #include "js_values.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "query_binding.hpp"
 
 using emscripten::val;
@@ -37,36 +38,39 @@ QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& with
 std::uint32_t QueryBinding::fetch(bool advance) {
     World& world = world_.world();
     const Tick now = world.tick();
-    const std::uint32_t chunks = fetch_records(since_, now);
-    if (cache_.desc().has_row_filter()) {
-        since_ = now;
-        if (advance) world.advance_tick();
-    }
-    return chunks;
-}
-
-std::uint32_t QueryBinding::fetch_since(Tick since) { return fetch_records(since, world_.world().tick()); }
-
-std::uint32_t QueryBinding::fetch_records(Tick since, Tick now) {
     records_valid_ = false;  // until the records are complete (for_each_chunk may throw)
     records_.clear();
     std::uint32_t chunks = 0;
-    cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world_.world()), since, now, nullptr, [&](Chunk& chunk) {
-        records_.push_back(chunk.table().index());
-        records_.push_back(chunk.row_begin());
-        records_.push_back(chunk.size());
-        records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.entities())));
-        for (ComponentId id : columns_) {
-            records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.raw(id))));
-        }
+    cache_.for_each_chunk(::ecsia::detail::WorldAccess::tables(world), since_, now, nullptr, [&](Chunk& chunk) {
+        append_record(chunk);
         ++chunks;
     });
-    const World& world = world_.world();
     records_version_ = world.structure_version();
     records_generation_ = world.storage_generation();
     records_pages_ = __builtin_wasm_memory_size(0);
     records_valid_ = true;
+    if (cache_.desc().has_row_filter()) {
+        since_ = now;
+        if (advance) ::ecsia::detail::WorldAccess::advance_tick(world);
+    }
     return chunks;
+}
+
+std::uint32_t QueryBinding::set_records(std::span<Chunk> chunks) {
+    records_valid_ = false;  // a system's selection, not this query's own: never "unchanged"
+    records_.clear();
+    for (const Chunk& chunk : chunks) append_record(chunk);
+    return static_cast<std::uint32_t>(chunks.size());
+}
+
+void QueryBinding::append_record(const Chunk& chunk) {
+    records_.push_back(chunk.table().index());
+    records_.push_back(chunk.row_begin());
+    records_.push_back(chunk.size());
+    records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.entities())));
+    for (ComponentId id : columns_) {
+        records_.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(chunk.raw(id))));
+    }
 }
 
 bool QueryBinding::unchanged() const noexcept {
@@ -76,26 +80,6 @@ bool QueryBinding::unchanged() const noexcept {
 }
 
 std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::WorldAccess::tables(world_.world()), since_); }
-
-void QueryBinding::mark_written(const val& ids) {
-    World& world = world_.world();
-    std::vector<ComponentId> written;
-    const auto length = ids["length"].as<unsigned>();
-    for (unsigned i = 0; i < length; ++i) written.push_back(ids[i].as<ComponentId>());
-    WriteLog log;
-    const std::size_t words = record_words();
-    for (std::size_t at = 0; at + words <= records_.size(); at += words) {
-        const TableIndex index = records_[at];
-        if (index >= world.tables().table_count()) continue;
-        const Table& table = world.tables().table(index);
-        const std::uint32_t begin = records_[at + 1];
-        const std::uint32_t end = std::min(begin + records_[at + 2], table.size());
-        for (ComponentId id : written) {
-            if (table.has(id) && begin < end) log.record(index, id, begin, end);
-        }
-    }
-    ::ecsia::detail::WorldAccess::merge_write_log(world, log, world.tick());
-}
 
 namespace {
 
@@ -137,10 +121,8 @@ EMSCRIPTEN_BINDINGS(ecsia_query) {
     emscripten::class_<QueryBinding>("Query")
         .constructor(&ecsia::wasm::make_query, emscripten::allow_raw_pointers())
         .function("fetch", &Guarded<&QueryBinding::fetch>::call)
-        .function("fetchSince", &Guarded<&QueryBinding::fetch_since>::call)
         .function("records", &Guarded<&QueryBinding::records>::call)
         .function("recordWords", &Guarded<&QueryBinding::record_words>::call)
         .function("address", &Guarded<&QueryBinding::address>::call)
-        .function("count", &Guarded<&QueryBinding::count>::call)
-        .function("markWritten", &Guarded<&QueryBinding::mark_written>::call);
+        .function("count", &Guarded<&QueryBinding::count>::call);
 }

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <optional>
+#include <span>
 
 #include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/system_registry.hpp"
@@ -15,6 +16,8 @@
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "scheduler_binding.hpp"
+#include "ecsia/threads/worker_pool.hpp"
+#include "ecsia/threads/wave_fence.hpp"
 #include "support/scheduler_testing.hpp"  // forcePlacement, the browser tests' hook
 
 using emscripten::val;
@@ -62,7 +65,7 @@ void SchedulerBinding::add_system(const std::string& name) {
 }
 
 void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
-                                              const val& before, const val& after, const val& run) {
+                                              const val& before, const val& after, const val& run, QueryBinding* query) {
     if (run.typeOf().as<std::string>() != "function") {
         throw Error(ErrorCode::BadValue, "system '" + name + "' needs a run(world, dt) function");
     }
@@ -72,13 +75,22 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.writes = component_ids_of(world_.world().components(), writes, "system '" + name + "' writes");
     system.before = names_of(before, "system '" + name + "' before");
     system.after = names_of(after, "system '" + name + "' after");
-    // The system's previous run is its cursor in the world (restored with a snapshot), read as
-    // the system starts: its query's changed/added rows are those after it. The slot is the one
-    // Scheduler::add_system made for this name, and slots outlive restores.
-    system.main_thread = [run, name, slot = std::optional<std::uint32_t>{}](World& world, float dt) mutable {
-        if (!slot) slot = world.cursors().slot(name);
-        run(dt, world.cursors().last_run(*slot));
-    };
+    if (query == nullptr) {
+        system.main_thread = [run](World&, float dt) { run(dt, 0); };
+    } else {
+        system.query = query->desc();
+        system.query_set = true;
+        // Views of the declared writes are write access: taken over every chunk before the page's
+        // code runs, as a JS kernel takes it over its batch, so its writes count even if it throws.
+        system.main_thread_chunks = [run, query, written = system.writes](World&, float dt, std::span<Chunk> chunks) {
+            for (Chunk& chunk : chunks) {
+                for (ComponentId id : written) {
+                    if (chunk.has(id)) chunk.write_raw(id);
+                }
+            }
+            run(dt, query->set_records(chunks));
+        };
+    }
     scheduler_->add_system(std::move(system));
 }
 
@@ -87,42 +99,24 @@ int SchedulerBinding::begin_and_step(float dt) {
     return step();
 }
 
-int SchedulerBinding::step() {
-    const std::uint64_t frames_before = scheduler_->frames();
-    if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
-    // Done also ends a frame a main-thread system disposed part way: only a whole frame is captured.
-    if (scheduler_->frames() != frames_before) capture_extracts();
-    return kDone;
-}
-
-void SchedulerBinding::capture_extracts() {
-    for (const auto& slot : extracts_) {
-        if (slot) slot->extract.capture(world_.world(), world_.world().cursors().frames());
-    }
-}
+int SchedulerBinding::step() { return scheduler_->step() == FrameStatus::Waiting ? kWaiting : kDone; }
 
 std::uint32_t SchedulerBinding::add_extract(const val& components, const val& with, const val& without) {
-    if (scheduler_->in_frame()) throw Error(ErrorCode::WrongPhase, "an extract cannot be added while a frame runs");
     const ComponentRegistry& registry = world_.world().components();
-    QueryDesc query;
-    query.with = component_ids_of(registry, with, "with");
-    query.without = component_ids_of(registry, without, "without");
-    auto slot = std::make_unique<Extract>(
-        Extract{FrameExtract(world_.world(), component_ids_of(registry, components, "components"), std::move(query)), {}});
-    slot->record.assign(4 + slot->extract.components().size(), 0);
-    slot->extract.capture(world_.world(), world_.world().cursors().frames());  // the state now, until the first frame ends
-    extracts_.push_back(std::move(slot));
-    return static_cast<std::uint32_t>(extracts_.size() - 1);
-}
-
-FrameExtract& SchedulerBinding::extract(std::uint32_t id) {
-    if (id >= extracts_.size() || !extracts_[id]) throw Error(ErrorCode::Disposed, "the extract was disposed");
-    return extracts_[id]->extract;
+    QueryDesc rows;
+    rows.with = component_ids_of(registry, with, "with");
+    rows.without = component_ids_of(registry, without, "without");
+    std::vector<ComponentId> ids = component_ids_of(registry, components, "components");
+    const std::size_t words = 4 + ids.size();
+    const ExtractId id = scheduler_->add_extract(std::move(ids), std::move(rows));
+    if (extract_records_.size() <= id) extract_records_.resize(id + 1);
+    extract_records_[id].assign(words, 0);
+    return id;
 }
 
 std::uint32_t SchedulerBinding::acquire_extract(std::uint32_t id) {
-    const ExtractBuffer& buffer = extract(id).acquire();
-    std::vector<std::uint32_t>& record = extracts_[id]->record;
+    const ExtractBuffer& buffer = scheduler_->acquire_extract(id);
+    std::vector<std::uint32_t>& record = extract_records_[id];
     const auto address = [](const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); };
     record[0] = static_cast<std::uint32_t>(buffer.frame());
     record[1] = static_cast<std::uint32_t>(buffer.frame() >> 32);
@@ -133,8 +127,8 @@ std::uint32_t SchedulerBinding::acquire_extract(std::uint32_t id) {
 }
 
 void SchedulerBinding::remove_extract(std::uint32_t id) {
-    extract(id);
-    extracts_[id].reset();
+    scheduler_->remove_extract(id);
+    extract_records_[id].clear();
 }
 
 std::uint32_t SchedulerBinding::fence_address() const {
@@ -246,7 +240,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
     emscripten::class_<SchedulerBinding>("Scheduler")
         .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())
         .function("addSystem", &Guarded<&SchedulerBinding::add_system>::call)
-        .function("addMainThreadSystem", &Guarded<&SchedulerBinding::add_main_thread_system>::call)
+        .function("addMainThreadSystem", &Guarded<&SchedulerBinding::add_main_thread_system>::call, emscripten::allow_raw_pointers())
         .function("step", &Guarded<&SchedulerBinding::step>::call)
         .function("beginAndStep", &Guarded<&SchedulerBinding::begin_and_step>::call)
         .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)

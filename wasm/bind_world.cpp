@@ -10,6 +10,7 @@
 #include "encoded_values.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "world_binding.hpp"

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <emscripten/val.h>
@@ -35,10 +36,9 @@ public:
     // terms) and returns how many records. The cursor moves to the world's tick; with `advance`
     // (outside a system) the world's tick then moves on, so that later writes are newer than it.
     std::uint32_t fetch(bool advance);
-    // The same for a main-thread system's run: rows changed/added since `since`, the tick of the
-    // system's previous run (its cursor in world.cursors(), which a snapshot carries), rather than
-    // the query's own cursor, which a restore cannot reach and which this does not move.
-    std::uint32_t fetch_since(Tick since);
+    // Writes the records of `chunks` (a main-thread system's, selected by the Scheduler with this
+    // query's terms against the system's own cursor) and returns how many. The cursor does not move.
+    std::uint32_t set_records(std::span<Chunk> chunks);
     std::uint32_t records() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(records_.data())); }
     std::uint32_t record_words() const { return static_cast<std::uint32_t>(4 + columns_.size()); }
     // This binding's address, the argument of ecsia_query_unchanged.
@@ -49,13 +49,10 @@ public:
     bool unchanged() const noexcept;
     // Rows a fetch() would select now; the cursor does not move.
     std::uint32_t count();
-    // Stamps the rows of the last fetch's records (cut to the tables' current sizes) as changed
-    // in each of `ids` (component ids; skipped where a table lacks one) at the world's tick, and
-    // queues their change observers: a main-thread system's declared writes through views.
-    void mark_written(const emscripten::val& ids);
+    const QueryDesc& desc() const noexcept { return cache_.desc(); }
 
 private:
-    std::uint32_t fetch_records(Tick since, Tick now);
+    void append_record(const Chunk& chunk);
 
     WorldBinding& world_;
     QueryCache cache_;

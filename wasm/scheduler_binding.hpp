@@ -3,8 +3,8 @@
 // it). The page's main thread never blocks on it: a frame is begin_and_step() then step() until it
 // returns kDone; while step() returns kWaiting, JS awaits HEAP32[fence_address() >> 2] becoming
 // waiting_epoch() with Atomics.waitAsync. C++ systems are added by their registered name; JS
-// systems are main-thread systems whose body is a JS callback. Extracts (ecsia/extract/) are
-// captured when a frame completes, inside the step() that completes it.
+// systems are main-thread systems whose body is a JS callback. Extracts are the Scheduler's own
+// (it captures them when a frame completes); this forwards to them.
 // Thread rule: the page's main thread.
 
 #include <cstdint>
@@ -14,8 +14,8 @@
 
 #include <emscripten/val.h>
 
-#include "ecsia/extract/frame_extract.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "query_binding.hpp"
 #include "world_binding.hpp"
 
 namespace ecsia::wasm {
@@ -33,11 +33,15 @@ public:
 
     // Adds the system registered under `name`; throws UnknownSystem naming the known ones.
     void add_system(const std::string& name);
-    // `run(dt, since)` is called on the main thread in the serial slot; it must not throw (the JS
-    // layer catches and reports). `since` is the tick of the system's previous run (0: never ran),
-    // from its cursor in the world, so a restore rewinds it. reads/writes/before/after: arrays of names.
+    // `run(dt, chunks)` is called on the main thread in the serial slot; it must not throw (the JS
+    // layer catches and reports). reads/writes/before/after: arrays of names. With a `query` (null:
+    // none), the system is the Scheduler's main-thread system with chunks: the query's terms
+    // select its rows as a kernel's (changed/added since the system's previous run), their records
+    // are in `query` when `run` is called with their count, and its declared writes are tracked
+    // over them; the query must outlive the system. Without one, `chunks` is 0.
     void add_main_thread_system(const std::string& name, const emscripten::val& reads, const emscripten::val& writes,
-                                const emscripten::val& before, const emscripten::val& after, const emscripten::val& run);
+                                const emscripten::val& before, const emscripten::val& after, const emscripten::val& run,
+                                QueryBinding* query);
 
     int step();
     // Scheduler::begin_frame, then step(): one call from JS for a frame whose waves finish at once.
@@ -55,8 +59,8 @@ public:
     // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's
     // placement ('inline', 'pool', 'shared'), or '' to let the executor decide again.
     void force_placement(const std::string& placement);
-    // A FrameExtract of `components` over rows with `with` and none of `without` (arrays of names),
-    // captured now and at the end of every frame; returns its id. Not during a frame (WrongPhase).
+    // Scheduler::add_extract of `components` over rows with `with` and none of `without` (arrays
+    // of names); returns its id. Not during a frame (WrongPhase).
     std::uint32_t add_extract(const emscripten::val& components, const emscripten::val& with, const emscripten::val& without);
     // Holds the newest capture of extract `id` and returns the address of its record, uint32
     // words: [0] frame (low 32 bits), [1] frame (high), [2] rows, [3] entities' address, [4 + c]
@@ -74,17 +78,10 @@ public:
     Scheduler& scheduler() noexcept { return *scheduler_; }
 
 private:
-    struct Extract {
-        FrameExtract extract;
-        std::vector<std::uint32_t> record;  // what acquire_extract() returns the address of
-    };
-    FrameExtract& extract(std::uint32_t id);
-    // After a completed frame (not one that a dispose cut short): every extract copies its rows.
-    void capture_extracts();
-
     WorldBinding& world_;
     std::unique_ptr<Scheduler> scheduler_;
-    std::vector<std::unique_ptr<Extract>> extracts_;  // by id; null once removed
+    // by extract id: what acquire_extract() returns the address of (empty once removed)
+    std::vector<std::vector<std::uint32_t>> extract_records_;
 };
 
 }  // namespace ecsia::wasm

@@ -151,22 +151,15 @@ export class Query {
 
   [Symbol.iterator]() { return this.chunks()[Symbol.iterator](); }
 
-  /**
-   * @internal fetch for a system's run: changed/added relative to `since`, the tick of the
-   * system's previous run (its cursor in the world, which a restore rewinds), not this query's
-   * own cursor (which a restore cannot reach).
-   */
-  fetchForSystem(since) {
-    const raw = this.#liveRaw('chunks');
-    if (this.#current()) return this.#chunks.slice();
-    this.#fresh = false;
-    return this.#read(this.#core.engine.call('query.chunks', () => raw.fetchSince(since)));
+  /** @internal the raw query a main-thread system's chunks are selected with (by the scheduler) */
+  rawForSystem() {
+    return this.#liveRaw('chunks');
   }
 
-  /** @internal stamps the last fetch's rows as changed in component ids `ids` */
-  markWritten(ids) {
-    const raw = this.#liveRaw('markWritten');
-    this.#core.engine.call('query.markWritten', () => raw.markWritten(ids));
+  /** @internal the `n` chunks the scheduler selected for a main-thread system's run */
+  chunksForSystem(n) {
+    this.#liveRaw('chunks');
+    return this.#read(n);
   }
 
   get filters() { return this.#filters; }

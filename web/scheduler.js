@@ -236,12 +236,10 @@ export class Scheduler {
     const world = this.#publicWorld;
     const core = this.#world;
     let query = null;
-    let writeIds = [];
     let planReads = reads;
     if (querySpec !== undefined) {
       query = new Query(world, core, querySpec, `scheduler.${op}('${name}').query`);
       for (const w of writes) core.component(op, w);
-      writeIds = writes.map((w) => core.component(op, w).id);
       // Everything the query touches is read, unless the system declares it a write.
       const touched = [...query.terms.with, ...query.terms.optional, ...query.terms.changed, ...query.terms.added];
       planReads = [...new Set([...reads, ...touched.filter((n) => !writes.includes(n))])];
@@ -249,15 +247,17 @@ export class Scheduler {
     // Declared writes that have views (tags have none), as [name, id]: what a fetched chunk can
     // be written through. Set once the engine has accepted the system (and its names).
     let viewedWrites = [];
-    // since: the tick of this system's previous run, kept in the world (restored with a snapshot).
-    const body = (dt, since) => {
+    // n: how many chunks the engine selected for this run (changed/added since the system's
+    // previous run, whose tick the world keeps, so a restore rewinds it); their records are in the
+    // raw query, and the engine has already counted the declared writes over them as written.
+    const body = (dt, n) => {
       core.callbackDepth += 1;
       const outer = core.systemViews;
       const fetched = [];
       core.systemViews = viewedWrites.length > 0 ? fetched : null;
       let chunks;
       try {
-        chunks = query === null ? [] : query.fetchForSystem(since);
+        chunks = query === null ? [] : query.chunksForSystem(n);
         run(world, dt, chunks);
       } catch (error) {
         core.report(`JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`, name);
@@ -266,16 +266,16 @@ export class Scheduler {
         core.systemViews = outer;
       }
       if (core.disposed) return;
-      // Writes through views of declared components count as writes, even when run threw part way.
+      // Views from any other query it fetched while it ran: the declared writes each chunk has a
+      // view of count as writes, even when run threw part way.
       try {
-        if (query !== null && writeIds.length > 0 && chunks !== undefined && chunks.length > 0) query.markWritten(writeIds);
-        // Views from any other query it fetched while it ran: the declared writes each chunk has a view of.
         if (fetched.length > 0) core.call(op, (r) => r.markRunsWritten(runsWritten(fetched, viewedWrites)));
       } catch (error) {
         core.report(`JS system '${name}': its writes could not be tracked: ${error instanceof Error ? error.message : String(error)}`, name);
       }
     };
-    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body));
+    const rawQuery = query === null ? null : query.rawForSystem();
+    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery));
     viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
     this.#names.add(name);
   }

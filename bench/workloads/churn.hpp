@@ -10,6 +10,7 @@
 
 #include "bench_support.hpp"
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace churn {
 
@@ -80,7 +81,7 @@ public:
         const bench::Timing apply = bench::time_both([&] {
             ecsia::CommandBuffer* buffers[] = {&commands_};
             ecsia::EntityReservation* reservations[] = {&reservation};
-            stats = world_.apply(buffers, reservations);
+            stats = ecsia::detail::WorldAccess::apply(world_, buffers, reservations);
         });
         record_.wall += record.wall;
         record_.cpu += record.cpu;

@@ -10,6 +10,7 @@
 #include "support/command_script.hpp"
 #include "support/world_checks.hpp"
 #include "support/world_dump.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::BufferDriver;
@@ -92,8 +93,8 @@ TEST_CASE("random commands applied through a buffer leave the same world as dire
             REQUIRE(state_hash(buffered) == state_hash(direct));
             total_skipped += skipped;
             total_overflow += stats.overflow_spawns;
-            buffered.advance_tick();
-            direct.advance_tick();
+            ecsia::detail::WorldAccess::advance_tick(buffered);
+            ecsia::detail::WorldAccess::advance_tick(direct);
         }
         // Same change and add ticks as well: the buffered world stamped exactly what direct calls did.
         REQUIRE(test::dump_ticks(buffered) == test::dump_ticks(direct));
@@ -127,8 +128,8 @@ TEST_CASE("a round split into several buffers applied in order leaves the same w
             REQUIRE(one_buffer.handles() == several_buffers.handles());
             REQUIRE(test::dump_entities(whole) == test::dump_entities(split));
             REQUIRE(state_hash(whole) == state_hash(split));
-            whole.advance_tick();
-            split.advance_tick();
+            ecsia::detail::WorldAccess::advance_tick(whole);
+            ecsia::detail::WorldAccess::advance_tick(split);
         }
         REQUIRE(test::dump_ticks(whole) == test::dump_ticks(split));
     }
@@ -159,8 +160,8 @@ TEST_CASE("folded runs of records leave the same world as one record per buffer"
             REQUIRE(one_buffer.handles() == buffer_per_record.handles());
             REQUIRE(test::dump_entities(folded) == test::dump_entities(stepwise));
             REQUIRE(state_hash(folded) == state_hash(stepwise));
-            folded.advance_tick();
-            stepwise.advance_tick();
+            ecsia::detail::WorldAccess::advance_tick(folded);
+            ecsia::detail::WorldAccess::advance_tick(stepwise);
         }
         REQUIRE(test::dump_ticks(folded) == test::dump_ticks(stepwise));
     }
@@ -193,8 +194,8 @@ TEST_CASE("buffers applied in another order give another world", "[command]") {
 
     CommandBuffer* in_order[] = {&first, &second};
     CommandBuffer* reversed[] = {&second, &first};
-    forward.apply(in_order);
-    backward.apply(reversed);
+    ecsia::detail::WorldAccess::apply(forward, in_order);
+    ecsia::detail::WorldAccess::apply(backward, reversed);
 
     // The later buffer's write wins, and overflow spawns get handles in buffer order.
     CHECK(forward.get<test::Position>(e_forward).x == 2);

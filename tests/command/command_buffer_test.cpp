@@ -7,6 +7,7 @@
 
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Health;
@@ -153,9 +154,9 @@ TEST_CASE("an applied buffer is left as it was so the same buffer can be applied
     second.diagnostics().set_sink([](const std::string&) {});
     const std::vector<std::uint32_t> words = buffer.words();
     CommandBuffer* list[] = {&buffer};
-    first.apply(list);
+    ecsia::detail::WorldAccess::apply(first, list);
     CHECK(buffer.words() == words);
-    second.apply(list);
+    ecsia::detail::WorldAccess::apply(second, list);
     CHECK(state_hash(first) == state_hash(second));
     CHECK(first.alive_count() == 1);
 }

@@ -6,6 +6,7 @@
 #include "support/captured_diagnostics.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Position;
@@ -31,7 +32,7 @@ TEST_CASE("records whose target died earlier in the same flush are skipped and c
     buffer.set(stale, position, Position{7, 7});
     buffer.set(survivor, position, Position{8, 8});
     CommandBuffer* buffers[] = {&buffer};
-    const ApplyStats stats = world.apply(buffers);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
 
     CHECK(stats.skipped_dead_target == 6);
     CHECK(stats.applied == 2);
@@ -50,7 +51,7 @@ TEST_CASE("a flush in which every target is alive reports nothing", "[command]")
     CommandBuffer buffer;
     buffer.set(e, position, Position{3, 4});
     CommandBuffer* buffers[] = {&buffer};
-    const ApplyStats stats = world.apply(buffers);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
     CHECK(stats.skipped_dead_target == 0);
     CHECK(said.messages.empty());
 }
@@ -70,7 +71,7 @@ TEST_CASE("a record naming a despawned entity never reaches the entity that took
     buffer.set(old, position, Position{99, 99});
     buffer.add(old, velocity, Velocity{5, 5});
     CommandBuffer* buffers[] = {&buffer};
-    const ApplyStats stats = world.apply(buffers);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
 
     CHECK(stats.skipped_dead_target == 2);
     QueryDesc with_position;
@@ -95,7 +96,7 @@ TEST_CASE("a record naming a handle taken from a reservation but never spawned i
     buffer.despawn(unspawned);
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    const ApplyStats stats = world.apply(buffers, reservations);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers, reservations);
     CHECK(stats.skipped_dead_target == 2);
     CHECK(world.alive_count() == 0);
 }

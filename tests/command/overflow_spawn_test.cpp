@@ -12,6 +12,7 @@
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 #include "support/world_dump.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace test {
 // An entity field that is not the first field, so field writes at an offset are covered.
@@ -62,7 +63,7 @@ TEST_CASE("a buffer with more spawns than its reservation loses none of them", "
     }
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    const ApplyStats stats = world.apply(buffers, reservations);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers, reservations);
 
     CHECK(std::count(taken.begin(), taken.end(), kNullEntity) == 5);
     CHECK(stats.overflow_spawns == 5);
@@ -95,7 +96,7 @@ TEST_CASE("records naming a pending handle apply to that overflow spawn", "[comm
     buffer.despawn(layout.pending(0));
     buffer.set(layout.pending(3), position, Position{3, 33});  // no fourth overflow spawn: a dead target
     CommandBuffer* buffers[] = {&buffer};
-    const ApplyStats stats = world.apply(buffers);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
 
     CHECK(stats.skipped_dead_target == 1);
     CHECK(world.alive_count() == 2);
@@ -148,7 +149,7 @@ TEST_CASE("entity fields naming a pending handle are rewritten to the real handl
     buffer.add(layout.pending(1), link, Link{0.75f, reserved});
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    const ApplyStats stats = world.apply(buffers, reservations);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers, reservations);
     REQUIRE(stats.applied == 10);
 
     const Entity first = find_by_x(world, 0), second = find_by_x(world, 1), third = find_by_x(world, 3);
@@ -178,7 +179,7 @@ TEST_CASE("pending handles are numbered within each buffer", "[command]") {
         buffers[k].add(layout.pending(0), velocity, Velocity{static_cast<float>(10 * k), 0});
     }
     CommandBuffer* list[] = {&buffers[0], &buffers[1], &buffers[2]};
-    world.apply(list);
+    ecsia::detail::WorldAccess::apply(world, list);
     for (int k = 0; k < 3; ++k) {
         CAPTURE(k);
         CHECK(world.get<Velocity>(find_by_x(world, static_cast<float>(k))).dx == static_cast<float>(10 * k));
@@ -210,7 +211,7 @@ TEST_CASE("overflow spawns get the same handles on every run", "[command]") {
         }
         CommandBuffer* buffers[] = {&buffer};
         EntityReservation* reservations[] = {&reservation};
-        world.apply(buffers, reservations);
+        ecsia::detail::WorldAccess::apply(world, buffers, reservations);
         std::vector<Entity> handles;
         for (int i = 0; i < 8; ++i) handles.push_back(find_by_x(world, static_cast<float>(i)));
         return std::make_pair(handles, test::dump_entities(world));
@@ -259,7 +260,7 @@ TEST_CASE("a payload naming a pending handle that names no spawn of its buffer i
             const ComponentValue spawn_values[] = {value_of(position, &p, sizeof p), value_of(target, &t, sizeof t)};
             buffer.spawn(kNullEntity, spawn_values, 2);
             CommandBuffer* buffers[] = {&buffer};
-            const ApplyStats stats = world.apply(buffers);
+            const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
             CHECK(stats.applied == (own_overflow ? 1u : 0u));
             CHECK(said.count("command skipped: StaleEntity: pending handle") == 4);
             CHECK(world.get<Target>(holder).who == kNullEntity);

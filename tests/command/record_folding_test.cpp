@@ -12,6 +12,7 @@
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 #include "support/world_dump.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Enemy;
@@ -48,7 +49,7 @@ Outcome run(const std::function<void(World&, const Ids&)>& setup, const Recorder
     test::CapturedDiagnostics said(world);
     const Ids ids = register_all(world);
     setup(world, ids);
-    world.advance_tick();
+    ecsia::detail::WorldAccess::advance_tick(world);
     EntityReservation reservation = ecsia::detail::WorldAccess::reserve(world, 2);
     std::vector<CommandBuffer> records;
     record(ids, reservation, records);
@@ -85,7 +86,7 @@ Outcome run(const std::function<void(World&, const Ids&)>& setup, const Recorder
     }
     EntityReservation* reservations[] = {&reservation};
     Outcome out;
-    out.stats = world.apply(list, reservations);
+    out.stats = ecsia::detail::WorldAccess::apply(world, list, reservations);
     out.entities = test::dump_entities(world);
     out.ticks = test::dump_ticks(world);
     out.hash = state_hash(world);
@@ -225,7 +226,7 @@ TEST_CASE("a rejected spawn leaves no half-spawned entity", "[command]") {
     buffer.add(layout.pending(0), c.health, Health{1, true, 1});  // its spawn failed too
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    const ApplyStats stats = world.apply(buffers, reservations);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers, reservations);
 
     CHECK(stats.applied == 0);
     CHECK(stats.skipped_dead_target == 2);

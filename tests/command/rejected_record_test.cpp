@@ -5,6 +5,7 @@
 
 #include "support/captured_diagnostics.hpp"
 #include "support/test_components.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Health;
@@ -34,7 +35,7 @@ TEST_CASE("records after a rejected one in the same buffer still apply", "[comma
     const float pair[2] = {9, 9};
     buffer.set(a, position, 4, pair, sizeof pair);     // rejected single record (12 > 8 bytes), last
     CommandBuffer* buffers[] = {&buffer};
-    const ApplyStats stats = world.apply(buffers);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers);
 
     CHECK(stats.applied == 4);
     CHECK(said.count("command skipped: BadValue") == 3);

@@ -8,6 +8,7 @@
 
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Position;
@@ -41,7 +42,7 @@ TEST_CASE("reserved handles nobody took are reused by the next spawns in reserve
     spawn_reserved(world, buffer, reservation.take());
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    world.apply(buffers, reservations);
+    ecsia::detail::WorldAccess::apply(world, buffers, reservations);
 
     CHECK(world.is_alive(handles[0]));
     for (std::size_t i = 1; i < handles.size(); ++i) {
@@ -58,7 +59,7 @@ TEST_CASE("untaken handles of several reservations come back in the order they w
     std::vector<Entity> reserved = first.handles();
     reserved.insert(reserved.end(), second.handles().begin(), second.handles().end());
     EntityReservation* reservations[] = {&first, &second};
-    world.apply({}, reservations);
+    ecsia::detail::WorldAccess::apply(world, {}, reservations);
 
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         CAPTURE(i);
@@ -74,7 +75,7 @@ TEST_CASE("a merge in which nobody spawned leaves later spawns as if nothing was
     EntityReservation b = ecsia::detail::WorldAccess::reserve(reserving, 4);
     EntityReservation c = ecsia::detail::WorldAccess::reserve(reserving, 1);
     EntityReservation* reservations[] = {&a, &b, &c};
-    reserving.apply({}, reservations);
+    ecsia::detail::WorldAccess::apply(reserving, {}, reservations);
 
     for (int i = 0; i < 12; ++i) {
         CAPTURE(i);
@@ -95,7 +96,7 @@ TEST_CASE("handles taken from a reservation but never spawned come back with a n
     spawn_reserved(world, buffer, spawned);
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    world.apply(buffers, reservations);
+    ecsia::detail::WorldAccess::apply(world, buffers, reservations);
 
     CHECK(world.is_alive(spawned));
     CHECK_FALSE(world.is_alive(unspawned));
@@ -117,7 +118,7 @@ TEST_CASE("taken but unspawned handles of several reservations come back after e
     const Entity first_taken = first.take();
     const Entity second_taken = second.take();
     EntityReservation* reservations[] = {&first, &second};
-    world.apply({}, reservations);
+    ecsia::detail::WorldAccess::apply(world, {}, reservations);
 
     CHECK(world.spawn() == first.handles()[1]);
     CHECK(world.spawn() == second.handles()[1]);

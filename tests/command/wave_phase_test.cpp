@@ -10,6 +10,7 @@
 
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Health;
@@ -54,7 +55,7 @@ TEST_CASE("a wave rejects direct structural changes and leaves the world unchang
     CommandBuffer buffer;
     buffer.despawn(s.mover);
     CommandBuffer* buffers[] = {&buffer};
-    ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.apply(buffers));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, ecsia::detail::WorldAccess::apply(world, buffers));
     CHECK(world.is_alive(s.mover));
     CHECK(world.alive_count() == 2);
 }
@@ -84,7 +85,7 @@ TEST_CASE("a wave still reads values, and every world write is refused naming th
         {"for_each_chunk", [&] { world.each<Position>([](Entity, Position& p) { p.y += 1; }); }},
         {"observe", [&] { world.observe(ObserverEvent::OnAdd, s.position, [](ObserverContext&) {}); }},
         {"unobserve", [&] { world.unobserve(1); }},
-        {"advance_tick", [&] { world.advance_tick(); }},
+        {"advance_tick", [&] { ecsia::detail::WorldAccess::advance_tick(world); }},
     };
     for (const auto& [call, write] : writes) {
         INFO(call);
@@ -114,7 +115,7 @@ TEST_CASE("structural changes recorded during a wave apply once the phase is ser
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     CommandBuffer* buffers[] = {&buffer};
     EntityReservation* reservations[] = {&reservation};
-    const ApplyStats stats = world.apply(buffers, reservations);
+    const ApplyStats stats = ecsia::detail::WorldAccess::apply(world, buffers, reservations);
     CHECK(stats.applied == 3);
     CHECK(world.is_alive(spawned));
     CHECK(world.get<Position>(spawned).x == 9);

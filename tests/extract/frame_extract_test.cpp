@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -11,6 +13,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/extract/frame_extract.hpp"
 #include "support/rng.hpp"
+#include "support/scheduler_testing.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 
@@ -190,29 +193,89 @@ TEST_CASE("bad extract specs are refused, naming the problem", "[extract]") {
     CHECK_THROWS_AS(FrameExtract(world, {ComponentId{999}}, {}), Error);
 }
 
-TEST_CASE("captured after each frame, an extract equals the world at 0, 1 and 2 workers", "[extract][threads]") {
+TEST_CASE("a scheduler captures its extracts after each frame, the same bytes serial and on the pool",
+          "[extract][schedule][threads]") {
     std::vector<std::vector<std::byte>> first_run;
-    for (std::uint32_t workers : {0u, 1u, 2u}) {
+    const std::vector<std::pair<std::uint32_t, std::optional<WavePlacement>>> settings = {
+        {0, std::nullopt}, {1, WavePlacement::Pool}, {2, WavePlacement::Pool}, {2, WavePlacement::Shared}, {2, std::nullopt}};
+    for (const auto& [workers, placement] : settings) {
         CAPTURE(workers);
         World world;
         builtin::spawn_movers(world, 3000, 5);
         Scheduler scheduler(world, test::with_workers(workers, 256));
         scheduler.add_system(builtin::make_builtin_system(world, "Move"));
         scheduler.add_system(builtin::make_builtin_system(world, "Bounce"));
+        if (placement) detail::SchedulerTesting::force_placement(scheduler, placement);
         const ComponentId position = world.component_id("position");
-        FrameExtract extract(world, {position}, {});
+        const ExtractId extract = scheduler.add_extract({position});
         const std::vector<Entity> everyone = world.query(test::query_terms({position})).entities();
+        CHECK(scheduler.acquire_extract(extract).frame() == 0);  // the state when it was added
         std::vector<std::vector<std::byte>> run;
         for (int frame = 0; frame < 5; ++frame) {
             scheduler.update(1.0f / 60);
-            extract.capture(world, scheduler.frames());
-            const ExtractBuffer& buffer = extract.acquire();
+            const ExtractBuffer& buffer = scheduler.acquire_extract(extract);
             CHECK(buffer.frame() == scheduler.frames());
             CHECK(model_of(buffer, world, {position}) == model_of(world, everyone, {position}, {}));
             run.emplace_back(buffer.column(0), buffer.column(0) + std::size_t(buffer.count()) * world.components().desc(position).size);
         }
-        // Same rows in the same order with the same bytes whatever the worker count (G1).
+        // Same rows in the same order with the same bytes whatever the executor (G1).
         if (workers == 0) first_run = run;
         else CHECK(run == first_run);
     }
+}
+
+TEST_CASE("a scheduler's extract held by its reader stays as it was while later frames run", "[extract][schedule]") {
+    World world;
+    builtin::spawn_movers(world, 500, 3);
+    Scheduler scheduler(world, test::with_workers(0, 64));
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    const ComponentId position = world.component_id("position");
+    const ExtractId extract = scheduler.add_extract({position});
+    scheduler.update(1.0f / 60);
+    const ExtractBuffer& held = scheduler.acquire_extract(extract);
+    REQUIRE(held.frame() == 1);
+    const std::vector<std::byte> bytes(held.column(0), held.column(0) + std::size_t(held.count()) * sizeof(builtin::Position));
+    for (int frame = 0; frame < 3; ++frame) scheduler.update(1.0f / 60);
+    CHECK(held.frame() == 1);
+    CHECK(std::vector<std::byte>(held.column(0), held.column(0) + bytes.size()) == bytes);
+    CHECK(scheduler.acquire_extract(extract).frame() == 4);
+}
+
+TEST_CASE("only whole frames are extracted, and extracts are refused mid-frame and once removed", "[extract][schedule]") {
+    World world;
+    builtin::spawn_movers(world, 100, 3);
+    Scheduler scheduler(world, test::with_workers(0, 64));
+    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+    const ComponentId position = world.component_id("position");
+    const ExtractId extract = scheduler.add_extract({position});
+    bool dispose = false;
+    bool added_mid_frame = false;
+    SystemDesc late;
+    late.name = "Late";
+    late.after = {"Move"};
+    late.main_thread = [&](World&, float) {
+        try {
+            scheduler.add_extract({position});
+            added_mid_frame = true;
+        } catch (const Error& error) {
+            CHECK(error.code() == ErrorCode::WrongPhase);
+        }
+        if (dispose) scheduler.dispose();
+    };
+    scheduler.add_system(late);
+    scheduler.update(1.0f / 60);
+    CHECK_FALSE(added_mid_frame);
+    CHECK(scheduler.acquire_extract(extract).frame() == 1);
+    // A frame that a dispose from inside cuts short is not captured.
+    dispose = true;
+    scheduler.update(1.0f / 60);
+    CHECK(scheduler.acquire_extract(extract).frame() == 1);
+
+    World other;
+    Scheduler fresh(other);
+    const ExtractId id = fresh.add_extract({other.component<test::Position>()});
+    fresh.remove_extract(id);
+    CHECK_THROWS_AS(fresh.acquire_extract(id), Error);
+    CHECK_THROWS_AS(fresh.remove_extract(id), Error);
+    CHECK_THROWS_AS(fresh.acquire_extract(id + 1), Error);
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/test_components.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Position;
@@ -149,7 +150,7 @@ TEST_CASE("changed filters agree with a per-row model through chunk writes and s
             // A write limited to rows changed recently: partial ranges, not whole tables.
             stamp_query(changed_positions, world.tick() > 3 ? world.tick() - 3 : 0);
         } else {
-            world.advance_tick();
+            ecsia::detail::WorldAccess::advance_tick(world);
         }
 
         const Tick since = world.tick() > 2 ? world.tick() - 1 - rng() % 3 : 0;

@@ -11,6 +11,7 @@
 #include "support/rng.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Health;
@@ -219,7 +220,7 @@ TEST_CASE("changed and added filters agree with a brute-force model over random 
                     }
                 }
             } else if (roll < 90) {
-                world.advance_tick();
+                ecsia::detail::WorldAccess::advance_tick(world);
             } else {
                 // Compare: kept queries and a fresh one, at a random `since`.
                 std::vector<Query*> queries;
@@ -246,9 +247,9 @@ TEST_CASE("an add marks the component added and changed while a write marks it c
     ChangeFilterScene s;
     World& world = s.world;
     const Entity e = world.spawn(Position{1, 2});  // tick 1
-    world.advance_tick();                         // 2
+    ecsia::detail::WorldAccess::advance_tick(world);                         // 2
     world.add(e, Velocity{3, 4});
-    world.advance_tick();  // 3
+    ecsia::detail::WorldAccess::advance_tick(world);  // 3
     world.get_mut<Position>(e).x = 5;
 
     QueryDesc added_velocity, changed_velocity, added_position, changed_position;
@@ -271,10 +272,10 @@ TEST_CASE("a chunk write marks exactly the rows of its chunk", "[reactivity]") {
     World& world = s.world;
     std::vector<Entity> rows;
     for (int i = 0; i < 6; ++i) rows.push_back(world.spawn(Position{float(i), 0}));
-    world.advance_tick();  // 2
+    ecsia::detail::WorldAccess::advance_tick(world);  // 2
     world.get_mut<Position>(rows[2]).y = 1;
     world.get_mut<Position>(rows[3]).y = 1;
-    world.advance_tick();  // 3
+    ecsia::detail::WorldAccess::advance_tick(world);  // 3
 
     // Rows 2..3 form the one chunk of a changed-since-1 query; writing it stamps them only.
     QueryDesc changed;
@@ -297,13 +298,13 @@ TEST_CASE("rows keep their ticks when they move to another table or fill a hole"
     ChangeFilterScene s;
     World& world = s.world;
     const Entity a = world.spawn(Position{1, 0});  // tick 1
-    world.advance_tick();
+    ecsia::detail::WorldAccess::advance_tick(world);
     const Entity b = world.spawn(Position{2, 0});  // tick 2
     const Entity c = world.spawn(Position{3, 0});
-    world.advance_tick();  // 3
+    ecsia::detail::WorldAccess::advance_tick(world);  // 3
     world.add(b, Velocity{});  // b moves; its Position keeps added@2
     world.despawn(a);          // c is swapped into a's row; keeps added@2
-    world.advance_tick();      // 4
+    ecsia::detail::WorldAccess::advance_tick(world);      // 4
 
     QueryDesc added;
     added.added = {s.position};
@@ -319,8 +320,8 @@ TEST_CASE("a write log is stamped at the tick it is merged with", "[reactivity]"
     ChangeFilterScene s;
     World& world = s.world;
     for (int i = 0; i < 4; ++i) world.spawn(Position{float(i), 0});
-    world.advance_tick();  // 2
-    world.advance_tick();  // 3
+    ecsia::detail::WorldAccess::advance_tick(world);  // 2
+    ecsia::detail::WorldAccess::advance_tick(world);  // 3
     QueryDesc with_position;
     with_position.with = {s.position};
     const TableIndex table = world.locate(world.query(with_position).entities()[0]).table;

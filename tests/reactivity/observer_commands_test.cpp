@@ -11,6 +11,7 @@
 #include "support/captured_diagnostics.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Health;
@@ -46,7 +47,7 @@ TEST_CASE("remove observers can read the entity's values during a despawn", "[re
     CommandBuffer buffer;
     buffer.despawn(buffered);
     CommandBuffer* buffers[] = {&buffer};
-    world.apply(buffers);
+    ecsia::detail::WorldAccess::apply(world, buffers);
     CHECK(seen == std::vector<float>{1, 4, 3, 2, 5, 8, 7, 6});
     CHECK(world.alive_count() == 0);
 }
@@ -76,7 +77,7 @@ TEST_CASE("add observers see the values the component was added with", "[reactiv
     buffer.remove(e, s.velocity);
     buffer.add(e, s.velocity, Velocity{4, 0});
     CommandBuffer* buffers[] = {&buffer};
-    world.apply(buffers);
+    ecsia::detail::WorldAccess::apply(world, buffers);
     CHECK(seen == std::vector<float>{1, 2, 4});
 }
 

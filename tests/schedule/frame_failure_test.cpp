@@ -12,6 +12,7 @@
 
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "support/captured_diagnostics.hpp"
 #include "support/frame_fixture.hpp"
 #include "support/world_checks.hpp"

@@ -7,6 +7,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/threads/worker_pool.hpp"
 #include "support/world_checks.hpp"
 
 using namespace ecsia;

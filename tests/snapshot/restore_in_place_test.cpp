@@ -12,13 +12,13 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <set>
 #include <vector>
 
 #include "builtin/builtin_systems.hpp"
 #include "builtin/scenario.hpp"
 #include "ecsia/ecsia.hpp"
-#include "ecsia/extract/frame_extract.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "support/rng.hpp"
 #include "support/scheduler_testing.hpp"
@@ -51,7 +51,7 @@ struct Rewindable {
     std::vector<std::uint64_t> observer_log;  // before world: its observers hold a reference to it
     World world{WorldOptions{1u << 16, 22}};
     Scheduler scheduler;
-    std::optional<FrameExtract> extract;
+    ExtractId extract = 0;
     FrameRecord current;
 
     Rewindable(std::uint32_t workers, std::optional<WavePlacement> placement, std::uint64_t seed)
@@ -78,32 +78,30 @@ struct Rewindable {
         };
         scheduler.add_system(nudge);
 
-        // A changed<velocity> query relative to its own previous run: the system's cursor in the
-        // world, which a snapshot carries. Its writes to `seen` fire the scenario's change observer.
+        // A main-thread system with a changed<velocity> query: the scheduler selects its rows
+        // against its own previous run (its cursor in the world, which a snapshot carries). Its
+        // writes to `seen` fire the scenario's change observer.
         SystemDesc watch;
         watch.name = "Watch";
         watch.reads = {ids.velocity};
         watch.writes = {ids.seen};
         watch.after = {"Nudge"};
-        QueryDesc changed;
-        changed.with = {ids.seen};
-        changed.changed = {ids.velocity};
-        watch.main_thread = [this, ids, changed_query = std::make_shared<Query>(world.query(changed))](World& w, float) {
-            SystemCursors& cursors = w.cursors();
-            const Tick since = cursors.last_run(cursors.slot("Watch"));
-            changed_query->for_each_chunk(
-                [&](Chunk& chunk) {
-                    auto* seen = chunk.write<builtin::Seen>(ids.seen);
-                    for (std::uint32_t i = 0; i < chunk.size(); ++i) {
-                        current.watched.push_back(chunk.entities()[i].bits);
-                        seen[i].count += 1;
-                    }
-                },
-                since);
+        watch.query.with = {ids.seen};
+        watch.query.changed = {ids.velocity};
+        watch.query_set = true;
+        watch.main_thread_chunks = [this, ids](World&, float, std::span<Chunk> chunks) {
+            for (Chunk& chunk : chunks) {
+                auto* seen = chunk.write<builtin::Seen>(ids.seen);
+                for (std::uint32_t i = 0; i < chunk.size(); ++i) {
+                    current.watched.push_back(chunk.entities()[i].bits);
+                    seen[i].count += 1;
+                }
+            }
         };
         scheduler.add_system(watch);
 
-        extract.emplace(world, std::vector<ComponentId>{ids.position}, QueryDesc{});
+        // Captured by the scheduler at the end of every frame.
+        extract = scheduler.add_extract({ids.position});
         if (placement) detail::SchedulerTesting::force_placement(scheduler, placement);
     }
 
@@ -118,11 +116,10 @@ struct Rewindable {
         current = FrameRecord{};
         const std::size_t log_at = observer_log.size();
         scheduler.update(1.0f / 30);
-        extract->capture(world, world.cursors().frames());  // as the browser binding does at a frame's end
         current.hash = state_hash(world);
         current.frames_after = world.cursors().frames();
         current.observed.assign(observer_log.begin() + static_cast<std::ptrdiff_t>(log_at), observer_log.end());
-        const ExtractBuffer& buffer = extract->acquire();
+        const ExtractBuffer& buffer = scheduler.acquire_extract(extract);
         current.extract_frame = buffer.frame();
         const auto* entities = reinterpret_cast<const std::byte*>(buffer.entities());
         current.extract_bytes.assign(entities, entities + buffer.count() * sizeof(Entity));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "support/snapshot_checks.hpp"
 #include "support/snapshot_layout.hpp"
 #include "support/world_dump.hpp"
@@ -150,7 +151,7 @@ TEST_CASE("a snapshot's arrays of rows lie at 8-byte offsets, as their memory do
             const std::byte o[4] = {std::byte{1}, std::byte{0}, std::byte{2}, std::byte{3}};
             world.add(e, ComponentValue{odd, o, 4});
         }
-        if (i % 7 == 0) world.advance_tick();  // per-row added ticks
+        if (i % 7 == 0) ecsia::detail::WorldAccess::advance_tick(world);  // per-row added ticks
     }
     SnapshotSegments segments;
     segments.take(world);
@@ -354,13 +355,13 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     test::fill_rich_world(world);
     const std::vector<std::byte> bytes = snapshot(world);
     const std::uint64_t hash = state_hash(world);
-    world.cursors().set_in_frame(true);
+    ecsia::detail::WorldAccess::cursors(world).set_in_frame(true);
     CHECK(test::thrown_code([&] { snapshot(world); }) == "WrongPhase");
     CHECK(test::thrown_message([&] { restore(world, bytes); }).find("inside a frame") != std::string::npos);
     SnapshotRestorer restorer;
     CHECK(test::thrown_message([&] { test::restore_pulled(restorer, world, bytes); }).find("inside a frame") != std::string::npos);
     CHECK(state_hash(world) == hash);
-    world.cursors().set_in_frame(false);
+    ecsia::detail::WorldAccess::cursors(world).set_in_frame(false);
     detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(test::thrown_code([&] { restore(world, bytes); }) == "WrongPhase");
     detail::WorldAccess::set_phase(world, WorldPhase::Serial);

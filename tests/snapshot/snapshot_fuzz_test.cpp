@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "support/rng.hpp"
 #include "support/snapshot_checks.hpp"
 #include "support/snapshot_layout.hpp"
@@ -146,7 +147,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
         // name, as schedulers hold them, and earlier accepted mutations added names.)
         World fresh;
         test::define_rich_components(fresh);
-        for (std::uint32_t c = 0; c < target.cursors().size(); ++c) fresh.cursors().slot(target.cursors().name(c));
+        for (std::uint32_t c = 0; c < target.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(target.cursors().name(c));
         restore(fresh, bytes);
         if (snapshot(target) != snapshot(fresh)) FAIL("mutation " << done << " was restored only in part");
         restore(target, target_state);

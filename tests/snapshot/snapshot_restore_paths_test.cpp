@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ecsia/ecsia.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "support/rng.hpp"
 #include "support/snapshot_checks.hpp"
 #include "support/snapshot_layout.hpp"
@@ -51,7 +52,7 @@ void change(test::Rng& rng, World& world, bool structural) {
         case 1:
             if (!some.is_null() && world.has(some, mixed)) world.mark_changed(some, mixed);
             break;
-        case 2: world.advance_tick(); break;
+        case 2: ecsia::detail::WorldAccess::advance_tick(world); break;
         case 3:
             if (!some.is_null() && world.has(some, pos)) {
                 const float y = float(rng.below(7));
@@ -133,7 +134,7 @@ TEST_CASE("restore after value-only or structural changes gives what a fresh wor
         restore_into(world, restorer);
         World fresh;
         test::define_rich_components(fresh);
-        for (std::uint32_t c = 0; c < world.cursors().size(); ++c) fresh.cursors().slot(world.cursors().name(c));
+        for (std::uint32_t c = 0; c < world.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(world.cursors().name(c));
         restore_into(fresh, fresh_restorer);
         for (int round = 0; round < (pulled ? 2 : 1); ++round) {
             if (round == 1) {

@@ -23,6 +23,7 @@
 
 #include "support/rng.hpp"
 #include "support/test_components.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace test {
 
@@ -425,7 +426,7 @@ public:
         std::vector<ecsia::CommandBuffer*> list;
         for (std::size_t i = 0; i < buffer_count; ++i) list.push_back(&buffers[order.empty() ? i : order[i]]);
         ecsia::EntityReservation* reservations[] = {&reservation};
-        return world_.apply(list, reservations);
+        return ecsia::detail::WorldAccess::apply(world_, list, reservations);
     }
 
 private:
@@ -467,7 +468,7 @@ public:
                     ecsia::CommandBuffer one;
                     one.spawn(handle, values.data(), values.size());
                     ecsia::CommandBuffer* list[] = {&one};
-                    world_.apply(list);
+                    ecsia::detail::WorldAccess::apply(world_, list);
                 }
                 continue;
             }
@@ -498,7 +499,7 @@ public:
         }
         // Taken-but-unspawned and untaken handles go back exactly as a merge returns them.
         ecsia::EntityReservation* reservations[] = {&reservation};
-        world_.apply({}, reservations);
+        ecsia::detail::WorldAccess::apply(world_, {}, reservations);
         return skipped;
     }
 

@@ -20,14 +20,14 @@ struct SchedulerTesting {
     // Every later wave runs where `placement` says (nullopt: the executor decides again). A
     // scheduler without workers always runs inline, pinned or not.
     static void force_placement(Scheduler& scheduler, std::optional<WavePlacement> placement) {
-        if (auto* deciding = dynamic_cast<DecidingExecutor*>(scheduler.executor_)) force_placement(*deciding, placement);
+        if (auto* deciding = dynamic_cast<DecidingExecutor*>(&scheduler.executor())) force_placement(*deciding, placement);
     }
     static void force_placement(DecidingExecutor& executor, std::optional<WavePlacement> placement) {
         force_placements(executor, placement ? std::vector<WavePlacement>{*placement} : std::vector<WavePlacement>{});
     }
     // The waves that have batches take these placements in turn, cycling (empty: decide again).
     static void force_placements(Scheduler& scheduler, std::vector<WavePlacement> sequence) {
-        if (auto* deciding = dynamic_cast<DecidingExecutor*>(scheduler.executor_)) force_placements(*deciding, std::move(sequence));
+        if (auto* deciding = dynamic_cast<DecidingExecutor*>(&scheduler.executor())) force_placements(*deciding, std::move(sequence));
     }
     static void force_placements(DecidingExecutor& executor, std::vector<WavePlacement> sequence) {
         executor.forced_ = std::move(sequence);
@@ -36,7 +36,7 @@ struct SchedulerTesting {
     // The threaded executor's cost model; an empty one for a scheduler without workers.
     static const PlacementModel& model(const Scheduler& scheduler) noexcept {
         static const PlacementModel none;
-        const auto* deciding = dynamic_cast<const DecidingExecutor*>(scheduler.executor_);
+        const auto* deciding = dynamic_cast<const DecidingExecutor*>(&scheduler.executor());
         return deciding != nullptr ? deciding->model() : none;
     }
 };

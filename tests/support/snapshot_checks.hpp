@@ -12,6 +12,7 @@
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_restorer.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace test {
 
@@ -97,7 +98,7 @@ inline void fill_rich_world(ecsia::World& world) {
     for (std::uint32_t i = 0; i < 40; ++i) {
         const float p[2] = {float(i), float(i) * 0.5f};
         all.push_back(world.spawn_with(std::vector<ComponentValue>{{pos, p, 8}}));
-        world.advance_tick();
+        ecsia::detail::WorldAccess::advance_tick(world);
     }
     for (std::uint32_t i = 0; i < 40; i += 4) {
         std::byte m[24] = {};
@@ -115,8 +116,8 @@ inline void fill_rich_world(ecsia::World& world) {
     const Entity lonely = world.spawn();
     world.add(lonely, ComponentValue{frozen, nullptr, 0});
     world.despawn(lonely);  // leaves the {frozen} table empty
-    SystemCursors& cursors = world.cursors();
-    cursors.set_last_run(cursors.slot("Mover"), world.advance_tick());
+    SystemCursors& cursors = ecsia::detail::WorldAccess::cursors(world);
+    cursors.set_last_run(cursors.slot("Mover"), ecsia::detail::WorldAccess::advance_tick(world));
     cursors.set_last_run(cursors.slot("Idle"), 0);
     cursors.count_frame();
     cursors.count_frame();

@@ -4,6 +4,7 @@
 
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Enemy;
@@ -122,7 +123,7 @@ TEST_CASE("the state hash ignores what is not logical state", "[world]") {
     register_all(world);
     const Entity e = world.spawn(Position{1, 2});
     const std::uint64_t hash = state_hash(world);
-    world.advance_tick();
+    ecsia::detail::WorldAccess::advance_tick(world);
     world.set(e, Position{1, 2});  // same value, newer changed tick
     (void)world.query(test::query_terms({world.component<Velocity>()})).count();
     world.define_component("unused", {{"v", FieldType::F32}});

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/test_components.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using test::Enemy;
@@ -37,7 +38,7 @@ TEST_CASE("structure_version rises on spawn, despawn, add, remove and applied co
     CommandBuffer buffer;
     buffer.despawn(a);
     CommandBuffer* buffers[] = {&buffer};
-    world.apply(buffers);
+    ecsia::detail::WorldAccess::apply(world, buffers);
     CHECK(rose());
     CHECK(world.alive_count() == 0);
 }
@@ -64,7 +65,7 @@ TEST_CASE("mark_changed stamps the row at the current tick and queues change obs
     const Entity e = world.spawn(Position{1, 2});
     int changes = 0;
     world.observe(ObserverEvent::OnChange, position, [&](ObserverContext&) { ++changes; });
-    world.advance_tick();
+    ecsia::detail::WorldAccess::advance_tick(world);
     const Tick since = world.tick() - 1;
     world.mark_changed(e, position);
     QueryDesc desc;

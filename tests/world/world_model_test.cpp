@@ -17,6 +17,7 @@
 #include "support/reference_model.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
+#include "ecsia/world/world_access.hpp"
 
 using namespace ecsia;
 using namespace test::model;

@@ -20,15 +20,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "ecsia/schedule/wave_placement.hpp"
+
 namespace ecsia {
-
-enum class WavePlacement : std::uint8_t {
-    Inline,  // every batch on the coordinator, in batch-id order (what the serial executor does)
-    Pool,    // every batch on the workers; the coordinator waits
-    Shared,  // dispatched to the workers, and the coordinator claims batches too, for a bounded time
-};
-
-const char* placement_name(WavePlacement placement) noexcept;
 
 // What the decision needs to know about the wave about to run.
 struct WaveShape {

@@ -81,7 +81,7 @@ Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& 
     for (std::uint32_t i = 0; i < count; ++i) {
         plan.reasons[i].system = i;
         plan.reasons[i].why = "nothing it must follow";
-        plan.main_thread.push_back(!systems[i].kernel && static_cast<bool>(systems[i].main_thread));
+        plan.main_thread.push_back(!systems[i].kernel && (static_cast<bool>(systems[i].main_thread) || static_cast<bool>(systems[i].main_thread_chunks)));
     }
     // Kahn's algorithm in index order, so equal inputs give equal plans.
     std::vector<std::uint32_t> ready;

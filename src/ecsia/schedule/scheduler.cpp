@@ -4,17 +4,104 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/base/monotonic_clock.hpp"
+#include "ecsia/extract/frame_extract.hpp"
+#include "ecsia/query/query_cache.hpp"
+#include "ecsia/schedule/batch.hpp"
+#include "ecsia/schedule/batching.hpp"
 #include "ecsia/schedule/deciding_executor.hpp"
+#include "ecsia/schedule/executor.hpp"
 #include "ecsia/schedule/serial_executor.hpp"
 #include "ecsia/schedule/system_registry.hpp"
-#include "ecsia/world/world.hpp"
+#include "ecsia/schedule/wave_merge.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
-Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(&world), options_(options) {
+// Everything a Scheduler keeps. The frame's members are Impl's own, so a batch's kernel call
+// (BatchRunner) reaches them without going through the Scheduler.
+class Scheduler::Impl final : public WorldDependent, private BatchRunner {
+public:
+    Impl(World& world, SchedulerOptions options);
+    ~Impl();
+
+    void add_system(SystemDesc system);
+    const Plan& plan();
+    void update(float dt);
+    void begin_frame(float dt);
+    FrameStatus step();
+    bool in_frame() const noexcept { return state_ == FrameState::Running || state_ == FrameState::Dispatched; }
+    WorkerStats worker_stats(std::uint32_t worker) const;
+    ExtractId add_extract(std::vector<ComponentId> components, QueryDesc rows);
+    const ExtractBuffer& acquire_extract(ExtractId id);
+    void remove_extract(ExtractId id);
+    void dispose();
+    std::string recover_from_trap();
+    void on_world_destroyed() noexcept override;
+
+    World* world_;  // null once the world is destroyed
+    SchedulerOptions options_;
+    std::vector<SystemDesc> systems_;
+    std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
+    std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
+    // by system: its slot in the world's cursors, which holds the tick of its previous run (in
+    // the world, so that a snapshot carries it and a fresh scheduler resumes from it)
+    std::vector<std::uint32_t> cursor_slots_;
+    std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
+#if ECSIA_ACCESS_CHECKS
+    std::vector<std::unique_ptr<DeclaredAccess>> access_;  // by system: what its chunks may touch
+#endif
+    Plan plan_;
+    bool plan_valid_ = false;
+    // The executor the frame calls: serial_ without workers (or when they could not start),
+    // otherwise threaded_, a DecidingExecutor.
+    SerialExecutor serial_;
+    std::unique_ptr<Executor> threaded_;
+    Executor* executor_ = &serial_;
+    WaveMerge merge_;
+    std::vector<std::unique_ptr<FrameExtract>> extracts_;  // by ExtractId; null once removed
+
+    // The frame in progress.
+    FrameState state_ = FrameState::Idle;
+    int stepping_ = 0;               // > 0 while step() runs: a dispose() from inside waits for it
+    bool dispose_requested_ = false;  // dispose() was called from inside step()
+    float dt_ = 0;
+    std::size_t wave_ = 0;
+    std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave
+    std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
+    std::uint64_t frames_ = 0;
+    // Batches of the current wave by batch id; the storage is reused across waves and frames.
+    std::vector<std::unique_ptr<Batch>> batch_pool_;
+    std::vector<Batch*> batches_;
+    std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
+    std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
+    std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
+    WriteLog main_log_;                 // their writes (reused)
+    std::vector<WaveTiming> waves_;
+    std::vector<WaveTiming> last_waves_;
+
+private:
+    void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
+    void poll_fence() const;
+    void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
+    void run_main_thread_system(std::uint32_t s);
+    void merge_main_thread_writes(std::uint32_t s);
+    void prepare_batches(const std::vector<std::uint32_t>& wave);
+    FrameStatus run_waves();
+    void capture_extracts() noexcept;
+    void finish_wave(bool merge_results);
+    void fail_frame() noexcept;
+    void abandon_frame(const std::string& why);
+    void set_state(FrameState state) noexcept;  // also tells the world whether a frame runs (snapshots are refused mid-frame)
+    void recover_from_stall();
+    void dispose_now();
+    World& world() const;
+    double now_us() const;
+};
+
+Scheduler::Impl::Impl(World& world, SchedulerOptions options) : world_(&world), options_(options) {
     if (options_.batch_rows == 0) throw Error(ErrorCode::BadValue, "batch_rows must be at least 1");
     check_system_registry();  // a name registered twice fails at start-up, not at the first lookup
-    world.attach(*this);
+    detail::WorldAccess::attach(world, *this);
     if (options_.workers > 0) {
         PoolExecutorOptions pool;
         pool.workers = options_.workers;
@@ -30,47 +117,52 @@ Scheduler::Scheduler(World& world, SchedulerOptions options) : world_(&world), o
     }
 }
 
-Scheduler::~Scheduler() {
+Scheduler::Impl::~Impl() {
     dispose();
-    if (world_ != nullptr) world_->detach(*this);
+    if (world_ != nullptr) detail::WorldAccess::detach(*world_, *this);
 }
 
-World& Scheduler::world() const {
+World& Scheduler::Impl::world() const {
     if (world_ == nullptr) throw Error(ErrorCode::Disposed, "the scheduler's world was destroyed");
     return *world_;
 }
 
-void Scheduler::set_state(FrameState state) noexcept {
+void Scheduler::Impl::set_state(FrameState state) noexcept {
     state_ = state;
-    if (world_ != nullptr) world_->cursors().set_in_frame(in_frame());
+    if (world_ != nullptr) detail::WorldAccess::cursors(*world_).set_in_frame(in_frame());
 }
 
-void Scheduler::on_world_destroyed() noexcept {
+void Scheduler::Impl::on_world_destroyed() noexcept {
     dispose();
     world_ = nullptr;
 }
 
-WorkerStats Scheduler::worker_stats(std::uint32_t worker) const {
-    if (worker >= workers()) {
+WorkerStats Scheduler::Impl::worker_stats(std::uint32_t worker) const {
+    if (worker >= executor_->workers()) {
         throw Error(ErrorCode::BadValue, "worker_stats(" + std::to_string(worker) + "): this scheduler has " +
-                                             std::to_string(workers()) + " worker(s)");
+                                             std::to_string(executor_->workers()) + " worker(s)");
     }
     return executor_->worker_stats(worker);
 }
 
-void Scheduler::add_system(SystemDesc system) {
+void Scheduler::Impl::add_system(SystemDesc system) {
     world();
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (in_frame()) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
     for (const SystemDesc& existing : systems_) {
         if (existing.name == system.name) throw Error(ErrorCode::DuplicateName, "a system named '" + system.name + "' already exists");
     }
-    if (!system.kernel && !system.main_thread) {
+    std::vector<const char*> bodies;
+    if (system.kernel) bodies.push_back("a kernel");
+    if (system.main_thread) bodies.push_back("a main-thread function");
+    if (system.main_thread_chunks) bodies.push_back("a main-thread chunk function");
+    if (bodies.empty()) {
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has neither a kernel nor a main-thread function");
     }
-    if (system.kernel && system.main_thread) {
-        throw Error(ErrorCode::BadDefinition, "system '" + system.name +
-                                                  "' has both a kernel and a main-thread function: give it one of them");
+    if (bodies.size() > 1) {
+        const std::string which = bodies.size() == 2 ? std::string("both ") + bodies[0] + " and " + bodies[1]
+                                                     : std::string(bodies[0]) + ", " + bodies[1] + " and " + bodies[2];
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has " + which + ": give it one of them");
     }
     for (const auto* list : {&system.reads, &system.writes}) {
         for (ComponentId id : *list) world_->components().desc(id);
@@ -85,7 +177,7 @@ void Scheduler::add_system(SystemDesc system) {
     world_->query(system.query);  // validates the query's component ids
     queries_.push_back(std::make_unique<QueryCache>(system.query));
     runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
-    cursor_slots_.push_back(world_->cursors().slot(system.name));
+    cursor_slots_.push_back(detail::WorldAccess::cursors(*world_).slot(system.name));
 #if ECSIA_ACCESS_CHECKS
     auto access = std::make_unique<DeclaredAccess>();
     access->system = system.name;
@@ -104,7 +196,7 @@ void Scheduler::add_system(SystemDesc system) {
     plan_valid_ = false;
 }
 
-const Plan& Scheduler::plan() {
+const Plan& Scheduler::Impl::plan() {
     const World& world = this->world();
     if (!plan_valid_) {
         plan_ = make_plan(systems_, world.components());
@@ -113,20 +205,19 @@ const Plan& Scheduler::plan() {
     return plan_;
 }
 
-const std::int32_t* Scheduler::fence_word() const noexcept { return executor_->fence_word(); }
 
-double Scheduler::now_us() const {
+double Scheduler::Impl::now_us() const {
     return static_cast<double>(monotonic_ns() - frame_start_ns_) * 1e-3;
 }
 
-void Scheduler::update(float dt) {
+void Scheduler::Impl::update(float dt) {
     begin_frame(dt);
     while (step() == FrameStatus::Waiting) {
         executor_->wait_until(deadline_);
     }
 }
 
-void Scheduler::begin_frame(float dt) {
+void Scheduler::Impl::begin_frame(float dt) {
     world();
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (in_frame()) throw Error(ErrorCode::WrongPhase, "a frame is already running: finish it before starting another");
@@ -142,7 +233,7 @@ void Scheduler::begin_frame(float dt) {
     frame_start_ns_ = monotonic_ns();
 }
 
-FrameStatus Scheduler::step() {
+FrameStatus Scheduler::Impl::step() {
     world();
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (!in_frame()) throw Error(ErrorCode::WrongPhase, "step() outside a frame: call begin_frame first");
@@ -165,7 +256,7 @@ FrameStatus Scheduler::step() {
     return status;
 }
 
-FrameStatus Scheduler::run_waves() {
+FrameStatus Scheduler::Impl::run_waves() {
     while (wave_ < plan_.waves.size()) {
         if (dispose_requested_) return FrameStatus::Done;  // step() finishes the disposal
         if (state_ == FrameState::Dispatched) {
@@ -212,26 +303,27 @@ FrameStatus Scheduler::run_waves() {
     }
     set_state(FrameState::Idle);
     ++frames_;
-    world_->cursors().count_frame();
+    detail::WorldAccess::cursors(*world_).count_frame();
+    capture_extracts();
     // The frame's last system ran at the world's tick; writes made between frames (a page's
     // set(), a test's direct access) must be newer than every system's last run, so that
     // `changed` filters see them next frame. Here, not in a binding, so every build agrees.
-    world_->advance_tick();
+    detail::WorldAccess::advance_tick(*world_);
     last_waves_.swap(waves_);
     world_->diagnostics().end_frame();
     return FrameStatus::Done;
 }
 
-void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) {
+void Scheduler::Impl::run_main_thread_systems(const std::vector<std::uint32_t>& wave) {
     for (std::uint32_t s : wave) {
         if (!plan_.main_thread[s]) continue;
-        run_tick_[s] = world_->advance_tick();
+        run_tick_[s] = detail::WorldAccess::advance_tick(*world_);
         // A throwing system ends only itself, like a failing batch: what it did before it threw
         // stands (it had full access to the world), and the frame goes on.
         const std::string& name = systems_[s].name;
         try {
             const Diagnostics::Source source(world_->diagnostics(), name);  // gone before a handler runs
-            systems_[s].main_thread(*world_, dt_);
+            run_main_thread_system(s);
         } catch (const std::exception& error) {
             world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw: " + error.what() +
                                                        "; what it did before stands, and the frame goes on");
@@ -239,19 +331,64 @@ void Scheduler::run_main_thread_systems(const std::vector<std::uint32_t>& wave) 
             world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw " + kNonStandardException +
                                                        "; what it did before stands, and the frame goes on");
         }
-        if (dispose_requested_ || world_ == nullptr) return;
+        if (world_ == nullptr) return;
+        // Its writes through chunks count, also when it threw or disposed the scheduler.
+        merge_main_thread_writes(s);
+        if (dispose_requested_) return;
         const Diagnostics::Source source(world_->diagnostics(), name);  // the observers its changes set off
         world_->flush();
-        world_->cursors().set_last_run(cursor_slots_[s], run_tick_[s]);
+        detail::WorldAccess::cursors(*world_).set_last_run(cursor_slots_[s], run_tick_[s]);
     }
 }
 
-void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
+void Scheduler::Impl::run_main_thread_system(std::uint32_t s) {
+    const SystemDesc& system = systems_[s];
+    if (system.main_thread) {
+        system.main_thread(*world_, dt_);
+        return;
+    }
+    // Its query's rows as a kernel's batches see them: changed/added since its previous run,
+    // chunks stamped at its tick, writes logged for the merge after it returns.
+    main_chunks_.clear();
+    main_log_.clear();
+    queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
+                                run_tick_[s], &main_log_, [&](Chunk& chunk) {
+#if ECSIA_ACCESS_CHECKS
+                                    chunk.set_access(access_[s].get());
+#endif
+                                    main_chunks_.push_back(chunk);
+                                });
+    system.main_thread_chunks(*world_, dt_, main_chunks_);
+}
+
+void Scheduler::Impl::merge_main_thread_writes(std::uint32_t s) {
+    if (main_log_.ranges().empty()) return;
+    // A structural change the system made after writing may have shortened a table: stamp the
+    // rows that are still there (a row a swap-remove moved in is stamped with them, which only
+    // makes a `changed` filter see one row too many, never one too few).
+    WriteLog log;
+    const TableGraph& tables = world_->tables();
+    for (const WrittenRange& range : main_log_.ranges()) {
+        if (range.table >= tables.table_count()) continue;
+        const Table& table = tables.table(range.table);
+        if (!table.has(range.component)) continue;
+        log.record(range.table, range.component, range.row_begin, std::min(range.row_end, table.size()));
+    }
+    main_log_.clear();
+    try {
+        detail::WorldAccess::merge_write_log(*world_, log, run_tick_[s]);
+    } catch (const std::exception& error) {
+        world_->diagnostics().report_for(systems_[s].name, "main-thread system '" + systems_[s].name +
+                                                               "': its writes could not be tracked: " + error.what());
+    }
+}
+
+void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
     for (std::uint32_t s : wave) {
         if (plan_.main_thread[s]) continue;
-        run_tick_[s] = world_->advance_tick();
+        run_tick_[s] = detail::WorldAccess::advance_tick(*world_);
         const std::size_t first = bounds_.size();
         if (runs_once_[s]) {
             append_single_batch(s, bounds_);
@@ -289,14 +426,48 @@ void Scheduler::prepare_batches(const std::vector<std::uint32_t>& wave) {
     }
 }
 
-void Scheduler::poll_fence() const {
+void Scheduler::Impl::capture_extracts() noexcept {
+    for (std::size_t id = 0; id < extracts_.size(); ++id) {
+        if (!extracts_[id]) continue;
+        try {
+            extracts_[id]->capture(*world_, world_->cursors().frames());
+        } catch (const std::exception& error) {
+            // Only a failing allocation gets here: the reader keeps the previous frame's copy.
+            world_->diagnostics().report("extract " + std::to_string(id) + " could not capture frame " +
+                                         std::to_string(world_->cursors().frames()) + " (" + error.what() +
+                                         "); its latest copy stays the previous one");
+        }
+    }
+}
+
+ExtractId Scheduler::Impl::add_extract(std::vector<ComponentId> components, QueryDesc rows) {
+    World& world = this->world();
+    if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (in_frame()) throw Error(ErrorCode::WrongPhase, "an extract cannot be added while a frame runs");
+    auto extract = std::make_unique<FrameExtract>(world, std::move(components), std::move(rows));
+    extract->capture(world, world.cursors().frames());  // the state now, until the first frame ends
+    extracts_.push_back(std::move(extract));
+    return static_cast<ExtractId>(extracts_.size() - 1);
+}
+
+const ExtractBuffer& Scheduler::Impl::acquire_extract(ExtractId id) {
+    if (id >= extracts_.size() || !extracts_[id]) throw Error(ErrorCode::Disposed, "the extract was removed");
+    return extracts_[id]->acquire();
+}
+
+void Scheduler::Impl::remove_extract(ExtractId id) {
+    if (id >= extracts_.size() || !extracts_[id]) throw Error(ErrorCode::Disposed, "the extract was removed");
+    extracts_[id].reset();
+}
+
+void Scheduler::Impl::poll_fence() const {
     if (options_.step_poll.count() <= 0) return;
     const std::int64_t until = monotonic_ns() + std::chrono::nanoseconds(options_.step_poll).count();
     while (!executor_->done() && monotonic_ns() < until) {
     }
 }
 
-void Scheduler::run_kernel(Batch& batch) {
+void Scheduler::Impl::run_kernel(Batch& batch) {
     Chunk chunk(detail::WorldAccess::tables(*world_).table(batch.table), batch.row_begin, batch.row_end,
                 run_tick_[batch.system], &batch.log);
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
@@ -308,19 +479,19 @@ void Scheduler::run_kernel(Batch& batch) {
     systems_[batch.system].kernel(context);
 }
 
-void Scheduler::finish_wave(bool merge_results) {
+void Scheduler::Impl::finish_wave(bool merge_results) {
     detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
     merge_.merge(*world_, batches_, run_tick_, systems_, merge_results);
     if (merge_results) {
         for (const Batch* batch : merge_.merged()) {
-            world_->cursors().set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
+            detail::WorldAccess::cursors(*world_).set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
         }
     }
     world_->flush();
 }
 
-void Scheduler::fail_frame() noexcept {
+void Scheduler::Impl::fail_frame() noexcept {
     // A stalled wave is still out: recover_from_stall merges nothing of it once its worker returns.
     if (state_ == FrameState::Stalled || state_ == FrameState::Disposed) return;
     set_state(FrameState::Idle);
@@ -337,7 +508,7 @@ void Scheduler::fail_frame() noexcept {
     }
 }
 
-void Scheduler::recover_from_stall() {
+void Scheduler::Impl::recover_from_stall() {
     if (!executor_->idle()) {
         throw Error(ErrorCode::WorkerFailure, "a worker is still running a batch that missed its deadline");
     }
@@ -345,7 +516,7 @@ void Scheduler::recover_from_stall() {
     finish_wave(false);
 }
 
-std::string Scheduler::recover_from_trap() {
+std::string Scheduler::Impl::recover_from_trap() {
     if (stepping_ == 0 || state_ == FrameState::Disposed || world_ == nullptr) return {};
     stepping_ = 0;  // the step() the trap left never returned
     std::string where = "wave " + std::to_string(wave_);
@@ -367,7 +538,7 @@ std::string Scheduler::recover_from_trap() {
     return where;
 }
 
-void Scheduler::abandon_frame(const std::string& why) {
+void Scheduler::Impl::abandon_frame(const std::string& why) {
     if (!in_frame() && state_ != FrameState::Stalled) return;
     set_state(FrameState::Idle);
     if (world_ == nullptr) return;
@@ -379,7 +550,7 @@ void Scheduler::abandon_frame(const std::string& why) {
     }
 }
 
-void Scheduler::dispose() {
+void Scheduler::Impl::dispose() {
     if (state_ == FrameState::Disposed) return;
     if (stepping_ > 0) {
         // Inside the frame (a main-thread system, an observer, a serial kernel): the frame's own
@@ -390,7 +561,7 @@ void Scheduler::dispose() {
     dispose_now();
 }
 
-void Scheduler::dispose_now() {
+void Scheduler::Impl::dispose_now() {
     dispose_requested_ = false;
     if (state_ == FrameState::Disposed) return;
     const bool workers_may_run_on = !options_.wait_for_workers && !executor_->idle();
@@ -420,4 +591,34 @@ void Scheduler::dispose_now() {
         executor_ = &serial_;
     }
 }
+
+// ---- Scheduler: forwards to its Impl.
+
+Scheduler::Scheduler(World& world, SchedulerOptions options) : impl_(std::make_unique<Impl>(world, options)) {}
+Scheduler::~Scheduler() = default;
+
+void Scheduler::add_system(SystemDesc system) { impl_->add_system(std::move(system)); }
+const std::vector<SystemDesc>& Scheduler::systems() const noexcept { return impl_->systems_; }
+const Plan& Scheduler::plan() { return impl_->plan(); }
+std::string Scheduler::explain_plan() { return impl_->plan().explain(impl_->systems_); }
+void Scheduler::update(float dt) { impl_->update(dt); }
+void Scheduler::begin_frame(float dt) { impl_->begin_frame(dt); }
+FrameStatus Scheduler::step() { return impl_->step(); }
+bool Scheduler::in_frame() const noexcept { return impl_->in_frame(); }
+FrameState Scheduler::state() const noexcept { return impl_->state_; }
+const std::int32_t* Scheduler::fence_word() const noexcept { return impl_->executor_->fence_word(); }
+std::uint32_t Scheduler::waiting_epoch() const noexcept { return impl_->executor_->epoch(); }
+std::uint32_t Scheduler::workers() const noexcept { return impl_->executor_->workers(); }
+std::uint64_t Scheduler::frames() const noexcept { return impl_->frames_; }
+const std::vector<WaveTiming>& Scheduler::last_frame_waves() const noexcept { return impl_->last_waves_; }
+WorkerStats Scheduler::worker_stats(std::uint32_t worker) const { return impl_->worker_stats(worker); }
+ExtractId Scheduler::add_extract(std::vector<ComponentId> components, QueryDesc rows) {
+    return impl_->add_extract(std::move(components), std::move(rows));
+}
+const ExtractBuffer& Scheduler::acquire_extract(ExtractId id) { return impl_->acquire_extract(id); }
+void Scheduler::remove_extract(ExtractId id) { impl_->remove_extract(id); }
+void Scheduler::dispose() { impl_->dispose(); }
+std::string Scheduler::recover_from_trap() { return impl_->recover_from_trap(); }
+Executor& Scheduler::executor() const noexcept { return *impl_->executor_; }
+
 }  // namespace ecsia

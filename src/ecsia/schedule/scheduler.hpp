@@ -11,7 +11,8 @@
 //      coordinator and the pool, with the coordinator claiming a bounded share;
 //   4. wait: blocking (update) or resumable (step + the fence word, for Atomics.waitAsync);
 //   5. merge (wave_merge.hpp): phase = serial; write logs, then command buffers and reservations,
-//      in batch-id order; then observers. Failures become diagnostics naming the system.
+//      in batch-id order; then observers. Failures become diagnostics naming the system;
+//   6. extract (after a whole frame's last wave, ecsia/extract/): every extract copies its rows.
 // Timing decides only where step 3 runs a batch, never what 2, 3 and 5 produce: every executor and
 // worker count yields the same state (G1).
 //
@@ -28,19 +29,16 @@
 #include <string>
 #include <vector>
 
-#include "ecsia/query/query_cache.hpp"
-#include "ecsia/schedule/batch.hpp"
-#include "ecsia/schedule/batching.hpp"
-#include "ecsia/schedule/executor.hpp"
-#include "ecsia/schedule/placement.hpp"
+#include "ecsia/extract/extract_buffer.hpp"
 #include "ecsia/schedule/plan.hpp"
-#include "ecsia/schedule/serial_executor.hpp"
 #include "ecsia/schedule/system.hpp"
-#include "ecsia/schedule/wave_merge.hpp"
-#include "ecsia/threads/worker_pool.hpp"
-#include "ecsia/world/world.hpp"
+#include "ecsia/schedule/wave_placement.hpp"
+#include "ecsia/threads/worker_stats.hpp"
 
 namespace ecsia {
+
+class World;
+class Executor;
 
 struct SchedulerOptions {
     std::uint32_t workers = 0;        // 0 = serial executor
@@ -77,12 +75,15 @@ struct WaveTiming {
     WavePlacement placement = WavePlacement::Inline;  // where its batches ran (see placement.hpp)
 };
 
+// Names an extract of one scheduler (add_extract); never reused by it.
+using ExtractId = std::uint32_t;
+
 namespace detail {
 // Tests and benchmarks only: pins placements, reads the cost model (tests/support/scheduler_testing.hpp).
 struct SchedulerTesting;
 }  // namespace detail
 
-class Scheduler final : public WorldDependent, private BatchRunner {
+class Scheduler final {
 public:
     // The scheduler attaches to the world: if the world is destroyed first, the scheduler stops
     // its workers and every later call throws Disposed ("its world was destroyed").
@@ -91,13 +92,13 @@ public:
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
-    // Throws UnknownComponent, DuplicateName, BadDefinition (no body, or both a kernel and a
-    // main-thread function), WrongPhase during a frame.
+    // Throws UnknownComponent, DuplicateName, BadDefinition (no body, or more than one of a
+    // kernel, a main-thread function and a main-thread chunk function), WrongPhase during a frame.
     void add_system(SystemDesc system);
-    const std::vector<SystemDesc>& systems() const noexcept { return systems_; }
+    const std::vector<SystemDesc>& systems() const noexcept;
     // Throws BadPlan for cycles and unknown names.
     const Plan& plan();
-    std::string explain_plan() { return plan().explain(systems_); }
+    std::string explain_plan();
 
     // A whole frame, waiting with a blocking wait. Native, Node, or any worker thread.
     void update(float dt);
@@ -105,17 +106,34 @@ public:
     // Waiting, wait for *fence_word() to equal waiting_epoch() (Atomics.waitAsync in a browser).
     void begin_frame(float dt);
     FrameStatus step();
-    bool in_frame() const noexcept { return state_ == FrameState::Running || state_ == FrameState::Dispatched; }
-    FrameState state() const noexcept { return state_; }
+    bool in_frame() const noexcept;
+    FrameState state() const noexcept;
     const std::int32_t* fence_word() const noexcept;
-    std::uint32_t waiting_epoch() const noexcept { return executor_->epoch(); }
+    std::uint32_t waiting_epoch() const noexcept;
 
-    std::uint32_t workers() const noexcept { return executor_->workers(); }
+    std::uint32_t workers() const noexcept;
     // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
-    std::uint64_t frames() const noexcept { return frames_; }
-    const std::vector<WaveTiming>& last_frame_waves() const noexcept { return last_waves_; }
+    std::uint64_t frames() const noexcept;
+    const std::vector<WaveTiming>& last_frame_waves() const noexcept;
     // Throws BadValue unless worker < workers() (a serial scheduler has none).
     WorkerStats worker_stats(std::uint32_t worker) const;
+
+    // ---- extracts (ecsia/extract/): copies of some components of some rows, taken at the end
+    // of every whole frame (not one a dispose or an error cut short) into buffers the reader
+    // owns, so a reader can use frame N's values while frame N+1 runs. Coordinator thread.
+    //
+    // Copies `components` (each with data: a tag is BadValue; none twice) of the rows that have
+    // them all plus rows.with and none of rows.without (only those terms: an extract copies
+    // state, not changes; BadValue otherwise). Captures the state now, until the first frame
+    // ends. Throws WrongPhase during a frame, UnknownComponent for an id the world lacks.
+    ExtractId add_extract(std::vector<ComponentId> components, QueryDesc rows = {});
+    // The newest capture of the extract, held by the caller until its next acquire_extract(id):
+    // later frames write the other buffer, so what it returns stays unchanged until then.
+    // Throws Disposed for a removed or unknown id.
+    const ExtractBuffer& acquire_extract(ExtractId id);
+    // Stops capturing it and frees its buffers. Throws Disposed for a removed or unknown id.
+    void remove_extract(ExtractId id);
+
     // Stops and joins the workers, also mid-frame (the frame's remaining work is dropped with a
     // diagnostic). Idempotent; afterwards update() throws Disposed. Called from inside the frame
     // (a main-thread system, an observer, a serial kernel), it takes effect when that call
@@ -130,61 +148,15 @@ public:
     // Natively a trap ends the process; this has no other use. Coordinator thread.
     std::string recover_from_trap();
 
-    void on_world_destroyed() noexcept override;
-
 private:
     friend struct detail::SchedulerTesting;
-    void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
-    void poll_fence() const;
-    void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
-    void prepare_batches(const std::vector<std::uint32_t>& wave);
-    FrameStatus run_waves();
-    void finish_wave(bool merge_results);
-    void fail_frame() noexcept;
-    void abandon_frame(const std::string& why);
-    void set_state(FrameState state) noexcept;  // also tells the world whether a frame runs (snapshots are refused mid-frame)
-    void recover_from_stall();
-    void dispose_now();
-    World& world() const;
-    double now_us() const;
+    // The executor the frame calls (for the testing hooks, which pin its placements).
+    Executor& executor() const noexcept;
 
-    World* world_;  // null once the world is destroyed
-    SchedulerOptions options_;
-    std::vector<SystemDesc> systems_;
-    std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
-    std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
-    // by system: its slot in world_.cursors(), which holds the tick of its previous run (in the
-    // world, so that a snapshot carries it and a fresh scheduler resumes from it)
-    std::vector<std::uint32_t> cursor_slots_;
-    std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
-#if ECSIA_ACCESS_CHECKS
-    std::vector<std::unique_ptr<DeclaredAccess>> access_;  // by system: what its chunks may touch
-#endif
-    Plan plan_;
-    bool plan_valid_ = false;
-    // The executor the frame calls: serial_ without workers (or when they could not start),
-    // otherwise threaded_, a DecidingExecutor.
-    SerialExecutor serial_;
-    std::unique_ptr<Executor> threaded_;
-    Executor* executor_ = &serial_;
-    WaveMerge merge_;
-
-    // The frame in progress.
-    FrameState state_ = FrameState::Idle;
-    int stepping_ = 0;               // > 0 while step() runs: a dispose() from inside waits for it
-    bool dispose_requested_ = false;  // dispose() was called from inside step()
-    float dt_ = 0;
-    std::size_t wave_ = 0;
-    std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave
-    std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
-    std::uint64_t frames_ = 0;
-    // Batches of the current wave by batch id; the storage is reused across waves and frames.
-    std::vector<std::unique_ptr<Batch>> batch_pool_;
-    std::vector<Batch*> batches_;
-    std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
-    std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
-    std::vector<WaveTiming> waves_;
-    std::vector<WaveTiming> last_waves_;
+    // Executors, plan, batches, merge and extracts live behind one pointer: this header stays
+    // short, and the frame pays one indirection per call, none per batch or row.
+    class Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace ecsia

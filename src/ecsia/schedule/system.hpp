@@ -10,6 +10,7 @@
 // construction (G1).
 
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,13 @@ using Kernel = std::function<void(KernelContext&)>;
 // A main-thread system (JS systems, input): runs on the coordinator in the serial slot, with full
 // access to the world, including direct structural changes.
 using MainThreadFn = std::function<void(World&, float dt)>;
+// A main-thread system with a query: the same, and it gets the chunks its query selects, as a
+// kernel's batches do: with changed/added terms, the rows changed/added since this system's
+// previous run (its cursor in the world, which a snapshot carries), whoever wrote them. Writes
+// through chunk.write<T>() are change-tracked at the system's tick when it returns (also when it
+// throws), as a kernel's are; with access checks, its chunks refuse undeclared reads and writes.
+// A direct structural change through `world` moves rows: make it after the last use of a chunk.
+using MainThreadChunksFn = std::function<void(World&, float dt, std::span<Chunk> chunks)>;
 
 struct SystemDesc {
     std::string name;
@@ -78,8 +86,10 @@ struct SystemDesc {
     // Rows the kernel iterates; when left empty it is `with` = reads + writes.
     QueryDesc query;
     bool query_set = false;
-    Kernel kernel;               // worker system
-    MainThreadFn main_thread;    // set instead of kernel for a main-thread system (never both)
+    // Exactly one of these three is set.
+    Kernel kernel;                          // worker system
+    MainThreadFn main_thread;               // main-thread system
+    MainThreadChunksFn main_thread_chunks;  // main-thread system that gets its query's chunks
     std::uint32_t spawns_per_batch = 0;  // reserved handles per batch (overflow still works)
 };
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "ecsia/world/world.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
@@ -27,7 +27,7 @@ void WaveMerge::retire_pending_names(World& world, const std::vector<Batch*>& ba
         if (taken > span) span = taken;
     }
     if (span == 0) return;
-    SystemCursors& cursors = world.cursors();
+    SystemCursors& cursors = detail::WorldAccess::cursors(world);
     const std::uint64_t size = PendingNames::ring_size(world.entities().layout());
     const std::uint64_t before = cursors.pending_positions();
     const std::uint64_t after = before + span;
@@ -147,14 +147,14 @@ void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<cons
             std::size_t end = begin + 1;
             while (end < buffers.size() && buffer_systems_[end] == buffer_systems_[begin]) ++end;
             const Diagnostics::Source source(world.diagnostics(), systems[buffer_systems_[begin]].name);
-            world.apply(buffers.subspan(begin, end - begin), {});
+            detail::WorldAccess::apply(world, buffers.subspan(begin, end - begin), {});
             begin = end;
         }
     } catch (...) {
-        world.apply({}, reservations_);
+        detail::WorldAccess::apply(world, {}, reservations_);
         throw;
     }
-    world.apply({}, reservations_);
+    detail::WorldAccess::apply(world, {}, reservations_);
 }
 
 std::size_t WaveMerge::drop(World& world, std::vector<Batch*>& batches) {
@@ -164,7 +164,7 @@ std::size_t WaveMerge::drop(World& world, std::vector<Batch*>& batches) {
     for (Batch* batch : batches) reservations_.push_back(&batch->reservation);
     const std::size_t dropped = batches.size();
     batches.clear();
-    world.apply({}, reservations_);
+    detail::WorldAccess::apply(world, {}, reservations_);
     return dropped;
 }
 

@@ -120,7 +120,7 @@ void commit_snapshot(World& world, SnapshotImage& image) {
     }
     // Cursors keep their slots (schedulers hold them): known names take the snapshot's tick or
     // "never ran", new names are appended.
-    SystemCursors& cursors = world.cursors();
+    SystemCursors& cursors = Access::cursors(world);
     std::vector<std::string> cursor_names = Access::cursor_names(cursors);
     std::vector<Tick> cursor_ticks(cursor_names.size(), 0);
     cursor_names.reserve(cursor_names.size() + image.cursors.size());

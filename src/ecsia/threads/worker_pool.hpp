@@ -17,13 +17,9 @@
 #include <vector>
 
 #include "ecsia/threads/wave_fence.hpp"
+#include "ecsia/threads/worker_stats.hpp"
 
 namespace ecsia {
-
-struct WorkerStats {
-    std::uint64_t busy_ns = 0;   // time spent inside jobs since the pool started
-    std::uint64_t jobs_run = 0;
-};
 
 // How an idle worker sleeps on its wake word and how dispatch wakes it. The default (both null) is
 // std::atomic wait/notify, a futex natively; Emscripten's libc++ implements that wait as a poll

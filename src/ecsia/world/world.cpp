@@ -1,5 +1,6 @@
 #include "ecsia/world/world.hpp"
 #include "ecsia/world/registered_components.hpp"
+#include "ecsia/world/world_access.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -329,7 +330,7 @@ std::uint32_t World::count(const QueryDesc& desc) { return query(desc).count(); 
 
 std::vector<Entity> Query::entities(Tick since) {
     std::vector<Entity> out;
-    cache_.for_each_chunk(detail::WorldAccess::tables(*world_), since, world_->tick(), nullptr, [&](Chunk& chunk) {
+    cache_.for_each_chunk(world_->graph_, since, world_->tick(), nullptr, [&](Chunk& chunk) {
         out.insert(out.end(), chunk.entities(), chunk.entities() + chunk.size());
     });
     return out;

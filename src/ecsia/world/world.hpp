@@ -52,15 +52,7 @@ namespace detail {
 struct WorldAccess;
 }
 
-// Something whose use of a world must end when the world does (a Scheduler). The world calls
-// on_world_destroyed() from its destructor, so a dependent never touches a world that is gone.
-class WorldDependent {
-public:
-    virtual void on_world_destroyed() noexcept = 0;
-
-protected:
-    ~WorldDependent() = default;
-};
+class WorldDependent;
 
 class World {
 public:
@@ -178,9 +170,7 @@ public:
     template <typename... Ts, typename Fn>
     void each(Fn&& fn);
 
-    // ---- command buffers and observers
-    // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
-    ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});
+    // ---- observers
     ObserverId observe(ObserverEvent event, ComponentId component, ObserverFn fn);
     void unobserve(ObserverId id) {
         require_serial("unobserve");
@@ -190,34 +180,39 @@ public:
     void flush();
 
     // ---- phase, ticks, change tracking
-    // The phase is set by the scheduler that runs a frame (detail::WorldAccess), never by users.
+    // The phase and the tick are moved by the scheduler that runs a frame, never by users: it
+    // advances the tick for every system run and after every frame, so that writes made between
+    // frames are newer than every system's last run.
     WorldPhase phase() const noexcept { return phase_; }
     Tick tick() const noexcept { return tick_; }
-    Tick advance_tick() {
-        require_serial("advance_tick");
-        return ++tick_;
-    }
     // Frames run and each system's last-run tick (see system_cursors.hpp): schedulers keep them
     // here so that a snapshot holds them.
-    SystemCursors& cursors() noexcept { return cursors_; }
     const SystemCursors& cursors() const noexcept { return cursors_; }
 
     // ---- storage, read-only (state_hash and tests read it). Mutable access, which could break
-    // the world's entity -> row map, is for the engine's own layers only (detail::WorldAccess).
+    // the world's entity -> row map, is for the engine's own layers only (world_access.hpp).
     const TableGraph& tables() const noexcept { return graph_; }
     std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
     // Throws StaleEntity when not alive.
     EntityLocation locate(Entity entity) const;
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
-    // Scheduler bookkeeping: a dependent attaches for as long as it holds on to the world.
+private:
+    // The engine's own layers reach the bookkeeping below through these, never users:
+    friend class CommandApplier;
+    friend struct detail::WorldAccess;  // world_access.hpp: the scheduler, bindings, tests
+    friend class SnapshotAccess;        // snapshot/: reads and replaces the whole state
+    friend class Query;                 // iterates mutable tables, merges its chunks' writes
+
+    // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
+    ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});
+    Tick advance_tick() {
+        require_serial("advance_tick");
+        return ++tick_;
+    }
+    // A dependent (a scheduler) attaches for as long as it holds on to the world.
     void attach(WorldDependent& dependent);
     void detach(WorldDependent& dependent) noexcept;
-
-private:
-    friend class CommandApplier;
-    friend struct detail::WorldAccess;
-    friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     EntityReservation reserve(std::uint32_t count);
     // Returns the handles nobody took, in reverse so that the next spawns reuse them in the order
     // they were reserved. Taken handles are spawned or released by apply_commands.
@@ -296,23 +291,6 @@ private:
     std::vector<ComponentId> place_signature_;
 };
 
-namespace detail {
-// The engine's own access to what users must not reach: the scheduler sets the phase, reserves
-// handle blocks and merges write logs; bindings and queries iterate mutable tables. Tests may use
-// it too. Thread rule: coordinator thread, serial phase (set_phase: the scheduler's frame only).
-struct WorldAccess {
-    static TableGraph& tables(World& world) noexcept { return world.graph_; }
-    static void set_phase(World& world, WorldPhase phase) noexcept { world.phase_ = phase; }
-    static EntityReservation reserve(World& world, std::uint32_t count) { return world.reserve(count); }
-    static void release_unused(World& world, const EntityReservation& reservation) { world.release_unused(reservation); }
-    static void merge_write_log(World& world, const WriteLog& log, Tick tick) { world.merge_write_log(log, tick); }
-    static void require_serial(const World& world, const char* operation) { world.require_serial(operation); }
-    static void merge_write_logs(World& world, std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
-        world.merge_write_logs(logs, ticks);
-    }
-};
-}  // namespace detail
-
 // A query bound to a world: matched tables stay cached across calls.
 class Query {
 public:
@@ -324,18 +302,18 @@ public:
     void for_each_chunk(Fn&& fn, Tick since = 0) {
         WriteLog log;
         // Chunks give write access: not from a kernel, whose writes go through its own chunk.
-        detail::WorldAccess::require_serial(*world_, "for_each_chunk");
-        TableGraph& tables = detail::WorldAccess::tables(*world_);
+        world_->require_serial("for_each_chunk");
+        TableGraph& tables = world_->graph_;
         try {
             cache_.for_each_chunk(tables, since, world_->tick(), &log, fn);
         } catch (...) {
             // fn threw after writing some chunks: their changes still count.
-            detail::WorldAccess::merge_write_log(*world_, log, world_->tick());
+            world_->merge_write_log(log, world_->tick());
             throw;
         }
-        detail::WorldAccess::merge_write_log(*world_, log, world_->tick());
+        world_->merge_write_log(log, world_->tick());
     }
-    std::uint32_t count(Tick since = 0) { return cache_.count(detail::WorldAccess::tables(*world_), since); }
+    std::uint32_t count(Tick since = 0) { return cache_.count(world_->graph_, since); }
     // fn(Entity, Ts&...) per selected row; every T must be one of the query's required components.
     template <typename... Ts, typename Fn>
     void each(Fn&& fn, Tick since = 0);

@@ -1,0 +1,50 @@
+#pragma once
+// detail::WorldAccess: the engine's own access to a World's bookkeeping, which users must not
+// reach and ecsia.hpp does not include. The scheduler sets the phase, moves the tick, reserves
+// handle blocks, applies command buffers and merges write logs; bindings iterate mutable tables
+// and merge the writes a page made through views; tests drive frames by hand. Not for users:
+// each of these can break an invariant the World keeps (the entity -> row map, the tick order
+// that `changed` filters and snapshots rely on).
+// Thread rule: coordinator thread, serial phase (set_phase: the scheduler's frame only).
+
+#include <span>
+
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+// Something whose use of a world must end when the world does (a Scheduler). The world calls
+// on_world_destroyed() from its destructor, so a dependent never touches a world that is gone.
+class WorldDependent {
+public:
+    virtual void on_world_destroyed() noexcept = 0;
+
+protected:
+    ~WorldDependent() = default;
+};
+
+namespace detail {
+
+struct WorldAccess {
+    static TableGraph& tables(World& world) noexcept { return world.graph_; }
+    static void set_phase(World& world, WorldPhase phase) noexcept { world.phase_ = phase; }
+    // Moves the tick on and returns it (serial phase): a system's run, the end of a frame.
+    static Tick advance_tick(World& world) { return world.advance_tick(); }
+    static SystemCursors& cursors(World& world) noexcept { return world.cursors_; }
+    static ApplyStats apply(World& world, std::span<CommandBuffer* const> buffers,
+                            std::span<EntityReservation* const> reservations = {}) {
+        return world.apply(buffers, reservations);
+    }
+    static EntityReservation reserve(World& world, std::uint32_t count) { return world.reserve(count); }
+    static void release_unused(World& world, const EntityReservation& reservation) { world.release_unused(reservation); }
+    static void merge_write_log(World& world, const WriteLog& log, Tick tick) { world.merge_write_log(log, tick); }
+    static void require_serial(const World& world, const char* operation) { world.require_serial(operation); }
+    static void merge_write_logs(World& world, std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
+        world.merge_write_logs(logs, ticks);
+    }
+    static void attach(World& world, WorldDependent& dependent) { world.attach(dependent); }
+    static void detach(World& world, WorldDependent& dependent) noexcept { world.detach(dependent); }
+};
+
+}  // namespace detail
+}  // namespace ecsia
