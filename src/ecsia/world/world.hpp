@@ -122,6 +122,18 @@ public:
     // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
     void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
 
+    // ---- one component on many entities, all or nothing: the phase, the id, and every handle
+    // (alive, none given twice) are checked and room is made in the target tables before the
+    // first entity changes; a bad handle throws StaleEntity (or BadValue when repeated) naming its
+    // position, and the world is as it was. Observers fire as for the per-entity calls, in order.
+    // Adds (or overwrites) `id` on entities[i] with the element at elements + i * size (the
+    // component's size; nothing for a tag). elements == nullptr is add() of a value without
+    // bytes for each: the component starts with default values, or keeps its values where the
+    // entity has it already.
+    void add_many(std::span<const Entity> entities, ComponentId id, const void* elements = nullptr);
+    // Removes `id` from each entity that has it (the others are left as they are).
+    void remove_many(std::span<const Entity> entities, ComponentId id);
+
     // A type the world never saw is simply absent, but a stale handle is refused either way (G4).
     template <typename T>
     bool has(Entity entity) const {
@@ -294,6 +306,12 @@ private:
     // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()
     // is done with it before observers run, and observers cannot spawn.
     std::vector<ComponentId> place_signature_;
+    // The bulk calls' scratch, reused so that a call allocates nothing once warm: which slots a
+    // call names (its repeat check), and the rows it adds per target table.
+    std::vector<std::uint8_t> bulk_marks_;
+    std::vector<std::uint32_t> bulk_rows_;
+    // The bulk calls' checks: structural phase, `id` known, every handle alive and none twice.
+    void check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation);
 };
 
 namespace detail {
