@@ -175,6 +175,9 @@ public:
     double get_field(Entity entity, ComponentId id, std::string_view field) const;
     // The component's bytes; throws StaleEntity / MissingComponent / UnknownComponent.
     const std::byte* get_bytes(Entity entity, ComponentId id) const { return element(entity, id); }
+    // get_bytes without the throw: nullptr when get_bytes would throw (a dead handle, an unknown
+    // id, a component the entity lacks, a tag). For callers that test before they call.
+    std::byte* find_bytes(Entity entity, ComponentId id) const noexcept;
     // Marks the component changed at the current tick (for writes made through a pointer or a
     // view); the change observers run at the next flush. Throws StaleEntity / MissingComponent /
     // BadValue (a tag) like get_bytes, and WrongPhase during a wave (a kernel's writes through its
