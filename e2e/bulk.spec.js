@@ -58,6 +58,7 @@ for (const { variant, server } of variants) {
         const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
         const world = ecsia.createWorld({ maxEntities: 100 });
         world.defineComponent('small', { n: 'i8', flag: 'bool', who: 'entity', d: 'f64' });
+        world.defineComponent('marked', {});
         const keep = world.spawnMany(10, { position: { x: 1, y: 2 } });
         const dead = world.spawn({ position: { x: 0, y: 0 } });
         world.despawn(dead);
@@ -82,6 +83,18 @@ for (const { variant, server } of variants) {
           'despawnMany not a handle': () => world.despawnMany([keep[4], 'x']),
           'despawnMany not a list': () => world.despawnMany(keep[4]),
           'defineComponent different fields': () => world.defineComponent('small', { n: 'i16' }),
+          'addMany dead handle': () => world.addMany([keep[0], dead, keep[1]], 'small', { n: 1 }),
+          'addMany twice': () => world.addMany(Uint32Array.of(keep[2], keep[3], keep[2]), 'small'),
+          'addMany not a handle': () => world.addMany([keep[4], -1], 'small'),
+          'addMany not a list': () => world.addMany(keep[4], 'small'),
+          'addMany unknown component': () => world.addMany(keep, 'nope'),
+          'addMany wrong length': () => world.addMany(keep, 'small', { n: [1, 2, 3] }),
+          'addMany out of range in an array': () => world.addMany(keep.subarray(0, 3), 'small', { n: [1, 2, 300] }),
+          'addMany field of a tag': () => world.addMany(keep, 'marked', { v: 1 }),
+          'removeMany dead handle': () => world.removeMany([keep[0], keep[1], dead], 'position'),
+          'removeMany twice': () => world.removeMany([keep[5], keep[5]], 'position'),
+          'removeMany not a handle': () => world.removeMany([1.5], 'position'),
+          'removeMany unknown component': () => world.removeMany(keep, 'nope'),
         };
         const out = {};
         for (const [name, attempt] of Object.entries(attempts)) {
@@ -91,7 +104,7 @@ for (const { variant, server } of variants) {
           try { attempt(); out[name] = { threw: false }; } catch (e) {
             const after = world.snapshot();
             const bytesKept = after.length === bytes.length && after.every((b, i) => b === bytes[i]);
-            out[name] = { threw: true, message: e.message, hashKept: world.stateHash() === hash, bytesKept, aliveKept: world.count([]) === alive };
+            out[name] = { threw: true, message: e.message, code: e.code, hashKept: world.stateHash() === hash, bytesKept, aliveKept: world.count([]) === alive };
           }
         }
         const again = world.defineComponent('small', { n: 'i8', flag: 'bool', who: 'entity', d: 'f64' });
@@ -122,6 +135,18 @@ for (const { variant, server } of variants) {
         'despawnMany not a handle': /handles\[1\].*not an entity handle/,
         'despawnMany not a list': /array or Uint32Array/,
         'defineComponent different fields': /already defined with fields \{ n: 'i8', flag: 'bool', who: 'entity', d: 'f64' \}/,
+        'addMany dead handle': /^world\.addMany: StaleEntity: entities\[1\] \(\d+\) is not alive.*; nothing was changed$/,
+        'addMany twice': /^world\.addMany: BadValue: entities\[2\] \(\d+\) appears twice; nothing was changed$/,
+        'addMany not a handle': /^world\.addMany: handles\[1\] is number -1, not an entity handle/,
+        'addMany not a list': /^world\.addMany: takes an array or Uint32Array of entity handles, got number/,
+        'addMany unknown component': /^world\.addMany: UnknownComponent: unknown component 'nope' \(defined: .*small/,
+        'addMany wrong length': /^world\.addMany: field 'small\.n' has 3 values for 10 entities/,
+        'addMany out of range in an array': /entity 2.*small\.n.*i8.*-128 to 127.*300/,
+        'addMany field of a tag': /^world\.addMany: 'marked' is a tag and has no field 'v'/,
+        'removeMany dead handle': /^world\.removeMany: StaleEntity: entities\[2\] .*not alive/,
+        'removeMany twice': /^world\.removeMany: BadValue: entities\[1\] .*twice/,
+        'removeMany not a handle': /^world\.removeMany: handles\[0\] is number 1\.5/,
+        'removeMany unknown component': /^world\.removeMany: UnknownComponent: unknown component 'nope'/,
       };
       for (const [name, pattern] of Object.entries(expected)) {
         expect(cases[name].threw, name).toBe(true);

@@ -38,6 +38,7 @@ const EXPECTED_FILES = [
   'extract.d.ts',
   'extract.js',
   'internal/checks.js',
+  'internal/constants.js',
   'internal/engine.js',
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',

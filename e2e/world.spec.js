@@ -105,9 +105,9 @@ for (const { variant, server } of variants) {
             world.spawn({ position: { x: 7, y: 7 } });
             world.spawn({ position: { x: 8, y: 8 } });  // 3 alive: the limit
           },
-          'raw binding: unknown component': () => raw.spawn({ nope: {} }),
-          'raw binding: string into f32': () => raw.set(a, 'position', { x: 'abc' }),
-          'raw binding: dead handle': () => raw.despawn(dead),
+          'raw binding: unknown component': () => raw.componentInfo('nope'),
+          'raw binding: bad field type': () => raw.defineComponent('bad2', { v: 'float' }),
+          'raw binding: unknown event': () => raw.observe('bad', 'position', () => {}),
         };
         const out = {};
         for (const [name, attempt] of Object.entries(attempts)) {
@@ -164,8 +164,8 @@ for (const { variant, server } of variants) {
         'bad field type (define)': /float/,
         'duplicate component (define)': /position.*already/,
         'raw binding: unknown component': /UnknownComponent.*nope/,
-        'raw binding: string into f32': /BadValue.*position\.x.*string/,
-        'raw binding: dead handle': /StaleEntity/,
+        'raw binding: bad field type': /BadDefinition.*bad2\.v.*float/,
+        'raw binding: unknown event': /BadValue.*'bad'/,
       };
       for (const [name, pattern] of Object.entries(expected)) {
         const r = cases[name];
@@ -177,12 +177,83 @@ for (const { variant, server } of variants) {
         expect(r.generationKept, `${name}: storageGeneration unchanged`).toBe(true);
         expect(r.stackKept, `${name}: wasm stack pointer restored`).toBe(true);
       }
-      expect(cases['raw binding: dead handle'].code).toBe('StaleEntity');
+      expect(cases['raw binding: unknown component'].code).toBe('UnknownComponent');
+      expect(cases['dead handle (despawn)'].code).toBe('StaleEntity');
+      expect(cases['dead handle (get)'].message).toMatch(/^world\.get: StaleEntity: entity 0x[0-9a-f]{8} \(index \d+, generation \d+\) is not alive/);
+      expect(cases['missing component (get)'].code).toBe('MissingComponent');
       expect(cases['capacity exhausted'].threw).toBe(false);  // reaching the limit is fine
       expect(cases.overCapacity).toMatch(/max_entities limit of 3/);
       expect(cases.capacityHashKept).toBe(true);
       expect(cases.stackAfterManyErrors).toBe(true);
       expect(cases.stillWorks).toEqual({ x: 1, y: 1 });
+      expectNoPageErrors(log);
+    });
+
+    test('each world call crosses into wasm once, failing or not, and a failure carries the engine\'s own error', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 100 });
+        world.defineComponent('marked', {});
+        const a = world.spawn({ position: { x: 1, y: 2 } });
+        const dead = world.spawn();
+        world.despawn(dead);
+        // The first use of a name looks its layout up (an Embind call, once): done here.
+        for (const name of ['position', 'velocity', 'marked']) world.has(a, name);
+        const core = window.ecsiaTest.internalsOf(world);
+        // Count every call of the C exports and of the raw Embind world's methods.
+        const counts = { exports: 0, embind: 0 };
+        for (const [name, fn] of Object.entries(core.fast)) {
+          if (name === 'errorCode' || name === 'errorMessage') continue;
+          core.fast[name] = (...args) => { counts.exports += 1; return fn(...args); };
+        }
+        const raw = core.raw('test');
+        const proto = Object.getPrototypeOf(raw);
+        const embindNames = Object.getOwnPropertyNames(proto).filter((n) => typeof proto[n] === 'function' && n !== 'constructor');
+        for (const name of embindNames) {
+          const fn = raw[name];
+          raw[name] = (...args) => { counts.embind += 1; return fn.apply(raw, args); };
+        }
+        const calls = {
+          'spawn': () => world.spawn({ position: { x: 1, y: 1 } }),
+          'despawn dead': () => world.despawn(dead),
+          'add dead': () => world.add(dead, 'marked'),
+          'add': () => world.add(a, 'marked'),
+          'markChanged tag': () => world.markChanged(a, 'marked'),
+          'remove dead': () => world.remove(dead, 'marked'),
+          'remove': () => world.remove(a, 'marked'),
+          'has dead': () => world.has(dead, 'position'),
+          'has': () => world.has(a, 'position'),
+          'get missing': () => world.get(a, 'velocity'),
+          'get': () => world.get(a, 'position'),
+          'set dead': () => world.set(dead, 'position', { x: 1 }),
+          'set': () => world.set(a, 'position', { x: 3 }),
+          'isAlive': () => world.isAlive(dead),
+          'addMany dead': () => world.addMany([a, dead], 'marked'),
+          'removeMany': () => world.removeMany([a], 'marked'),
+        };
+        const out = {};
+        for (const [name, call] of Object.entries(calls)) {
+          counts.exports = 0;
+          counts.embind = 0;
+          let error = null;
+          try { call(); } catch (e) { error = { message: e.message, code: e.code }; }
+          out[name] = { exports: counts.exports, embind: counts.embind, error };
+        }
+        return out;
+      });
+      for (const [name, c] of Object.entries(r)) {
+        expect(c.embind, `${name}: no Embind call`).toBe(0);
+        expect(c.exports, `${name}: one export call`).toBe(1);
+        expect(c.error === null, `${name}: fails or not as expected`).toBe(!/dead|missing|tag/.test(name));
+      }
+      expect(r['despawn dead'].error.code).toBe('StaleEntity');
+      expect(r['despawn dead'].error.message).toMatch(/^world\.despawn: StaleEntity: entity 0x[0-9a-f]{8} .*is not alive/);
+      expect(r['get missing'].error.code).toBe('MissingComponent');
+      expect(r['get missing'].error.message).toMatch(/^world\.get: MissingComponent: entity .* has no 'velocity'$/);
+      expect(r['markChanged tag'].error).toEqual({ code: 'BadValue', message: "world.markChanged: BadValue: 'marked' is a tag: it has no values to read or write" });
+      expect(r['addMany dead'].error.code).toBe('StaleEntity');
+      expect(r['addMany dead'].error.message).toMatch(/entities\[1\]/);
       expectNoPageErrors(log);
     });
 

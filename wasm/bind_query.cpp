@@ -83,23 +83,6 @@ std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::World
 
 namespace {
 
-template <auto Method>
-struct Guarded;
-
-template <typename R, typename... A, R (QueryBinding::*Method)(A...)>
-struct Guarded<Method> {
-    static R call(QueryBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
-template <typename R, typename... A, R (QueryBinding::*Method)(A...) const>
-struct Guarded<Method> {
-    static R call(const QueryBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
 QueryBinding* make_query(WorldBinding& world, const val& with, const val& without, const val& optional, const val& changed,
                          const val& added, const val& columns) {
     return rethrow_as_js([&] { return new QueryBinding(world, with, without, optional, changed, added, columns); });

@@ -191,23 +191,6 @@ void SchedulerBinding::dispose() {
 
 namespace {
 
-template <auto Method>
-struct Guarded;
-
-template <typename R, typename... A, R (SchedulerBinding::*Method)(A...)>
-struct Guarded<Method> {
-    static R call(SchedulerBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
-template <typename R, typename... A, R (SchedulerBinding::*Method)(A...) const>
-struct Guarded<Method> {
-    static R call(const SchedulerBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
 // The module's registered names; throws DuplicateName when a name was registered twice, which
 // loadEcsia() turns into a rejection at start-up.
 val registered_names(const std::vector<std::string>& names) {

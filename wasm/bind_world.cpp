@@ -25,34 +25,9 @@ ComponentId id_of(const World& world, const std::string& name) {
     const ComponentId id = world.components().find(name);
     if (id == kNoComponent) {
         throw Error(ErrorCode::UnknownComponent,
-                    "no component named '" + name + "' (defined: " + defined_component_names(world.components()) + ")");
+                    "unknown component '" + name + "' (defined: " + defined_component_names(world.components()) + ")");
     }
     return id;
-}
-
-// One component's value from JS, with the bytes it points at owned here.
-struct ParsedValue {
-    ComponentValue value;
-    std::vector<std::byte> bytes;
-};
-
-ParsedValue parse_value(const ComponentDesc& desc, const val& values) {
-    ParsedValue parsed{ComponentValue{desc.id, nullptr, 0}, {}};
-    const bool defaults = values.isUndefined() || values.isNull() || values.isTrue();
-    if (!defaults && !is_plain_object(values)) {
-        throw Error(ErrorCode::BadValue,
-                    "'" + desc.name + "' takes an object of field values (or true), got " + describe_js(values));
-    }
-    if (desc.is_tag()) {
-        if (!defaults) write_fields(desc, values, nullptr);  // throws for any field given
-        return parsed;
-    }
-    if (defaults) return parsed;
-    parsed.bytes = default_element(desc);
-    write_fields(desc, values, parsed.bytes.data());
-    parsed.value.bytes = parsed.bytes.data();
-    parsed.value.size = desc.size;
-    return parsed;
 }
 
 }  // namespace
@@ -112,69 +87,9 @@ val WorldBinding::component_names() const {
     return names;
 }
 
-std::uint32_t WorldBinding::spawn(const val& components) {
-    std::vector<ParsedValue> parsed;
-    if (!components.isUndefined() && !components.isNull()) {
-        if (!is_plain_object(components)) {
-            throw Error(ErrorCode::BadValue,
-                        "spawn takes an object of components by name, got " + describe_js(components));
-        }
-        for (const std::string& name : object_keys(components)) {
-            parsed.push_back(parse_value(world_->components().desc(id_of(*world_, name)), components[name]));
-        }
-    }
-    std::vector<ComponentValue> values;
-    values.reserve(parsed.size());
-    for (const ParsedValue& p : parsed) values.push_back(p.value);
-    return world_->spawn_with(values).bits;
-}
-
-void WorldBinding::despawn(std::uint32_t entity) { world_->despawn(handle(entity)); }
-
-bool WorldBinding::is_alive(std::uint32_t entity) const { return world_->is_alive(handle(entity)); }
-
 std::uint32_t WorldBinding::alive_count() const { return world_->alive_count(); }
 
 std::uint32_t WorldBinding::max_entities() const { return world_->entities().max_entities(); }
-
-void WorldBinding::add(std::uint32_t entity, const std::string& name, const val& values) {
-    const ParsedValue parsed = parse_value(world_->components().desc(id_of(*world_, name)), values);
-    world_->add(handle(entity), parsed.value);
-}
-
-void WorldBinding::remove(std::uint32_t entity, const std::string& name) {
-    world_->remove(handle(entity), id_of(*world_, name));
-}
-
-bool WorldBinding::has(std::uint32_t entity, const std::string& name) const {
-    return world_->has(handle(entity), id_of(*world_, name));
-}
-
-val WorldBinding::get(std::uint32_t entity, const std::string& name) const {
-    const ComponentId id = id_of(*world_, name);
-    const ComponentDesc& desc = world_->components().desc(id);
-    if (desc.is_tag()) {
-        world_->locate(handle(entity));  // a dead handle is still an error
-        if (!world_->has(handle(entity), id)) world_->get_bytes(handle(entity), id);  // throws MissingComponent
-        return val::object();
-    }
-    return read_fields(desc, world_->get_bytes(handle(entity), id));
-}
-
-void WorldBinding::set(std::uint32_t entity, const std::string& name, const val& values) {
-    const ComponentId id = id_of(*world_, name);
-    const ComponentDesc& desc = world_->components().desc(id);
-    const std::byte* current = world_->get_bytes(handle(entity), id);  // throws for dead, missing, tag
-    std::vector<std::byte> element(current, current + desc.size);
-    write_fields(desc, values, element.data());
-    world_->set_bytes(handle(entity), id, 0, element.data(), desc.size);
-    flush_if_allowed();  // as the fast path does: a JS set's change observers run before it returns
-}
-
-void WorldBinding::mark_changed(std::uint32_t entity, const std::string& name) {
-    world_->mark_changed(handle(entity), id_of(*world_, name));
-    flush_if_allowed();
-}
 
 std::uint32_t WorldBinding::count(const val& with, const val& without) {
     QueryDesc desc;
@@ -182,8 +97,6 @@ std::uint32_t WorldBinding::count(const val& with, const val& without) {
     desc.without = component_ids_of(world_->components(), without, "count(without)");
     return world_->count(desc);
 }
-
-double WorldBinding::storage_generation() const { return static_cast<double>(world_->storage_generation()); }
 
 std::string WorldBinding::state_hash() const { return state_hash_hex(*world_); }
 
@@ -201,6 +114,13 @@ namespace {
 }
 
 }  // namespace
+
+Entity WorldBinding::spawn_encoded(std::uint32_t encoded) {
+    const auto* base = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    std::vector<std::uint32_t> offsets;
+    const EncodedValues values = decode_header(*world_, base, 1, offsets);
+    return world_->spawn_with(values.values);
+}
 
 std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encoded) {
     World& world = *world_;
@@ -319,24 +239,6 @@ void WorldBinding::set_diagnostic_handler(const val& handler) {
 
 namespace {
 
-// Wraps a WorldBinding method so that an ecsia::Error becomes a JS Error (js_error.hpp).
-template <auto Method>
-struct Guarded;
-
-template <typename R, typename... A, R (WorldBinding::*Method)(A...)>
-struct Guarded<Method> {
-    static R call(WorldBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
-template <typename R, typename... A, R (WorldBinding::*Method)(A...) const>
-struct Guarded<Method> {
-    static R call(const WorldBinding& self, A... args) {
-        return rethrow_as_js([&]() -> R { return (self.*Method)(args...); });
-    }
-};
-
 WorldBinding* make_world(std::uint32_t max_entities) {
     return rethrow_as_js([&] { return new WorldBinding(max_entities); });
 }
@@ -353,24 +255,10 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("defineComponent", &Guarded<&WorldBinding::define_component>::call)
         .function("componentInfo", &Guarded<&WorldBinding::component_info>::call)
         .function("componentNames", &Guarded<&WorldBinding::component_names>::call)
-        .function("spawn", &Guarded<&WorldBinding::spawn>::call)
-        .function("despawn", &Guarded<&WorldBinding::despawn>::call)
-        .function("isAlive", &Guarded<&WorldBinding::is_alive>::call)
+        .function("address", &WorldBinding::address)
         .function("aliveCount", &Guarded<&WorldBinding::alive_count>::call)
         .function("maxEntities", &Guarded<&WorldBinding::max_entities>::call)
-        .function("add", &Guarded<&WorldBinding::add>::call)
-        .function("remove", &Guarded<&WorldBinding::remove>::call)
-        .function("has", &Guarded<&WorldBinding::has>::call)
-        .function("get", &Guarded<&WorldBinding::get>::call)
-        .function("set", &Guarded<&WorldBinding::set>::call)
-        .function("markChanged", &Guarded<&WorldBinding::mark_changed>::call)
         .function("count", &Guarded<&WorldBinding::count>::call)
-        .function("storageGeneration", &Guarded<&WorldBinding::storage_generation>::call)
-        .function("structureVersion", &Guarded<&WorldBinding::structure_version>::call)
-        .function("address", &Guarded<&WorldBinding::address>::call)
-        .function("scratch", &Guarded<&WorldBinding::scratch>::call)
-        .function("spawnMany", &Guarded<&WorldBinding::spawn_many>::call)
-        .function("despawnMany", &Guarded<&WorldBinding::despawn_many>::call)
         .function("markRowsChanged", &Guarded<&WorldBinding::mark_rows_changed>::call)
         .function("markRunsWritten", &Guarded<&WorldBinding::mark_runs_written>::call)
         .function("flushIfAllowed", &Guarded<&WorldBinding::flush_if_allowed>::call)

@@ -1,7 +1,7 @@
 #pragma once
 // The byte layout in which the JS layer hands component values to the wasm side in one call
-// (web/internal/world_core.js writes it into WorldBinding::scratch(); spawn, add and spawnMany
-// read it). Values arrive already checked and encoded as the columns store them, so nothing is
+// (web/internal/world_core.js writes it into WorldBinding::scratch(); spawn and spawnMany read
+// it). 8 is kVALUE_ALIGNMENT (boundary_constants.hpp), which JS reads as VALUE_ALIGNMENT. Values arrive already checked and encoded as the columns store them, so nothing is
 // validated twice and no JS object crosses the boundary.
 //
 //   u32 components                     n
@@ -16,12 +16,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "boundary_constants.hpp"
 #include "ecsia/base/error.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia::wasm {
 
-constexpr std::uint32_t align8(std::uint32_t n) noexcept { return (n + 7u) & ~7u; }
+static_assert((kVALUE_ALIGNMENT & (kVALUE_ALIGNMENT - 1)) == 0, "a power of two");
+constexpr std::uint32_t align8(std::uint32_t n) noexcept { return (n + kVALUE_ALIGNMENT - 1) & ~(kVALUE_ALIGNMENT - 1); }
 
 // The encoded components, as ComponentValues for row 0 and the byte step to the next row.
 struct EncodedValues {

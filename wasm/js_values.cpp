@@ -1,9 +1,6 @@
 #include "js_values.hpp"
 
-#include <cstring>
-
 #include "ecsia/base/error.hpp"
-#include "ecsia/schema/field_type.hpp"
 
 using emscripten::val;
 
@@ -67,79 +64,6 @@ std::string describe_js(const val& value) {
     if (type == "object") return "an object";
     if (type == "boolean") return value.isTrue() ? "true" : "false";
     return "a " + type;
-}
-
-std::vector<std::byte> default_element(const ComponentDesc& desc) {
-    std::vector<std::byte> bytes(desc.size, std::byte{0});
-    for (const FieldDesc& field : desc.fields) {
-        if (field.type == FieldType::Entity) std::memset(bytes.data() + field.offset, 0xFF, 4);
-    }
-    return bytes;
-}
-
-namespace {
-
-std::string field_list(const ComponentDesc& desc) {
-    std::string out;
-    for (const FieldDesc& field : desc.fields) out += (out.empty() ? "" : ", ") + field.name;
-    return out;
-}
-
-[[noreturn]] void wrong_type(const ComponentDesc& desc, const FieldDesc& field, const char* wanted, const val& got) {
-    throw Error(ErrorCode::BadValue, "field '" + desc.name + "." + field.name + "' is " +
-                                         std::string(field_type_name(field.type)) + " and takes " + wanted + ", got " +
-                                         describe_js(got));
-}
-
-double field_number(const ComponentDesc& desc, const FieldDesc& field, const val& value) {
-    switch (field.type) {
-        case FieldType::Bool:
-            if (value.isTrue()) return 1;
-            if (value.isFalse()) return 0;
-            if (!value.isNumber()) wrong_type(desc, field, "true or false", value);
-            return value.as<double>();
-        case FieldType::Entity:
-            if (value.isNull()) return 4294967295.0;  // the null handle
-            if (!value.isNumber()) wrong_type(desc, field, "an entity handle (a number) or null", value);
-            return value.as<double>();
-        default:
-            if (!value.isNumber()) wrong_type(desc, field, "a number", value);
-            return value.as<double>();
-    }
-}
-
-}  // namespace
-
-void write_fields(const ComponentDesc& desc, const val& values, std::byte* element) {
-    if (!is_plain_object(values)) {
-        throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes an object of field values, got " + describe_js(values));
-    }
-    for (const std::string& key : object_keys(values)) {
-        const FieldDesc* field = desc.find_field(key);
-        if (field == nullptr) {
-            throw Error(ErrorCode::UnknownField,
-                        desc.is_tag() ? "'" + desc.name + "' is a tag and has no field '" + key + "'"
-                                      : "'" + desc.name + "' has no field '" + key + "' (fields: " + field_list(desc) + ")");
-        }
-        const val value = values[key];
-        if (value.isUndefined()) continue;
-        encode_field(field->type, field_number(desc, *field, value), element + field->offset, desc.name + "." + key);
-    }
-}
-
-val read_fields(const ComponentDesc& desc, const std::byte* element) {
-    val out = val::object();
-    for (const FieldDesc& field : desc.fields) {
-        const double value = decode_field(field.type, element + field.offset);
-        if (field.type == FieldType::Bool) {
-            out.set(field.name, val(value != 0));
-        } else if (field.type == FieldType::Entity && value == 4294967295.0) {
-            out.set(field.name, val::null());
-        } else {
-            out.set(field.name, val(value));
-        }
-    }
-    return out;
 }
 
 }  // namespace ecsia::wasm

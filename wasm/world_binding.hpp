@@ -1,9 +1,10 @@
 #pragma once
 // WorldBinding: the ecsia::World behind the JS API's World class (web/ecsia.js wraps it; this is
-// the raw Embind object, `module.World`). Components and values cross as plain JS objects,
-// entities as uint32 handle bits. Each method validates everything before it changes anything,
-// so a throw leaves the world as it was (G5); the methods throw ecsia::Error, and the Embind
-// layer (bind_world.cpp) turns that into a JS Error.
+// the raw Embind object, `module.World`). The operations on entities and values are C exports
+// over it (world_fast.cpp); the schema, observers, diagnostics and the like are its Embind
+// methods. Each method validates everything before it changes anything, so a throw leaves the
+// world as it was (G5); the methods throw ecsia::Error, which the Embind layer (Guarded,
+// js_error.hpp) turns into a JS Error.
 //
 // Other binding areas (the scheduler) take a WorldBinding& and use world() directly.
 // Thread rule: serial phase, the page's main thread (it owns the emscripten::val handles).
@@ -36,40 +37,26 @@ public:
     // Names in id order.
     emscripten::val component_names() const;
 
-    // ---- entities and their components
-    // `components`: { name: { field: value, ... } | {} | true, ... } (undefined = no components).
-    std::uint32_t spawn(const emscripten::val& components);
-    void despawn(std::uint32_t entity);
-    bool is_alive(std::uint32_t entity) const;
+    // ---- entities and their components: the per-entity calls are C exports (world_fast.cpp)
     std::uint32_t alive_count() const;
     std::uint32_t max_entities() const;
-    // Adds (or overwrites) the whole component: fields not given get default values.
-    void add(std::uint32_t entity, const std::string& name, const emscripten::val& values);
-    void remove(std::uint32_t entity, const std::string& name);
-    bool has(std::uint32_t entity, const std::string& name) const;
-    emscripten::val get(std::uint32_t entity, const std::string& name) const;
-    // Writes the fields given; the others keep their values.
-    void set(std::uint32_t entity, const std::string& name, const emscripten::val& values);
-    // world.markChanged(entity, name) when the fast path declined: throws the worded error
-    // (dead handle, missing component, a tag, WrongPhase in a wave) or marks it.
-    void mark_changed(std::uint32_t entity, const std::string& name);
 
     // ---- queries and storage (queries themselves: query_binding.hpp)
     std::uint32_t count(const emscripten::val& with, const emscripten::val& without);
-    double storage_generation() const;
-    double structure_version() const { return static_cast<double>(world_->structure_version()); }
     std::string state_hash() const;
 
-    // ---- the JS layer's encoded calls (web/internal/world_core.js encodes, this trusts the
-    // values: they were checked in JS; world state, ids and capacity are checked here)
-    // This object's address: the fast C exports of world_fast.cpp take it.
+    // ---- what the C exports of world_fast.cpp call (values encoded by web/internal/world_core.js
+    // in the layout of encoded_values.hpp; world state, ids and capacity are checked here)
+    // This object's address: the C exports take it.
     std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
     // An 8-aligned area of at least `bytes` bytes that JS encodes values into; valid until the
     // next scratch() call. Never shrinks.
     std::uint32_t scratch(std::uint32_t bytes);
-    // Spawns `count` entities from the encoded values at `encoded` (layout: encoded_values.hpp),
-    // all or nothing: the phase, the ids and the capacity are checked before the first spawn.
-    // Returns the address of the `count` new handles (valid until the next spawn_many).
+    // Spawns one entity from the encoded values at `encoded` (one row), with the core's checks.
+    Entity spawn_encoded(std::uint32_t encoded);
+    // Spawns `count` entities from the encoded values at `encoded` (`count` rows), all or
+    // nothing: the phase, the ids and the capacity are checked before the first spawn. Returns
+    // the address of the `count` new handles (valid until the next spawn_many).
     std::uint32_t spawn_many(std::uint32_t count, std::uint32_t encoded);
     // Despawns `count` handles at `handles`; all or nothing (every one alive, none twice).
     void despawn_many(std::uint32_t handles, std::uint32_t count);
@@ -103,8 +90,6 @@ public:
     SnapshotRestorer& restorer() noexcept { return restorer_; }
 
 private:
-    Entity handle(std::uint32_t bits) const noexcept { return Entity{bits}; }
-
     std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
     std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type

@@ -1,35 +1,45 @@
-// The per-entity fast paths of the JS API: plain C exports (Module._ecsia_world_*) that take
-// numbers only, so a call costs a direct wasm call instead of Embind's marshalling, and that
-// never throw. Each returns a "could not" value (0, or kNull for a handle) when the operation
-// would fail (a dead handle, a missing component, the wrong phase, a full world); the JS layer
-// then makes the same call through the Embind method, which throws the worded error (and
-// changes nothing). Values arrive checked and encoded by JS (encoded_values.hpp); world state is
-// checked here, before anything changes, so "could not" always means "nothing happened".
+// The JS World's operations on entities and their values: one plain C export each
+// (Module._ecsia_world_*), numbers in, a status out, so that each call of web/world.js crosses
+// into wasm once, as a direct wasm call without Embind's marshalling. Values arrive encoded by JS
+// (encoded_values.hpp: JS checks what only it can, the JS types and ranges of values); world state
+// (handles, phase, components, capacity) is checked here and by the core.
 //
-// No try/catch here: with JS-based exceptions a try block turns every call inside it into a
-// round trip through JS, which is what these functions exist to avoid. They only call what the
-// checks above each call guarantee not to throw.
+// On failure an export returns its "could not" value (0, -1, or kNull for a handle) and the
+// engine's own error, its ErrorCode and the message World's throwing call words, waits in the
+// error slot (js_error.hpp) for JS to read; the world is unchanged (G5). No try block is on the
+// successful path of the per-entity exports: with JS-based exceptions every call inside one is a
+// round trip through JS. Each first makes the cheap checks that tell whether the core call can
+// throw, calls the core directly when they pass, and otherwise hands the core call to
+// capture_error(), where the core throws its error having changed nothing (when the core takes
+// the call after all, it is done and the export succeeds). The bulk exports make one core call
+// through capture_error(): one round trip per call, whatever the count.
 // Thread rule: the page's main thread.
 
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
+#include "boundary_constants.hpp"
 #include "encoded_values.hpp"
+#include "js_error.hpp"
 #include "world_binding.hpp"
 
 using ecsia::ComponentId;
+using ecsia::ComponentValue;
 using ecsia::Entity;
 using ecsia::World;
+using ecsia::wasm::capture_error;
 using ecsia::wasm::WorldBinding;
 
 namespace {
 
-constexpr std::uint32_t kNull = 0xffffffffu;
+constexpr std::uint32_t kNull = ecsia::wasm::kNULL_ENTITY;
+constexpr std::uint32_t kWholeElement = 0xFFFFFFFFu;
 
 const std::byte* at(std::uint32_t address) { return reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(address)); }
+template <typename T>
+std::uint32_t address_of(const T* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
 bool known(const World& world, ComponentId id) { return id < world.components().size(); }
 
@@ -38,10 +48,23 @@ bool holds(const World& world, Entity e, ComponentId id) {
     return known(world, id) && world.is_alive(e) && world.has(e, id);
 }
 
+// A disposed world's calls reach here with a null binding (web/internal/world_core.js).
+[[gnu::noinline]] bool disposed() {
+    ecsia::wasm::detail::stash_error("Disposed", "Disposed: the world was disposed");
+    return false;
+}
+
+// The value of one component from an element at `src` (0: default values, or a tag).
+ComponentValue value_at(const World& world, ComponentId id, std::uint32_t src) {
+    const std::uint32_t size = src == 0 ? 0 : world.components().desc(id).size;
+    return ComponentValue{id, size == 0 ? nullptr : at(src), size};
+}
+
 // The encoded values of one row (encoded_values.hpp) as ComponentValues, without allocating:
-// false when an id is unknown or there are more components than fit.
+// false when an id is unknown or repeated, or there are more components than fit (the core
+// refuses those, so the caller takes its failure path).
 constexpr std::uint32_t kMaxComponents = 64;
-bool decode_row(const World& world, const std::byte* base, ecsia::ComponentValue (&out)[kMaxComponents], std::uint32_t& n) {
+bool decode_row(const World& world, const std::byte* base, ComponentValue (&out)[kMaxComponents], std::uint32_t& n) {
     const auto* words = reinterpret_cast<const std::uint32_t*>(base);
     n = words[0];
     if (n > kMaxComponents) return false;
@@ -49,107 +72,184 @@ bool decode_row(const World& world, const std::byte* base, ecsia::ComponentValue
     for (std::uint32_t i = 0; i < n; ++i) {
         const ComponentId id = words[1 + i];
         if (!known(world, id)) return false;
+        for (std::uint32_t j = 0; j < i; ++j) {
+            if (out[j].id == id) return false;
+        }
         const std::uint32_t size = world.components().desc(id).size;
-        out[i] = ecsia::ComponentValue{id, size == 0 ? nullptr : base + offset, size};
+        out[i] = ComponentValue{id, size == 0 ? nullptr : base + offset, size};
         offset += ecsia::wasm::align8(size);
     }
     return true;
+}
+
+void flush_if_allowed(World& world) {
+    if (world.structural_allowed()) world.flush();
 }
 
 }  // namespace
 
 extern "C" {
 
-// The element's address, or 0 (dead handle, missing component, unknown id). A tag has no
-// element: 1 when the entity has it.
-EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_element(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    const World& world = binding->world();
-    const Entity e{entity};
-    if (!holds(world, e, id)) return 0;
-    if (world.components().desc(id).size == 0) return 1;
-    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.get_bytes(e, id)));
-}
-
-// Writes the fields of `id` whose bit is set in `mask` (bit i = field i) from the element
-// encoded at `src`; marks the component changed and runs change observers when allowed. 1 or 0.
-EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t entity, std::uint32_t id, std::uint32_t src,
-                                         std::uint32_t mask) {
-    World& world = binding->world();
-    const Entity e{entity};
-    // In a wave (a JS kernel on the page calling world.set): the Embind call throws WrongPhase.
-    if (world.phase() != ecsia::WorldPhase::Serial || !holds(world, e, id)) return 0;
-    const ecsia::ComponentDesc& desc = world.components().desc(id);
-    if (desc.size == 0) return 0;
-    auto* element = const_cast<std::byte*>(world.get_bytes(e, id));
-    const std::byte* from = at(src);
-    for (std::size_t i = 0; i < desc.fields.size() && i < 32; ++i) {
-        if ((mask >> i & 1u) == 0) continue;
-        const ecsia::FieldDesc& field = desc.fields[i];
-        std::memcpy(element + field.offset, from + field.offset, ecsia::field_size(field.type));
-    }
-    world.mark_changed(e, id);
-    if (world.structural_allowed()) world.flush();
-    return 1;
-}
-
-// Spawns one entity from the encoded values at `src` (rows = 1). The handle, or kNull.
+// Spawns one entity from the encoded values at `src` (one row). The handle, or kNull.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn(WorldBinding* binding, std::uint32_t src) {
+    if (binding == nullptr) return disposed() ? 0 : kNull;
     World& world = binding->world();
-    if (!world.structural_allowed() || world.entities().available() == 0) return kNull;
-    ecsia::ComponentValue values[kMaxComponents];
+    ComponentValue values[kMaxComponents];
     std::uint32_t n = 0;
-    if (!decode_row(world, at(src), values, n)) return kNull;
-    return world.spawn_with({values, n}).bits;
-}
-
-// Adds (or overwrites) one component from the encoded values at `src` (rows = 1). 1 or 0.
-EMSCRIPTEN_KEEPALIVE int ecsia_world_add(WorldBinding* binding, std::uint32_t entity, std::uint32_t src) {
-    World& world = binding->world();
-    const Entity e{entity};
-    if (!world.structural_allowed() || !world.is_alive(e)) return 0;
-    ecsia::ComponentValue values[kMaxComponents];
-    std::uint32_t n = 0;
-    if (!decode_row(world, at(src), values, n) || n != 1) return 0;
-    world.add(e, values[0]);
-    return 1;
-}
-
-EMSCRIPTEN_KEEPALIVE int ecsia_world_remove(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    World& world = binding->world();
-    const Entity e{entity};
-    if (!world.structural_allowed() || !world.is_alive(e) || !known(world, id)) return 0;
-    world.remove(e, id);
-    return 1;
+    if (world.structural_allowed() && world.entities().available() != 0 && decode_row(world, at(src), values, n)) {
+        return world.spawn_with({values, n}).bits;
+    }
+    std::uint32_t spawned = kNull;
+    // The core's checks on the values as given: an unknown or repeated id, the phase, capacity.
+    capture_error([&] { spawned = binding->spawn_encoded(src).bits; });
+    return spawned;
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_despawn(WorldBinding* binding, std::uint32_t entity) {
+    if (binding == nullptr) return disposed();
     World& world = binding->world();
     const Entity e{entity};
-    if (!world.structural_allowed() || !world.is_alive(e)) return 0;
-    world.despawn(e);
-    return 1;
+    if (world.structural_allowed() && world.is_alive(e)) {
+        world.despawn(e);
+        return 1;
+    }
+    return capture_error([&] { world.despawn(e); });
+}
+
+// Adds (or overwrites) component `id` from the element at `src` (0: default values; a tag).
+EMSCRIPTEN_KEEPALIVE int ecsia_world_add(WorldBinding* binding, std::uint32_t entity, std::uint32_t id, std::uint32_t src) {
+    if (binding == nullptr) return disposed();
+    World& world = binding->world();
+    const Entity e{entity};
+    if (world.structural_allowed() && world.is_alive(e) && known(world, id)) {
+        world.add(e, value_at(world, id, src));
+        return 1;
+    }
+    return capture_error([&] { world.add(e, known(world, id) ? value_at(world, id, src) : ComponentValue{id}); });
+}
+
+EMSCRIPTEN_KEEPALIVE int ecsia_world_remove(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
+    if (binding == nullptr) return disposed();
+    World& world = binding->world();
+    const Entity e{entity};
+    if (world.structural_allowed() && world.is_alive(e) && known(world, id)) {
+        world.remove(e, id);
+        return 1;
+    }
+    return capture_error([&] { world.remove(e, id); });
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_is_alive(WorldBinding* binding, std::uint32_t entity) {
+    if (binding == nullptr) return disposed() ? 0 : -1;
     return binding->world().is_alive(Entity{entity}) ? 1 : 0;
 }
 
-// 1 has, 0 has not, -1 dead handle or unknown id (the Embind call words the error).
+// 1 has, 0 has not, -1 failed (a dead handle, an unknown id).
 EMSCRIPTEN_KEEPALIVE int ecsia_world_has(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
+    if (binding == nullptr) return disposed() ? 0 : -1;
     const World& world = binding->world();
     const Entity e{entity};
-    if (!known(world, id) || !world.is_alive(e)) return -1;
-    return world.has(e, id) ? 1 : 0;
+    if (known(world, id) && world.is_alive(e)) return world.has(e, id) ? 1 : 0;
+    bool has = false;
+    return capture_error([&] { has = world.has(e, id); }) ? int(has) : -1;
+}
+
+// The element's address; 1 for a tag the entity has (no element); 0 failed (a dead handle, a
+// missing component, an unknown id).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_element(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
+    if (binding == nullptr) return disposed();
+    const World& world = binding->world();
+    const Entity e{entity};
+    if (const std::byte* element = world.find_bytes(e, id)) return address_of(element);
+    if (holds(world, e, id)) return 1;  // a tag
+    std::uint32_t element = 0;
+    capture_error([&] { element = address_of(world.get_bytes(e, id)); });
+    return element;
+}
+
+// Writes the fields of `id` whose bit is set in `mask` (bit i = field i; every bit: the whole
+// element, whatever its field count) from the element encoded at `src`; marks the component
+// changed and runs change observers when allowed. 1 or 0.
+EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t entity, std::uint32_t id, std::uint32_t src,
+                                         std::uint32_t mask) {
+    if (binding == nullptr) return disposed();
+    World& world = binding->world();
+    const Entity e{entity};
+    std::byte* element = world.find_bytes(e, id);
+    // set_bytes' own checks, met or not: the serial phase, alive, holding it, not a tag (a write
+    // of no bytes checks them and changes nothing when one fails).
+    if (element == nullptr || world.phase() != ecsia::WorldPhase::Serial) {
+        const std::byte none{};
+        if (!capture_error([&] { world.set_bytes(e, id, 0, &none, 0); })) return 0;
+        element = world.find_bytes(e, id);
+    }
+    const ecsia::ComponentDesc& desc = world.components().desc(id);
+    const std::byte* from = at(src);
+    if (mask == kWholeElement) {
+        std::memcpy(element, from, desc.size);
+    } else {
+        for (std::size_t i = 0; i < desc.fields.size() && i < 32; ++i) {
+            if ((mask >> i & 1u) == 0) continue;
+            const ecsia::FieldDesc& field = desc.fields[i];
+            std::memcpy(element + field.offset, from + field.offset, ecsia::field_size(field.type));
+        }
+    }
+    world.mark_changed(e, id);
+    flush_if_allowed(world);
+    return 1;
 }
 
 // Marks one entity's component changed (world.markChanged(entity, name)). 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
+    if (binding == nullptr) return disposed();
     World& world = binding->world();
     const Entity e{entity};
-    if (world.phase() != ecsia::WorldPhase::Serial || !holds(world, e, id) || world.components().desc(id).size == 0) return 0;
-    world.mark_changed(e, id);
-    if (world.structural_allowed()) world.flush();
+    if (world.phase() == ecsia::WorldPhase::Serial && world.find_bytes(e, id) != nullptr) {
+        world.mark_changed(e, id);
+    } else if (!capture_error([&] { world.mark_changed(e, id); })) {
+        return 0;
+    }
+    flush_if_allowed(world);
     return 1;
+}
+
+// Spawns `count` entities from the encoded values at `src` (`count` rows), all or nothing.
+// The address of the new handles (valid until the next call), or 0.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn_many(WorldBinding* binding, std::uint32_t count, std::uint32_t src) {
+    if (binding == nullptr) return disposed();
+    std::uint32_t handles = 0;
+    capture_error([&] { handles = binding->spawn_many(count, src); });
+    return handles;
+}
+
+// The bulk calls over `count` handles at `handles`, all or nothing (World::add_many). 1 or 0.
+EMSCRIPTEN_KEEPALIVE int ecsia_world_despawn_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count) {
+    if (binding == nullptr) return disposed();
+    return capture_error([&] { binding->despawn_many(handles, count); });
+}
+
+// `elements`: `count` elements of `id` one after the other (0: default values; a tag).
+EMSCRIPTEN_KEEPALIVE int ecsia_world_add_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count,
+                                              std::uint32_t id, std::uint32_t elements) {
+    if (binding == nullptr) return disposed();
+    const auto* list = reinterpret_cast<const Entity*>(at(handles));
+    return capture_error([&] { binding->world().add_many({list, count}, id, elements == 0 ? nullptr : at(elements)); });
+}
+
+EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count,
+                                                 std::uint32_t id) {
+    if (binding == nullptr) return disposed();
+    const auto* list = reinterpret_cast<const Entity*>(at(handles));
+    return capture_error([&] { binding->world().remove_many({list, count}, id); });
+}
+
+// An 8-aligned area of at least `bytes` bytes that JS encodes values into (valid until the next
+// call; never shrinks). Its address, or 0 (out of heap).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_scratch(WorldBinding* binding, std::uint32_t bytes) {
+    if (binding == nullptr) return disposed();
+    std::uint32_t address = 0;
+    capture_error([&] { address = binding->scratch(bytes); });
+    return address;
 }
 
 // What the JS views' validity depends on (world.storageGeneration, Chunk.stale), as doubles.

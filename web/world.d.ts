@@ -39,7 +39,7 @@ export interface ComponentInfo {
   readonly fields: readonly FieldInfo[];
 }
 
-/** Values for spawnMany: per field, one number for every entity or an array-like of `count` numbers. */
+/** Values for spawnMany and addMany: per field, one number for every entity or an array-like of one number per entity. */
 export type ManyValues = { readonly [field: string]: number | boolean | null | ArrayLike<number> | undefined };
 
 /** What an observer watches: a component added (also at spawn), removed (also at despawn), changed. */
@@ -69,7 +69,16 @@ export interface World {
   isAlive(entity: Entity): boolean;
   /** Adds a component (or overwrites it whole): fields not given get default values. */
   add(entity: Entity, name: string, values?: ComponentValues | true | null): void;
+  /**
+   * Adds (or overwrites) one component on every entity of `handles` (none twice): entity i gets
+   * field values as spawnMany takes them (one number for all, or element i of an array-like);
+   * no values (or `true`) gives default values. All or nothing: handles, values and phase are
+   * checked before the first entity changes; observers fire as for add(), in list order.
+   */
+  addMany(handles: ArrayLike<Entity>, name: string, values?: ManyValues | true | null): void;
   remove(entity: Entity, name: string): void;
+  /** Removes one component from every entity of `handles` that has it (none twice); all or nothing. */
+  removeMany(handles: ArrayLike<Entity>, name: string): void;
   has(entity: Entity, name: string): boolean;
   /** A copy of the component's values ({} for a tag). */
   get(entity: Entity, name: string): { [field: string]: number | boolean | null };

@@ -7,10 +7,11 @@
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: the page's main thread.
 
-import { checkEntity, checkFunction, describe, isPlainObject, NULL_ENTITY } from './internal/checks.js';
+import { checkEntity, checkFunction, describe, isPlainObject } from './internal/checks.js';
+import { NULL_ENTITY } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
-import { checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
+import { align8, checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
 import { Chunk, Query } from './query.js';
 import { Scheduler } from './scheduler.js';
 
@@ -78,15 +79,18 @@ export class World {
   }
 
   // ---- entities
+  //
+  // Each call below crosses into wasm once: a C export (wasm/world_fast.cpp) that does the work
+  // and returns a status; on failure core.fail() throws the engine's own error. Hot paths hold
+  // no try block and allocate nothing but what they return.
 
   /** Spawns an entity with components by name: { position: { x: 0, y: 0 }, frozen: true }. */
   spawn(components = {}) {
     if (arguments.length > 1) arity('spawn', arguments.length, 1);
     const core = this.#core;
-    const encoded = core.encodeComponents('spawn', components);
-    const entity = core.fast.spawn(core.address, encoded) >>> 0;
-    if (entity !== NULL_ENTITY) return entity;
-    return core.call('spawn', (r) => r.spawn(components)) >>> 0;  // throws the worded error
+    const entity = core.fast.spawn(core.address, core.encodeComponents('spawn', components)) >>> 0;
+    if (entity === NULL_ENTITY) core.fail('spawn');
+    return entity;
   }
 
   /**
@@ -102,97 +106,125 @@ export class World {
     if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
     if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     const entries = Object.keys(components).map((name) => core.component(op, name));
-    const align8 = (n) => (n + 7) & ~7;
     const header = align8(4 * (1 + entries.length));
     let bytes = header;
     for (const entry of entries) bytes += align8(entry.size * count);
-    const address = core.scratch(bytes);
-    const { u8, u32, dv, buffer } = core.engine.views();
+    const address = core.scratch(bytes, op);
+    const views = core.engine.views();
+    const u32 = views.u32;
     u32[address >>> 2] = entries.length;
     let at = address + header;
     for (let c = 0; c < entries.length; c += 1) {
       const entry = entries[c];
       u32[(address >>> 2) + 1 + c] = entry.id;
-      this.#encodeColumn(op, entry, components[entry.name], count, { u8, dv, buffer }, at);
+      this.#encodeColumn(op, entry, components[entry.name], count, views, at);
       at += align8(entry.size * count);
     }
-    const handles = core.call(op, (r) => r.spawnMany(count, address)) >>> 0;
+    const handles = core.fast.spawnMany(core.address, count, address) >>> 0;
+    if (handles === 0) core.fail(op);
     return new Uint32Array(core.engine.views().buffer, handles, count).slice();
   }
 
   despawn(entity) {
     if (arguments.length > 1) arity('despawn', arguments.length, 1);
-    checkEntity('world.despawn', entity);
+    if ((entity >>> 0) !== entity) checkEntity('world.despawn', entity);
     const core = this.#core;
-    if (core.fast.despawn(core.address, entity) === 0) core.call('despawn', (r) => r.despawn(entity));
+    if (core.fast.despawn(core.address, entity) === 0) core.fail('despawn');
   }
 
   /** Despawns every handle in `handles` (an array or Uint32Array); all or nothing. */
   despawnMany(handles) {
     const op = 'despawnMany';
     if (arguments.length > 1) arity(op, arguments.length, 1);
-    if (!(Array.isArray(handles) || ArrayBuffer.isView(handles)) || handles instanceof DataView) {
-      throw new Error(`world.${op}: takes an array or Uint32Array of entity handles, got ${describe(handles)}`);
-    }
     const core = this.#core;
-    const n = handles.length;
-    const address = core.scratch(4 * n);
-    const { u32 } = core.engine.views();
-    for (let i = 0; i < n; i += 1) {
-      const e = handles[i];
-      if (!Number.isInteger(e) || e < 0 || e > NULL_ENTITY) {
-        throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was despawned`);
-      }
-      u32[(address >>> 2) + i] = e;
-    }
-    core.call(op, (r) => r.despawnMany(address, n));
+    const address = core.scratch(4 * this.#listLength(op, handles), op);
+    const n = this.#handleList(op, handles, address);
+    if (core.fast.despawnMany(core.address, address, n) === 0) core.fail(op);
   }
 
   isAlive(entity) {
     if (arguments.length > 1) arity('isAlive', arguments.length, 1);
-    checkEntity('world.isAlive', entity);
+    if ((entity >>> 0) !== entity) checkEntity('world.isAlive', entity);
     const core = this.#core;
-    core.raw('isAlive');
-    return core.fast.isAlive(core.address, entity) === 1;
+    const alive = core.fast.isAlive(core.address, entity);
+    if (alive < 0) core.fail('isAlive');
+    return alive === 1;
   }
 
   /** Adds a component (or overwrites it whole): fields not given get default values. */
   add(entity, name, values) {
     const op = 'add';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    checkEntity(`world.${op}`, entity);
+    if ((entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
     const core = this.#core;
-    core.component(op, name);
-    const encoded = core.encodeComponents(op, { [name]: values === undefined ? true : values });
-    if (core.fast.add(core.address, entity, encoded) === 0) core.call(op, (r) => r.add(entity, name, values));
+    const entry = core.component(op, name);
+    if (core.fast.add(core.address, entity, entry.id, core.encodeOne(op, entry, values)) === 0) core.fail(op);
+  }
+
+  /**
+   * Adds (or overwrites) one component on every entity of `handles` (an array or Uint32Array of
+   * handles, none twice): `values` as spawnMany takes them, a number or an array-like of
+   * handles.length numbers per field; none (or true) gives default values. All or nothing: the
+   * handles, the values and the phase are checked before the first entity changes. Observers
+   * fire as for add(), entity by entity in list order.
+   */
+  addMany(handles, name, values) {
+    const op = 'addMany';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    const core = this.#core;
+    const entry = core.component(op, name);
+    const count = this.#listLength(op, handles);
+    const listBytes = align8(4 * count);
+    // The whole element for every entity, defaults where no value is given (add's rule: an
+    // entity that has the component already gets it overwritten whole).
+    const address = core.scratch(listBytes + entry.size * count, op);
+    const views = core.engine.views();
+    this.#handleList(op, handles, address);
+    if (entry.tag) core.encodeOne(op, entry, values);  // throws for a field given
+    else this.#encodeColumn(op, entry, values, count, views, address + listBytes);
+    const elements = entry.tag ? 0 : address + listBytes;
+    if (core.fast.addMany(core.address, address, count, entry.id, elements) === 0) core.fail(op);
   }
 
   remove(entity, name) {
     if (arguments.length > 2) arity('remove', arguments.length, 2);
-    checkEntity('world.remove', entity);
+    if ((entity >>> 0) !== entity) checkEntity('world.remove', entity);
     const core = this.#core;
-    const { id } = core.component('remove', name);
-    if (core.fast.remove(core.address, entity, id) === 0) core.call('remove', (r) => r.remove(entity, name));
+    if (core.fast.remove(core.address, entity, core.component('remove', name).id) === 0) core.fail('remove');
+  }
+
+  /**
+   * Removes one component from every entity of `handles` that has it (an array or Uint32Array
+   * of handles, none twice). All or nothing, like addMany.
+   */
+  removeMany(handles, name) {
+    const op = 'removeMany';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    const core = this.#core;
+    const { id } = core.component(op, name);
+    const count = this.#listLength(op, handles);
+    const address = core.scratch(4 * count, op);
+    this.#handleList(op, handles, address);
+    if (core.fast.removeMany(core.address, address, count, id) === 0) core.fail(op);
   }
 
   has(entity, name) {
     if (arguments.length > 2) arity('has', arguments.length, 2);
-    checkEntity('world.has', entity);
+    if ((entity >>> 0) !== entity) checkEntity('world.has', entity);
     const core = this.#core;
-    const { id } = core.component('has', name);
-    const result = core.fast.has(core.address, entity, id);
-    if (result >= 0) return result === 1;
-    return core.call('has', (r) => r.has(entity, name));
+    const result = core.fast.has(core.address, entity, core.component('has', name).id);
+    if (result < 0) core.fail('has');
+    return result === 1;
   }
 
   /** A plain object copy of the component's values ({} for a tag). */
   get(entity, name) {
     if (arguments.length > 2) arity('get', arguments.length, 2);
-    checkEntity('world.get', entity);
+    if ((entity >>> 0) !== entity) checkEntity('world.get', entity);
     const core = this.#core;
     const entry = core.component('get', name);
     const address = core.fast.element(core.address, entity, entry.id) >>> 0;
-    if (address === 0) return core.call('get', (r) => r.get(entity, name));  // throws the worded error
+    if (address === 0) core.fail('get');
     return entry.tag ? {} : core.decodeElement(entry, address);
   }
 
@@ -200,15 +232,14 @@ export class World {
   set(entity, name, values) {
     const op = 'set';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    checkEntity(`world.${op}`, entity);
+    if ((entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
     const core = this.#core;
     const entry = core.component(op, name);
-    if (entry.fields.length <= 32 && !entry.tag) {
-      const address = core.scratch(entry.size);
-      const mask = core.encodeElement(op, entry, values, core.engine.viewsCovering(address + entry.size), address, false);
-      if (core.fast.set(core.address, entity, entry.id, address, mask) === 1) return;
-    }
-    core.call(op, (r) => r.set(entity, name, values));  // throws the worded error (or sets)
+    if (entry.fields.length >= 32) return this.#setWide(entity, entry, values);
+    const size = entry.size;
+    const address = core.scratch(size, op);
+    const mask = core.encodeElement(op, entry, values, core.engine.viewsCovering(address + size), address, false);
+    if (core.fast.set(core.address, entity, entry.id, address, mask) === 0) core.fail(op);
   }
 
   /**
@@ -228,9 +259,7 @@ export class World {
       return;
     }
     checkEntity(`world.${op}`, entityOrChunk);
-    if (entry.tag) throw new Error(`world.${op}: '${name}' is a tag: it has no values to change`);
-    if (core.fast.markChanged(core.address, entityOrChunk, entry.id) === 1) return;
-    core.call(op, (r) => r.markChanged(entityOrChunk, name));  // throws the worded error (dead, missing, in a wave)
+    if (core.fast.markChanged(core.address, entityOrChunk, entry.id) === 0) core.fail(op);
   }
 
   // ---- queries and storage
@@ -368,6 +397,47 @@ export class World {
   /** Frees the world (and its schedulers and queries). Any later call throws; a second dispose does nothing. */
   dispose() {
     this.#core.dispose();
+  }
+
+  // The length of a list of handles (an array or a typed array of integers).
+  #listLength(op, handles) {
+    if (!(Array.isArray(handles) || ArrayBuffer.isView(handles)) || handles instanceof DataView) {
+      throw new Error(`world.${op}: takes an array or Uint32Array of entity handles, got ${describe(handles)}`);
+    }
+    return handles.length;
+  }
+
+  // Checks that `handles` holds handles (JS numbers that are 32-bit handles) and copies them to
+  // `at` in scratch. Returns their count. Whether each is alive, and given once, is the engine's
+  // to check.
+  #handleList(op, handles, at) {
+    const n = this.#listLength(op, handles);
+    const u32 = this.#core.engine.views().u32;
+    if (handles instanceof Uint32Array) {
+      u32.set(handles, at >>> 2);
+      return n;
+    }
+    for (let i = 0; i < n; i += 1) {
+      const e = handles[i];
+      if ((e >>> 0) !== e) {
+        throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was changed`);
+      }
+      u32[(at >>> 2) + i] = e;
+    }
+    return n;
+  }
+
+  // set() of a component with 32 fields or more (beyond what the export's field mask tells
+  // apart from "the whole element"): the whole element, the rest copied from the current values.
+  #setWide(entity, entry, values) {
+    const core = this.#core;
+    const current = core.fast.element(core.address, entity, entry.id) >>> 0;
+    if (current === 0) core.fail('set');
+    const address = core.scratch(entry.size, 'set');
+    const views = core.engine.viewsCovering(address + entry.size);
+    views.u8.copyWithin(address, current, current + entry.size);
+    core.encodeElement('set', entry, values, views, address, false);
+    if (core.fast.set(core.address, entity, entry.id, address, 0xffffffff) === 0) core.fail('set');
   }
 
   // spawnMany's values of one component for `count` rows, written as the column lays them out.

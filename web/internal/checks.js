@@ -4,7 +4,9 @@
 // Every function here is pure: it throws an Error whose message starts with `op` (e.g.
 // 'world.spawn') and names what was wrong, or returns the checked value.
 
-export const NULL_ENTITY = 0xffffffff;
+import { NULL_ENTITY } from './constants.js';
+
+export { NULL_ENTITY };
 
 /** A short description of a value for error messages: 'a string ("abc")', 'null', 'number NaN'. */
 export function describe(value) {

@@ -6,19 +6,13 @@
 // reaches a kernel.
 // Thread rule: the page's main thread.
 
+import { describe } from './checks.js';
 import { KernelRuntime, kernelNames } from './kernel_runtime.js';
 
 // How long the engine may take to start its workers and have them import the kernel module.
 // Loading takes well under a second; this only turns a worker that never answers (a module
 // import that never settles) into a rejection instead of a hang.
 export const KERNEL_LOAD_DEADLINE_MS = 15000;
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `a string ("${value}")`;
-  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
-  return `${typeof value} ${String(value)}`;
-}
 
 /**
  * Imports the kernel module on the page. `kernels`: a URL, or a string resolved against the

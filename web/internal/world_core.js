@@ -1,28 +1,35 @@
 // Internal to the JS layer: the state behind a public World (web/world.js), reached by other web/
 // modules with internalsOf(world). It owns the raw Embind world (wasm/world_binding.hpp), the
-// component layouts JS caches, and the value encoding: values are checked here once (G5) and
-// written, encoded as the columns store them, into the world's scratch area in the wasm heap;
-// the fast C exports (wasm/world_fast.cpp) then take only numbers. When a fast export says
-// "could not", the same operation goes through the Embind method, which throws the worded error.
+// component layouts JS caches, and the value encoding: the JS types and ranges of values are
+// checked here once (G5) and the values written, encoded as the columns store them, into the
+// world's scratch area in the wasm heap; the C exports (wasm/world_fast.cpp) then take only
+// numbers, one call per operation. World state (handles, phase, components, capacity) is the
+// engine's to check: when an export says "could not", fail() throws the engine's own error,
+// which the export left in its error slot (wasm/js_error.hpp).
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject } from './checks.js';
+import { FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT } from './constants.js';
 
-// Typed arrays for homogeneous components (every field the same type).
-export const VIEW_TYPES = {
+// Typed arrays for homogeneous components (every field the same type), by the engine's field types.
+const TYPED_ARRAYS = {
   f32: Float32Array, f64: Float64Array, i8: Int8Array, i16: Int16Array, i32: Int32Array,
   u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, bool: Uint8Array, entity: Uint32Array,
 };
+export const VIEW_TYPES = Object.freeze(Object.fromEntries(FIELD_TYPES.map((type) => {
+  if (TYPED_ARRAYS[type] === undefined) throw new Error(`ecsia: no typed array for the engine's field type '${type}'`);
+  return [type, TYPED_ARRAYS[type]];
+})));
 
 const F32_MAX = 3.4028234663852886e38;
-const NULL_BITS = 0xffffffff;
+const NULL_BITS = NULL_ENTITY;
 // Whole-number field types: [lowest, highest].
 const INTEGER_RANGE = {
   i8: [-128, 127], i16: [-32768, 32767], i32: [-2147483648, 2147483647],
   u8: [0, 255], u16: [0, 65535], u32: [0, 4294967295],
 };
 
-const align8 = (n) => (n + 7) & ~7;
+export const align8 = (n) => (n + VALUE_ALIGNMENT - 1) & -VALUE_ALIGNMENT;
 
 // How a component's column is viewed from JS: a typed array with `stride` elements per entity
 // (homogeneous components), or a DataView with `stride` bytes per entity (mixed field types).
@@ -116,7 +123,37 @@ function componentEntry(info) {
   // The defaults as 32-bit words when the element is a whole number of them (every element of
   // 4-byte fields): written word by word, cheaper than TypedArray.set for a few bytes.
   const defaultWords = info.size % 4 === 0 ? new Uint32Array(defaults.buffer) : null;
-  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords };
+  // The element at `address` as a plain object (world.get).
+  const read = (views, address) => {
+    const dv = views.dv;
+    const out = {};
+    for (let i = 0; i < fields.length; i += 1) {
+      const f = fields[i];
+      out[f.name] = loadField(dv, address + f.offset, f.type);
+    }
+    return out;
+  };
+  // The field names when every field is f32 and they lie packed in order (decodeElement's fast path).
+  const f32Names = fields.length > 0 && fields.every((f, i) => f.type === 'f32' && f.offset === 4 * i) && info.size === 4 * fields.length
+    ? fields.map((f) => f.name) : null;
+  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names };
+}
+
+/** The world's C exports of an engine, once per engine: { spawn, despawn, ..., errorCode, errorMessage }. */
+const exportsOf = new WeakMap();
+function worldExports(engine) {
+  let table = exportsOf.get(engine);
+  if (table === undefined) {
+    const prefix = '_ecsia_world_';
+    const found = Object.keys(engine.module).filter((key) => key.startsWith(prefix));
+    const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    table = Object.fromEntries(found.map((key) => [camel(key.slice(prefix.length)), engine.direct(key)]));
+    table.errorCode = engine.direct('_ecsia_error_code');
+    table.errorMessage = engine.direct('_ecsia_error_message');
+    exportsOf.set(engine, table);
+  }
+  // A copy per world: plain fields, read on every call (and which a test may wrap).
+  return { ...table };
 }
 
 export class WorldCore {
@@ -124,23 +161,18 @@ export class WorldCore {
   #components = new Map();  // name -> component entry
   #scratch = 0;             // address of the raw world's scratch area
   #scratchBytes = 0;
-  #fast;                    // the raw module's C exports (world_fast.cpp)
-  #address;                 // the raw world's address, their first argument
   #onDispose = [];          // what dispose() runs first (schedulers stop)
   #rawQueries = new Set();  // the raw QueryBindings of live queries (freed on dispose or GC)
 
   constructor(engine, raw) {
     this.engine = engine;
     this.#raw = raw;
-    const m = engine.module;
-    // The instance's own functions, not Emscripten's forwarding stand-ins (Engine.direct).
-    const d = (name) => engine.direct(`_ecsia_world_${name}`);
-    this.#fast = {
-      element: d('element'), set: d('set'), spawn: d('spawn'), add: d('add'), remove: d('remove'),
-      despawn: d('despawn'), isAlive: d('is_alive'), has: d('has'), markChanged: d('mark_changed'),
-      storageGeneration: d('storage_generation'), structureVersion: d('structure_version'),
-    };
-    this.#address = raw.address();
+    // The world's C exports (wasm/world_fast.cpp) by their names in camelCase
+    // (_ecsia_world_add_many -> addMany), so a new export needs no line here; the instance's own
+    // functions rather than Emscripten's forwarding stand-ins (Engine.direct).
+    this.fast = worldExports(engine);
+    /** The raw world's address, the exports' first argument; 0 once disposed (they then fail with Disposed). */
+    this.address = raw.address() >>> 0;
     /**
      * > 0 while a system's run() or an observer callback is on the stack: queries then keep the
      * world's tick (a system's writes stay at its own tick), and dispose() is refused.
@@ -170,8 +202,26 @@ export class WorldCore {
   }
 
   get disposed() { return this.#raw === null; }
-  get fast() { return this.#fast; }
-  get address() { return this.#address; }
+
+  /**
+   * Throws the error a C export just failed with (its status said so): the engine's own code
+   * and message from the error slot, as `world.<op>: <message>` with `.code`. Nothing changed.
+   */
+  fail(op) {
+    const fast = this.fast;
+    const code = this.#cString(fast.errorCode() >>> 0);
+    const error = new Error(`world.${op}: ${this.#cString(fast.errorMessage() >>> 0)}`);
+    error.code = code;
+    throw error;
+  }
+
+  // A NUL-terminated UTF-8 string in the heap (copied first: TextDecoder refuses shared memory).
+  #cString(address) {
+    const { u8 } = this.engine.views();
+    let end = address;
+    while (u8[end] !== 0) end += 1;
+    return new TextDecoder().decode(u8.slice(address, end));
+  }
 
   /** The raw Embind world; throws naming `op` once the world was disposed. */
   raw(op) {
@@ -185,15 +235,14 @@ export class WorldCore {
     return this.engine.call(`world.${op}`, () => fn(raw));
   }
 
-  /** The component entry of a name: { id, info, layout, size, tag, fields, byName, fieldMap, defaults, defaultWords }. */
+  /**
+   * The component entry of a name: { id, info, layout, size, tag, fields, byName, fieldMap,
+   * defaults, defaultWords }, cached; an unknown name is the engine's UnknownComponent error.
+   */
   component(op, name) {
     const entry = this.#components.get(name);
     if (entry !== undefined) return entry;
     if (typeof name !== 'string') throw new Error(`world.${op}: a component name must be a string, got ${describe(name)}`);
-    const known = this.call(op, (r) => r.componentNames());
-    if (!known.includes(name)) {
-      throw new Error(`world.${op}: unknown component '${name}' (defined: ${known.join(', ') || 'none'})`);
-    }
     const created = componentEntry(this.call(op, (r) => r.componentInfo(name)));
     this.#components.set(name, created);
     return created;
@@ -214,9 +263,11 @@ export class WorldCore {
   }
 
   /** An 8-aligned scratch area of at least `bytes` bytes in the heap (valid until the next call). */
-  scratch(bytes) {
+  scratch(bytes, op = 'scratch') {
     if (bytes > this.#scratchBytes) {
-      this.#scratch = this.call('scratch', (r) => r.scratch(bytes)) >>> 0;
+      const address = this.fast.scratch(this.address, bytes) >>> 0;
+      if (address === 0) this.fail(op);
+      this.#scratch = address;
       this.#scratchBytes = bytes;
     }
     return this.#scratch;
@@ -240,6 +291,7 @@ export class WorldCore {
       throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
     }
     const dv = views.dv;
+    const f32 = this.#f32Of(views.buffer);
     let mask = 0;
     for (const key in values) {
       const field = entry.fieldMap.get(key);
@@ -256,7 +308,7 @@ export class WorldCore {
       // NaN fails every comparison here and so takes checkField's error.
       if (type === 'f32' && typeof value === 'number' &&
           ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity)) {
-        dv.setFloat32(where, value, true);
+        f32[where >>> 2] = value;  // f32 fields are 4-aligned: the typed array is cheaper than the DataView
       } else if (type === 'f64' && typeof value === 'number' && value === value) {
         dv.setFloat64(where, value, true);
       } else {
@@ -269,47 +321,87 @@ export class WorldCore {
 
   /**
    * Encodes { name: values } for one row in the encoded_values.hpp layout into scratch; returns
-   * its address. Throws (naming `op`) before anything changes.
+   * its address. Throws (naming `op`) before anything changes. Two passes over the names, so
+   * that nothing is allocated per call.
    */
   encodeComponents(op, components) {
     if (!isPlainObject(components)) {
       throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     }
-    const entries = [];
-    for (const name in components) entries.push(this.component(op, name));
-    let bytes = align8(4 * (1 + entries.length));
-    for (const entry of entries) bytes += align8(entry.size);
-    const address = this.scratch(bytes);
-    const views = this.engine.viewsCovering(address + bytes);
-    const u32 = views.u32;
-    u32[address >>> 2] = entries.length;
-    let at = address + align8(4 * (1 + entries.length));
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i];
-      u32[(address >>> 2) + 1 + i] = entry.id;
-      this.encodeElement(op, entry, components[entry.name], views, at, true);
-      at += align8(entry.size);
+    let count = 0;
+    let bytes = 0;
+    for (const name in components) {
+      count += 1;
+      bytes += align8(this.component(op, name).size);
     }
+    const header = align8(4 * (1 + count));
+    const address = this.scratch(header + bytes, op);
+    const views = this.engine.viewsCovering(address + header + bytes);
+    const u32 = views.u32;
+    u32[address >>> 2] = count;
+    let i = 0;
+    let at = address + header;
+    for (const name in components) {
+      const entry = this.#components.get(name);
+      u32[(address >>> 2) + 1 + i] = entry.id;
+      this.encodeElement(op, entry, components[name], views, at, true);
+      at += align8(entry.size);
+      i += 1;
+    }
+    return address;
+  }
+
+  /**
+   * One component's element for add, whole (fields not given get default values): its address
+   * in scratch, or 0 for a tag (given true or {}). Throws naming `op` for a bad value.
+   */
+  encodeOne(op, entry, values) {
+    if (entry.tag) {
+      if (values === undefined || values === null || values === true) return 0;
+      if (!isPlainObject(values)) throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
+      for (const key in values) {
+        if (Object.prototype.hasOwnProperty.call(values, key)) throw new Error(`world.${op}: '${entry.name}' is a tag and has no field '${key}'`);
+      }
+      return 0;
+    }
+    const address = this.scratch(entry.size, op);
+    this.encodeElement(op, entry, values, this.engine.viewsCovering(address + entry.size), address, true);
     return address;
   }
 
   /** Decodes the element at `address` into a plain object. */
   decodeElement(entry, address) {
-    const { dv } = this.engine.viewsCovering(address + entry.size);
+    const views = this.engine.viewsCovering(address + entry.size);
+    const names = entry.f32Names;
+    if (names === null) return entry.read(views, address);
+    // Every field f32, packed in order (the common case): one typed-array read each.
+    const f32 = this.#f32Of(views.buffer);
+    const base = address >>> 2;
     const out = {};
-    for (const field of entry.fields) out[field.name] = loadField(dv, address + field.offset, field.type);
+    for (let i = 0; i < names.length; i += 1) out[names[i]] = f32[base + i];
     return out;
+  }
+
+  // A Float32Array over the heap `buffer` (the views' own), made again only when the heap was replaced.
+  #f32Buffer = null;
+  #f32 = null;
+  #f32Of(buffer) {
+    if (buffer !== this.#f32Buffer) {
+      this.#f32 = new Float32Array(buffer);
+      this.#f32Buffer = buffer;
+    }
+    return this.#f32;
   }
 
   /** The number behind world.storageGeneration: the raw generation plus the heap's epoch. */
   viewGeneration() {
     this.raw('storageGeneration');
-    return this.#fast.storageGeneration(this.#address) + this.engine.heapState().epoch;
+    return this.fast.storageGeneration(this.address) + this.engine.heapState().epoch;
   }
 
   structureVersion() {
     this.raw('structureVersion');
-    return this.#fast.structureVersion(this.#address);
+    return this.fast.structureVersion(this.address);
   }
 
   /** Registers fn to run first when the world is disposed (a scheduler stopping). */
@@ -336,5 +428,6 @@ export class WorldCore {
     this.#raw.setDiagnosticHandler(null);
     this.#raw.delete();
     this.#raw = null;
+    this.address = 0;
   }
 }

@@ -102,7 +102,7 @@ export function runProperty(world, seed, steps) {
   // Each op: { call(world), model() -> { result } | { error, code? } } where model() also
   // applies the change to the model when it succeeds.
   function pick() {
-    const kind = next(12);
+    const kind = next(14);
     const e = next(5) === 0 ? (anyDead() ?? anyLive()) : anyLive();
     const name = NAMES[next(NAMES.length)];
     const live = e !== undefined && alive.has(e);
@@ -196,6 +196,68 @@ export function runProperty(world, seed, steps) {
       return {
         label: `${method}(${JSON.stringify(wrong)})`, call: (w) => w[method](...wrong),
         model: () => ({ error: true }),
+      };
+    }
+    if (kind >= 12) {
+      // addMany / removeMany over a random list of live handles, in random order; sometimes
+      // spoilt (a dead handle, a repeated one, a value of the wrong kind or count), which must
+      // change nothing.
+      const list = handles().filter(() => next(2) === 0);
+      for (let i = list.length - 1; i > 0; i -= 1) { const j = next(i + 1); [list[i], list[j]] = [list[j], list[i]]; }
+      const spoil = next(8);
+      let code;
+      const deadOnes = [...dead].filter((h) => !alive.has(h));
+      if (spoil === 0 && deadOnes.length > 0) {
+        list.splice(next(list.length + 1), 0, deadOnes[next(deadOnes.length)]);
+        code = 'StaleEntity';
+      } else if (spoil === 1 && list.length > 0) {
+        list.splice(next(list.length + 1), 0, list[next(list.length)]);
+        code = 'BadValue';
+      }
+      const spoiltList = code !== undefined;
+      const asTyped = next(2) === 0;
+      const given = asTyped ? Uint32Array.from(list) : list;
+      if (kind === 13) {
+        return {
+          label: `removeMany(${JSON.stringify(list)}, ${name})`, call: (w) => w.removeMany(given, name),
+          model: () => {
+            if (spoiltList) return { error: true, code };
+            for (const h of list) delete alive.get(h)[name];
+            return { result: undefined };
+          },
+        };
+      }
+      // Per field: one value for all, or an array with one per handle; or none (defaults).
+      const perEntity = list.map(() => values(name, false));
+      let manyValues;
+      const fields = Object.keys(SCHEMA[name]);
+      if (fields.length > 0 && next(3) !== 0) {
+        manyValues = {};
+        for (const field of fields) {
+          if (next(3) === 0) { for (const v of perEntity) v[field] = defaults(name)[field]; continue; }
+          if (next(2) === 0 || SCHEMA[name][field] === 'entity') {
+            manyValues[field] = perEntity.length > 0 ? perEntity[0][field] : defaults(name)[field];
+            for (const v of perEntity) v[field] = manyValues[field];
+          } else {
+            manyValues[field] = perEntity.map((v) => v[field]);
+          }
+        }
+      } else {
+        for (const v of perEntity) Object.assign(v, defaults(name));
+      }
+      let badValue = false;
+      if (!spoiltList && next(8) === 0) {
+        badValue = true;
+        manyValues = fields.length === 0 ? { nope: 1 } : next(2) === 0 ? badValues(name) : { [fields[0]]: new Array(list.length + 1).fill(0) };
+      }
+      return {
+        label: `addMany(${JSON.stringify(list)}, ${name}, ${JSON.stringify(manyValues)})`, call: (w) => w.addMany(given, name, manyValues),
+        model: () => {
+          if (spoiltList) return { error: true, code };
+          if (badValue) return { error: true };
+          list.forEach((h, i) => { alive.get(h)[name] = name === 'frozen' ? {} : { ...defaults(name), ...perEntity[i] }; });
+          return { result: undefined };
+        },
       };
     }
     const withList = NAMES.filter(() => next(3) === 0);

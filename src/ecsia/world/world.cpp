@@ -91,6 +91,14 @@ std::byte* World::element(Entity entity, ComponentId id) const {
     return column->element(at.row);
 }
 
+std::byte* World::find_bytes(Entity entity, ComponentId id) const noexcept {
+    if (!pool_.is_alive(entity) || id >= registry_.size()) return nullptr;
+    const EntityLocation at = locations_[pool_.layout().index(entity)];
+    Column* column = const_cast<TableGraph&>(graph_).table(at.table).column(id);
+    if (column == nullptr || registry_.desc(id).is_tag()) return nullptr;
+    return column->element(at.row);
+}
+
 void World::mark_changed(Entity entity, ComponentId id) {
     require_serial("mark_changed");
     (void)element(entity, id);  // alive, has it, not a tag

@@ -114,6 +114,18 @@ public:
     // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
     void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
 
+    // ---- one component on many entities, all or nothing: the phase, the id, and every handle
+    // (alive, none given twice) are checked and room is made in the target tables before the
+    // first entity changes; a bad handle throws StaleEntity (or BadValue when repeated) naming its
+    // position, and the world is as it was. Observers fire as for the per-entity calls, in order.
+    // Adds (or overwrites) `id` on entities[i] with the element at elements + i * size (the
+    // component's size; nothing for a tag). elements == nullptr is add() of a value without
+    // bytes for each: the component starts with default values, or keeps its values where the
+    // entity has it already.
+    void add_many(std::span<const Entity> entities, ComponentId id, const void* elements = nullptr);
+    // Removes `id` from each entity that has it (the others are left as they are).
+    void remove_many(std::span<const Entity> entities, ComponentId id);
+
     // A type the world never saw is simply absent, but a stale handle is refused either way (G4).
     template <typename T>
     bool has(Entity entity) const {
@@ -155,6 +167,9 @@ public:
     double get_field(Entity entity, ComponentId id, std::string_view field) const;
     // The component's bytes; throws StaleEntity / MissingComponent / UnknownComponent.
     const std::byte* get_bytes(Entity entity, ComponentId id) const { return element(entity, id); }
+    // get_bytes without the throw: nullptr when get_bytes would throw (a dead handle, an unknown
+    // id, a component the entity lacks, a tag). For callers that test before they call.
+    std::byte* find_bytes(Entity entity, ComponentId id) const noexcept;
     // Marks the component changed at the current tick (for writes made through a pointer or a
     // view); the change observers run at the next flush. Throws StaleEntity / MissingComponent /
     // BadValue (a tag) like get_bytes, and WrongPhase during a wave (a kernel's writes through its
@@ -289,6 +304,12 @@ private:
     // place()'s sorted signature, reused so that a spawn does not allocate. Safe to share: place()
     // is done with it before observers run, and observers cannot spawn.
     std::vector<ComponentId> place_signature_;
+    // The bulk calls' scratch, reused so that a call allocates nothing once warm: which slots a
+    // call names (its repeat check), and the rows it adds per target table.
+    std::vector<std::uint8_t> bulk_marks_;
+    std::vector<std::uint32_t> bulk_rows_;
+    // The bulk calls' checks: structural phase, `id` known, every handle alive and none twice.
+    void check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation);
 };
 
 // A query bound to a world: matched tables stay cached across calls.

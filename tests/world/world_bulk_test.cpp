@@ -1,0 +1,185 @@
+// World::add_many / remove_many against the simplest model there is: the same changes made one
+// entity at a time on a twin world. Random lists of handles (from any tables, in any order) must
+// leave both worlds with the same state hash and the same observer events in the same order;
+// a list with a dead or repeated handle, an unknown id or a call inside an observer must throw
+// and leave the world exactly as it was (all or nothing).
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "ecsia/snapshot/state_hash.hpp"
+#include "support/test_components.hpp"
+
+using namespace ecsia;
+using test::Enemy;
+using test::Position;
+using test::Velocity;
+
+namespace {
+
+struct Twin {
+    World world{WorldOptions{.max_entities = 400}};
+    ComponentId position = world.component<Position>();
+    ComponentId velocity = world.component<Velocity>();
+    ComponentId enemy = world.component<Enemy>();
+    std::vector<std::string> events;
+
+    Twin() {
+        for (ComponentId id : {position, velocity, enemy}) {
+            world.observe(ObserverEvent::OnAdd, id, [this, id](ObserverContext& ctx) {
+                events.push_back("add " + std::to_string(id) + " " + std::to_string(ctx.entity.bits));
+            });
+            world.observe(ObserverEvent::OnRemove, id, [this, id](ObserverContext& ctx) {
+                events.push_back("remove " + std::to_string(id) + " " + std::to_string(ctx.entity.bits));
+            });
+            world.observe(ObserverEvent::OnChange, id, [this, id](ObserverContext& ctx) {
+                events.push_back("change " + std::to_string(id) + " " + std::to_string(ctx.entity.bits));
+            });
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("add_many and remove_many do what a loop of add and remove does", "[world][bulk]") {
+    const std::uint32_t seed = GENERATE(1u, 2u, 3u, 4u, 5u);
+    std::mt19937 random(seed);
+    Twin bulk;
+    Twin loop;
+    std::vector<Entity> alive;
+    auto pick = [&](std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(random); };
+
+    for (int step = 0; step < 300; ++step) {
+        const std::uint32_t what = pick(10);
+        if (what < 2 || alive.empty()) {  // spawn into one of several tables
+            const std::uint32_t shape = pick(4);
+            Entity a;
+            Entity b;
+            if (shape == 0) { a = bulk.world.spawn(); b = loop.world.spawn(); }
+            else if (shape == 1) { a = bulk.world.spawn(Position{1, 2}); b = loop.world.spawn(Position{1, 2}); }
+            else if (shape == 2) { a = bulk.world.spawn(Velocity{3, 4}, Enemy{}); b = loop.world.spawn(Velocity{3, 4}, Enemy{}); }
+            else { a = bulk.world.spawn(Position{5, 6}, Enemy{}); b = loop.world.spawn(Position{5, 6}, Enemy{}); }
+            REQUIRE(a == b);
+            alive.push_back(a);
+            continue;
+        }
+        if (what == 2) {  // despawn one, keeping its handle around as a dead one
+            const std::uint32_t i = pick(static_cast<std::uint32_t>(alive.size()));
+            bulk.world.despawn(alive[i]);
+            loop.world.despawn(alive[i]);
+            alive.erase(alive.begin() + i);
+            continue;
+        }
+        // A random subset of the alive entities, in random order.
+        std::vector<Entity> list = alive;
+        std::shuffle(list.begin(), list.end(), random);
+        list.resize(pick(static_cast<std::uint32_t>(list.size()) + 1));
+        const ComponentId ids[] = {bulk.position, bulk.velocity, bulk.enemy};
+        const ComponentId id = ids[pick(3)];
+        const bool adding = what < 7;
+        std::vector<Position> values(list.size());
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = Position{float(step), float(i)};
+        const bool with_values = id != bulk.enemy && pick(2) == 0;
+        // Velocity has Position's layout: the same bytes serve both.
+        const void* elements = with_values ? static_cast<const void*>(values.data()) : nullptr;
+
+        const std::uint32_t spoil = list.empty() ? 0 : pick(6);
+        if (spoil == 1 || spoil == 2) {  // a dead handle or a repeated one somewhere in the list: nothing changes
+            const std::uint64_t before = state_hash(bulk.world);
+            const std::size_t events = bulk.events.size();
+            const std::uint64_t version = bulk.world.structure_version();
+            const Entity bad = spoil == 1 ? Entity{alive.back().bits ^ 0x80000000u} : list[pick(static_cast<std::uint32_t>(list.size()))];
+            list.insert(list.begin() + pick(static_cast<std::uint32_t>(list.size()) + 1), bad);
+            const ErrorCode expected = spoil == 1 ? ErrorCode::StaleEntity : ErrorCode::BadValue;
+            try {
+                if (adding) bulk.world.add_many(list, id, nullptr);
+                else bulk.world.remove_many(list, id);
+                FAIL("a spoilt list was accepted");
+            } catch (const Error& error) {
+                CHECK(error.code() == expected);
+                CHECK(std::string(error.what()).find("nothing was changed") != std::string::npos);
+            }
+            CHECK(state_hash(bulk.world) == before);
+            CHECK(bulk.events.size() == events);
+            CHECK(bulk.world.structure_version() == version);
+            continue;
+        }
+        if (adding) {
+            bulk.world.add_many(list, id, elements);
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const ComponentValue value{id, elements == nullptr ? nullptr : &values[i],
+                                           elements == nullptr ? 0u : std::uint32_t(sizeof(Position))};
+                loop.world.add(list[i], value);
+            }
+        } else {
+            bulk.world.remove_many(list, id);
+            for (const Entity e : list) loop.world.remove(e, id);
+        }
+        bulk.world.flush();
+        loop.world.flush();
+        REQUIRE(state_hash(bulk.world) == state_hash(loop.world));
+        REQUIRE(bulk.events == loop.events);
+        for (const Entity e : list) REQUIRE(bulk.world.has(e, id) == adding);
+        if (adding && with_values && id == bulk.position) {
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                CHECK(bulk.world.get<Position>(list[i]).x == values[i].x);
+                CHECK(bulk.world.get<Position>(list[i]).y == values[i].y);
+            }
+        }
+    }
+}
+
+TEST_CASE("add_many and remove_many refuse what the per-entity calls refuse, changing nothing", "[world][bulk]") {
+    Twin w;
+    World& world = w.world;
+    const Entity a = world.spawn(Position{1, 2});
+    const Entity b = world.spawn(Velocity{3, 4});
+    const std::vector<Entity> list{a, b};
+    const std::uint64_t before = state_hash(world);
+
+    SECTION("an unknown component id") {
+        CHECK_THROWS_MATCHES(world.add_many(list, 999), Error,
+                             Catch::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::UnknownComponent; }));
+        CHECK_THROWS_MATCHES(world.remove_many(list, 999), Error,
+                             Catch::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::UnknownComponent; }));
+    }
+    SECTION("the position of the bad handle is named") {
+        world.despawn(b);
+        const std::uint64_t now = state_hash(world);
+        CHECK_THROWS_WITH(world.add_many(list, w.enemy), Catch::Contains("entities[1]") && Catch::Contains("not alive"));
+        CHECK(state_hash(world) == now);
+        return;
+    }
+    SECTION("inside an observer") {
+        const Entity c = world.spawn();
+        bool threw = false;
+        world.observe(ObserverEvent::OnAdd, w.enemy, [&](ObserverContext&) {
+            try {
+                world.add_many(list, w.velocity);
+            } catch (const Error& e) {
+                threw = e.code() == ErrorCode::WrongPhase;
+            }
+        });
+        world.add(c, ComponentValue{w.enemy});
+        CHECK(threw);
+        CHECK_FALSE(world.has(a, w.velocity));
+        return;
+    }
+    CHECK(state_hash(world) == before);
+}
+
+TEST_CASE("add_many of no entities and remove_many of a component nobody has change nothing", "[world][bulk]") {
+    Twin w;
+    const Entity a = w.world.spawn(Position{1, 2});
+    w.events.clear();
+    const std::uint64_t before = state_hash(w.world);
+    w.world.add_many({}, w.enemy);
+    w.world.remove_many(std::vector<Entity>{a}, w.enemy);
+    CHECK(state_hash(w.world) == before);
+    CHECK(w.events.empty());
+}

@@ -1,0 +1,32 @@
+# Generates web/internal/constants.js from wasm/boundary_constants.hpp (its two X-macro lists), so
+# the JS layer's shared numbers and names come from the one C++ header. Runs at configure time;
+# the header is a configure dependency, so editing it regenerates the module on the next build.
+set(ecsia_constants_header ${CMAKE_CURRENT_LIST_DIR}/boundary_constants.hpp)
+set(ecsia_constants_js ${CMAKE_CURRENT_LIST_DIR}/../web/internal/constants.js)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ecsia_constants_header})
+file(READ ${ecsia_constants_header} ecsia_constants_text)
+
+set(ecsia_js "// Generated from wasm/boundary_constants.hpp by wasm/boundary_constants.cmake when the build is\n")
+string(APPEND ecsia_js "// configured: edit the header, never this file. The numbers and names JS shares with the engine.\n\n")
+string(REGEX MATCHALL "X\\(([A-Z_]+), (0x[0-9A-Fa-f]+|[0-9]+), \"([^\"]*)\"\\)" ecsia_numbers "${ecsia_constants_text}")
+foreach(entry IN LISTS ecsia_numbers)
+  string(REGEX REPLACE "X\\(([A-Z_]+), (0x[0-9A-Fa-f]+|[0-9]+), \"([^\"]*)\"\\)" "/** \\3 */\nexport const \\1 = \\2;\n" line "${entry}")
+  string(APPEND ecsia_js "${line}")
+endforeach()
+string(REGEX MATCHALL "X\\(([A-Za-z0-9]+), \"([a-z0-9]+)\"\\)" ecsia_types "${ecsia_constants_text}")
+set(ecsia_type_names "")
+foreach(entry IN LISTS ecsia_types)
+  string(REGEX REPLACE "X\\(([A-Za-z0-9]+), \"([a-z0-9]+)\"\\)" "'\\2'" name "${entry}")
+  list(APPEND ecsia_type_names "${name}")
+endforeach()
+list(JOIN ecsia_type_names ", " ecsia_type_list)
+string(APPEND ecsia_js "/** The field types, in the engine's order (FieldType). */\nexport const FIELD_TYPES = Object.freeze([${ecsia_type_list}]);\n")
+
+# Written only when it changed, so an unchanged header leaves the file (and its time) alone.
+set(ecsia_old "")
+if(EXISTS ${ecsia_constants_js})
+  file(READ ${ecsia_constants_js} ecsia_old)
+endif()
+if(NOT ecsia_old STREQUAL ecsia_js)
+  file(WRITE ${ecsia_constants_js} "${ecsia_js}")
+endif()

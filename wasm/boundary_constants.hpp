@@ -1,0 +1,52 @@
+#pragma once
+// The numbers and names the JS layer shares with the engine, said once: wasm/boundary_constants.cmake
+// generates web/internal/constants.js from the two lists below whenever the build is configured
+// (a change here shows up there; never edit that file by hand), and the static_asserts tie each
+// entry to the core's own definition, so neither side can drift.
+// Thread rule: constants only.
+
+#include <cstdint>
+
+#include "ecsia/entity/entity.hpp"
+#include "ecsia/schema/field_type.hpp"
+
+// X(NAME, value, what it is as a string): plain numbers, one per line.
+#define ECSIA_BOUNDARY_NUMBERS(X)                                                                         \
+    X(NULL_ENTITY, 0xFFFFFFFF, "The null entity handle: no entity (an entity field's default).")         \
+    X(VALUE_ALIGNMENT, 8, "Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this.")
+
+// X(Enumerator, its name as a string): the field types in FieldType order, as components name them.
+#define ECSIA_BOUNDARY_FIELD_TYPES(X) \
+    X(F32, "f32")                     \
+    X(F64, "f64")                     \
+    X(I8, "i8")                       \
+    X(I16, "i16")                     \
+    X(I32, "i32")                     \
+    X(U8, "u8")                       \
+    X(U16, "u16")                     \
+    X(U32, "u32")                     \
+    X(Bool, "bool")                   \
+    X(Entity, "entity")
+
+namespace ecsia::wasm {
+
+#define ECSIA_BOUNDARY_NUMBER(name, value, what) inline constexpr std::uint32_t k##name = value##u;
+ECSIA_BOUNDARY_NUMBERS(ECSIA_BOUNDARY_NUMBER)
+#undef ECSIA_BOUNDARY_NUMBER
+
+static_assert(kNULL_ENTITY == kNullEntity.bits);
+
+namespace detail {
+#define ECSIA_BOUNDARY_FIELD_TYPE(enumerator, name) FieldType::enumerator,
+inline constexpr FieldType kBoundaryFieldTypes[] = {ECSIA_BOUNDARY_FIELD_TYPES(ECSIA_BOUNDARY_FIELD_TYPE)};
+#undef ECSIA_BOUNDARY_FIELD_TYPE
+constexpr bool in_enum_order() {
+    for (std::size_t i = 0; i < std::size(kBoundaryFieldTypes); ++i) {
+        if (static_cast<std::size_t>(kBoundaryFieldTypes[i]) != i) return false;
+    }
+    return std::size(kBoundaryFieldTypes) == static_cast<std::size_t>(FieldType::Entity) + 1;
+}
+static_assert(in_enum_order(), "ECSIA_BOUNDARY_FIELD_TYPES lists every FieldType once, in enum order");
+}  // namespace detail
+
+}  // namespace ecsia::wasm

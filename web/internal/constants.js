@@ -1,0 +1,9 @@
+// Generated from wasm/boundary_constants.hpp by wasm/boundary_constants.cmake when the build is
+// configured: edit the header, never this file. The numbers and names JS shares with the engine.
+
+/** The null entity handle: no entity (an entity field's default). */
+export const NULL_ENTITY = 0xFFFFFFFF;
+/** Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this. */
+export const VALUE_ALIGNMENT = 8;
+/** The field types, in the engine's order (FieldType). */
+export const FIELD_TYPES = Object.freeze(['f32', 'f64', 'i8', 'i16', 'i32', 'u8', 'u16', 'u32', 'bool', 'entity']);
