@@ -97,9 +97,6 @@ foreach(variant ${ECSIA_BROWSER_VARIANTS} ${ECSIA_BROWSER_DEBUG_VARIANTS})
     # Not in `all`: compiled for the modules that link them.
     add_library(ecsia_bindings_${variant} OBJECT EXCLUDE_FROM_ALL ${ECSIA_BINDING_SOURCES})
     target_include_directories(ecsia_bindings_${variant} PUBLIC ${ECSIA_WASM_DIR})
-    # tests/support/scheduler_testing.hpp: the placement hook of the raw Scheduler's forcePlacement
-    # (browser tests only; not part of the public C++ API)
-    target_include_directories(ecsia_bindings_${variant} PRIVATE ${ECSIA_WASM_DIR}/../tests)
     target_link_libraries(ecsia_bindings_${variant} PUBLIC ${ECSIA_BROWSER_${variant}_CORE})
     target_compile_options(ecsia_bindings_${variant} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
     target_compile_definitions(ecsia_bindings_${variant} PRIVATE ECSIA_WASM_POOL_SIZE=${ECSIA_BROWSER_${variant}_POOL})

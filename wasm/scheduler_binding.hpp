@@ -54,7 +54,6 @@ public:
     emscripten::val last_frame() const;
     // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's
     // placement ('inline', 'pool', 'shared'), or '' to let the executor decide again.
-    void force_placement(const std::string& placement);
     // A FrameExtract of `components` over rows with `with` and none of `without` (arrays of names),
     // captured now and at the end of every frame; returns its id. Not during a frame (WrongPhase).
     std::uint32_t add_extract(const emscripten::val& components, const emscripten::val& with, const emscripten::val& without);
