@@ -1,4 +1,4 @@
-// Threads must never make a frame slower (issue 15): *move* through the Scheduler at 1,000 to
+// Threads must never make a frame slower: *move* through the Scheduler at 1,000 to
 // 1,000,000 entities, and a frame of the determinism scenario, on the serial executor and at 1, 2,
 // 4 and 8 workers, with the executor deciding where each wave runs ("decide") and, for the
 // before/after curve, with every wave forced onto the workers ("pool", what the threaded executor

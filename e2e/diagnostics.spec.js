@@ -72,7 +72,7 @@ test('threaded: without Atomics.waitAsync waves are polled, and that is said onc
     // No poll after dispatch, and every wave on the workers: a wave of milliseconds of math is
     // still running when update() first looks, so it must be awaited.
     const scheduler = world.createScheduler({ fencePollUs: 0 });
-    window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+    window.ecsiaTest.forcePlacement(scheduler, 'pool');
     builtins.addSystem(scheduler, 'Heavy0');
     const waitAsync = Atomics.waitAsync;
     delete Atomics.waitAsync;

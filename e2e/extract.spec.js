@@ -104,7 +104,7 @@ test('the frame the page holds stays as it was while the next frame runs on the 
     builtins.spawnMovers(world, 20000, 3);
     builtins.spawnHeavy(world, 1024, 3);
     // Every wave on the workers, so the frame is in flight while the page looks.
-    internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+    window.ecsiaTest.forcePlacement(scheduler, 'pool');
     const drawn = scheduler.extract({ components: ['position'] });
     await scheduler.update(1 / 60);
     const held = drawn.latest();

@@ -88,7 +88,7 @@ for (const { variant, server } of variants) {
       const scheduler = world.createScheduler({ systems: ['Move'] });
       builtins.addFaultSystem(scheduler, 'FaultTrap');
       // Threaded: every wave inline, on the page (the executor's choice for waves this small).
-      if (scheduler.workers > 0) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement('inline');
+      if (scheduler.workers > 0) window.ecsiaTest.forcePlacement(scheduler, 'inline');
       let trap = null;
       try { await scheduler.update(1 / 4); } catch (e) { trap = { code: e.code, message: e.message, cause: String(e.cause) }; }
       const inFrame = window.ecsiaTest.internalsOf(scheduler).raw('inFrame').inFrame();

@@ -34,7 +34,7 @@ for (const workers of [1, 2]) {
       world.defineComponent('burst', {});
       const scheduler = world.createScheduler({ workers, batchRows: 64 });
       // Every wave on the workers: left to decide, the executor may run small waves on the page.
-      internalsOf(scheduler).raw('forcePlacement').forcePlacement('pool');
+      window.ecsiaTest.forcePlacement(scheduler, 'pool');
       scheduler.addSystem({ name: 'Churn', kernel: 'churn', reads: ['hp'], writes: [], query: { without: ['young'] }, spawnsPerBatch: 1 });
       scheduler.addSystem({ name: 'Fade', kernel: 'fade', reads: [], writes: ['hp'], query: { with: ['young'] } });
       // The burst's spawns come from reserved handles (a batch of 64 rows spawns 64 x 1024): the

@@ -195,7 +195,7 @@ for (const { name, app, built, serve } of APPS) {
   test.describe(name, () => {
     for (const isolated of [true, false]) {
       const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
-      test(`${mode}: ${isolated ? 'threaded, waves on the workers' : 'single, exactly one warning'}`, async ({ page }) => {
+      test(`${mode}: ${isolated ? 'threaded, the app\'s JS kernels on the workers' : 'single, exactly one warning'}`, async ({ page }) => {
         expectPrepared(app, built);
         const server = await serve(isolated);
         try {
@@ -203,14 +203,19 @@ for (const { name, app, built, serve } of APPS) {
           expect(result.error, 'the app failed').toBeUndefined();
           expect(errors).toEqual([]);
           expect(result.frames).toBe(30);
+          // The package's module has no systems of its own: the app's kernels are all that runs.
+          expect(result.kernels).toEqual(['bounce', 'integrate']);
+          expect(result.plan.flat()).toEqual(['Integrate', 'Bounce']);
           if (isolated) {
             expect(result.isolated).toBe(true);
             expect(result.variant).toBe('threaded');
             // threads: 'auto': a core per worker, one left for the page (1 worker on 2 cores).
             expect(result.workers).toBeGreaterThanOrEqual(1);
             expect(result.schedulerWorkers).toBe(result.workers);
+            // Only the Web Workers the engine uses were started (the build's pool holds 8).
+            expect(result.startedWorkers).toBe(result.workers);
             expect(result.workerFrames).toBeGreaterThanOrEqual(1);
-            // The deciding executor (issue 15) runs a wave this small on as few workers as pay, and
+            // The deciding executor (it picks where each wave runs from measured costs) runs a wave this small on as few workers as pay, and
             // the first worker awake may take every batch: at least one worker ran jobs.
             expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);
             expect(warnings).toEqual([]);
@@ -218,6 +223,7 @@ for (const { name, app, built, serve } of APPS) {
             expect(result.isolated).toBe(false);
             expect(result.variant).toBe('single');
             expect(result.workers).toBe(0);
+            expect(result.startedWorkers).toBe(0);
             expect(result.workerFrames).toBe(0);
             expect(warnings).toHaveLength(1);
             expect(warnings[0]).toContain(COOP);
@@ -249,46 +255,13 @@ test('Cross-Origin-Embedder-Policy: credentialless isolates the page too (the RE
   }
 });
 
-// loadEcsia({ kernels }) from the installed package, in every app: unbundled and bundled alike,
-// the kernel module runs on the workers (each imports it and the package's kernel runtime, which
-// the bundlers emit as a file) and moves the entities exactly as the C++ Move does.
-const KERNEL_APPS = APPS;
-for (const { name, app, built, serve } of KERNEL_APPS) {
-  for (const isolated of [true, false]) {
-    const mode = isolated ? 'with COOP/COEP' : 'without COOP/COEP';
-    test(`${name}, ${mode}: the kernels option runs the app's JS kernel${isolated ? ' on the workers' : ''}`, async ({ page }) => {
-      expectPrepared(app, built);
-      const server = await serve(isolated);
-      try {
-        const { result, warnings, errors } = await runApp(page, server.url, '?kernels');
-        expect(result.error, 'the app failed').toBeUndefined();
-        expect(errors).toEqual([]);
-        expect(result.kernels).toEqual(['integrate']);
-        expect(result.plan.flat()).toEqual(['Integrate', 'Bounce']);
-        expect(result.frames).toBe(30);
-        expect(result.variant).toBe(isolated ? 'threaded' : 'single');
-        if (isolated) {
-          expect(result.workerFrames).toBeGreaterThanOrEqual(1);
-          expect(result.workersThatRanJobs).toBeGreaterThanOrEqual(1);  // as above: the deciding executor
-          expect(warnings).toEqual([]);
-        } else {
-          expect(warnings).toHaveLength(1);
-        }
-        hashes[`${name}, ${mode}, JS kernel`] = result.hash;
-      } finally {
-        server.stop();
-      }
-    });
-  }
-}
-
 test('esbuild bundle with COOP/COEP, its kernel runtime not served: the kernels option rejects at once, naming it', async ({ page }) => {
   expectPrepared('esbuild', 'dist/main.js');
   const server = await serveStatic(path.join(apps, 'esbuild'), true);
   try {
     await page.route(/\/kernel_runtime\.js(\?.*)?$/, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
     const started = Date.now();
-    const { result } = await runApp(page, server.url, '?kernels');
+    const { result } = await runApp(page, server.url);
     expect(result.error).toMatch(/^loadEcsia: the workers' kernel runtime, http:\/\/127\.0\.0\.1:\d+\/dist\/kernel_runtime\.js, failed to load/);
     expect(result.error).toContain('see the ecsia-wasm README');
     expect(Date.now() - started).toBeLessThan(10_000);  // at once, not the 15 s load deadline
@@ -344,7 +317,7 @@ test('the boids module gives the same stateHash in the dev server and the build,
 
 test('every app and mode ends with the same stateHash', () => {
   // (A failed test restarts Playwright's worker, which loses the hashes of the tests before it.)
-  expect(Object.keys(hashes)).toHaveLength(APPS.length * 2 + 1 + KERNEL_APPS.length * 2);
+  expect(Object.keys(hashes)).toHaveLength(APPS.length * 2 + 1);
   expect(new Set(Object.values(hashes)).size, JSON.stringify(hashes, null, 2)).toBe(1);
 });
 

@@ -85,7 +85,7 @@ for (const { variant, server } of variants) {
         world.defineComponent('memo', { x: 'f32' });
         world.defineComponent('tally', { n: 'u32' });
         const scheduler = world.createScheduler({ batchRows: 16 });
-        if (placement !== undefined) window.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
+        if (placement !== undefined) window.ecsiaTest.forcePlacement(scheduler, placement);
         scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'] });
         scheduler.addSystem({ name: 'Copy', kernel: 'copy', reads: ['position'], writes: ['seen'], spawnsPerBatch: 1 });
         scheduler.addSystem({ name: 'Count', kernel: 'count', reads: [], writes: ['tally'] });

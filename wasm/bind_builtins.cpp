@@ -1,7 +1,8 @@
-// EMSCRIPTEN_BINDINGS(ecsia_builtins): the built-in module's own API, which web/builtins.js wraps.
-// Only the engine's own modules (ecsia_threaded, ecsia_single) compile this file: it reaches the
+// EMSCRIPTEN_BINDINGS(ecsia_builtins): the test module's own API, which web/builtins.js wraps.
+// Only the test module (ecsia_test_*, wasm/CMakeLists.txt) compiles this file: it reaches the
 // built-in workloads (src/builtin/) that tests, benchmarks and the demo share, which is why these
-// calls are not on the public Scheduler or World: a user's own module has none of them.
+// calls are not on the public Scheduler or World: neither the engine's own module (the package's)
+// nor a user's has them.
 //
 //   builtinSpawnMovers(world, count, seed)          the scenario's movers (position, velocity, age, energy, seen)
 //   builtinSpawnMoveWorkload(world, count)          DESIGN.md's *move* entities (position, velocity only)

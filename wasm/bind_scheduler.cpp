@@ -11,6 +11,7 @@
 #include <span>
 
 #include "ecsia/base/monotonic_clock.hpp"
+#include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/world/registered_components.hpp"
 #include "js_error.hpp"
@@ -18,7 +19,6 @@
 #include "scheduler_binding.hpp"
 #include "ecsia/threads/worker_pool.hpp"
 #include "ecsia/threads/wave_fence.hpp"
-#include "support/scheduler_testing.hpp"  // forcePlacement, the browser tests' hook
 
 using emscripten::val;
 
@@ -174,17 +174,6 @@ val SchedulerBinding::last_frame() const {
     return out;
 }
 
-void SchedulerBinding::force_placement(const std::string& placement) {
-    std::optional<WavePlacement> pinned;
-    for (WavePlacement p : {WavePlacement::Inline, WavePlacement::Pool, WavePlacement::Shared}) {
-        if (placement == placement_name(p)) pinned = p;
-    }
-    if (!pinned && !placement.empty()) {
-        throw Error(ErrorCode::BadValue, "forcePlacement: '" + placement + "' is not 'inline', 'pool', 'shared' or ''");
-    }
-    ecsia::detail::SchedulerTesting::force_placement(*scheduler_, pinned);
-}
-
 void SchedulerBinding::dispose() {
     if (scheduler_) scheduler_->dispose();
 }
@@ -233,7 +222,6 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
         .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
-        .function("forcePlacement", &Guarded<&SchedulerBinding::force_placement>::call)
         .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)
         .function("acquireExtract", &Guarded<&SchedulerBinding::acquire_extract>::call)
         .function("removeExtract", &Guarded<&SchedulerBinding::remove_extract>::call)

@@ -45,19 +45,31 @@ endif()
 
 # Threaded: one Web Worker per pool slot, created before the factory's promise resolves, so a
 # pthread_create never has to wait for the main thread to yield. 8 = the most workers a page
-# asks for (web/ecsia.js clamps to this).
+# asks for (web/ecsia.js clamps to this). The pool is only as large as the page asks: loadEcsia
+# passes the worker count it will use as the factory's `ecsiaPoolSize` (a Web Worker costs a
+# thread, a V8 isolate and a copy of the module's code), which pool_size.pre.js (written below)
+# clamps to the build's pool; a factory called without it starts the whole pool. (Never 0: with
+# no pool worker Emscripten 3.1.6's factory never resolves; loadEcsia's threads: 0 loads the
+# single build instead.)
 # The page never waits on a lock a worker holds (G2): wasm/worker_heap.cpp gives the workers a
 # heap of their own (the page is the only thread in dlmalloc, whose mutex would make the page
 # spin), Emscripten's own thread start-up and exit included, and counts every futex wait on the
 # page (--wrap below), which web/scheduler.js reports as a diagnostic when it happens in update().
 # e2e/g2_stress.spec.js shows it under allocation-heavy waves.
 set(ECSIA_WASM_POOL_SIZE 8 CACHE STRING "Web Workers a threaded browser module starts with")
+set(ECSIA_WASM_POOL_PRE_JS ${CMAKE_BINARY_DIR}/ecsia_pool_size.pre.js CACHE INTERNAL "")
+file(WRITE ${ECSIA_WASM_POOL_PRE_JS}
+     "// Written by wasm/browser_module.cmake: the Web Workers the pool starts (PTHREAD_POOL_SIZE\n"
+     "// reads ecsiaPoolSize): the factory's ecsiaPoolSize (loadEcsia's worker count), at most\n"
+     "// ${ECSIA_WASM_POOL_SIZE}; the whole pool when it is not given.\n"
+     "var ecsiaPoolSize = Math.min(Number.isInteger(Module['ecsiaPoolSize']) && Module['ecsiaPoolSize'] >= 0 ? Module['ecsiaPoolSize'] : ${ECSIA_WASM_POOL_SIZE}, ${ECSIA_WASM_POOL_SIZE});\n")
 set(ECSIA_BROWSER_VARIANTS threaded single CACHE INTERNAL "browser module variants")
 set(ECSIA_BROWSER_threaded_CORE ecsia::core_threaded CACHE INTERNAL "")
 set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")
 # The pool workers get loadEcsia({ kernels })'s kernel module from the page by message
 # (wasm/worker_kernels.post.js, with the one import() bundlers must leave alone outside the factory).
-set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=${ECSIA_WASM_POOL_SIZE} -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth
+set(ECSIA_BROWSER_threaded_LINK -sPTHREAD_POOL_SIZE=ecsiaPoolSize "SHELL:--pre-js ${ECSIA_WASM_POOL_PRE_JS}"
+    -sINITIAL_MEMORY=64MB -Wno-pthreads-mem-growth
     # wasm/worker_heap.cpp: Emscripten's own allocations routed by thread, the page's waits counted,
     # function-local statics first initialised on a worker counted
     -Wl,--wrap=emscripten_builtin_malloc,--wrap=emscripten_builtin_free,--wrap=emscripten_builtin_memalign,--wrap=emscripten_futex_wait,--wrap=__cxa_guard_acquire
@@ -98,9 +110,6 @@ foreach(variant ${ECSIA_BROWSER_VARIANTS} ${ECSIA_BROWSER_DEBUG_VARIANTS})
     # Not in `all`: compiled for the modules that link them.
     add_library(ecsia_bindings_${variant} OBJECT EXCLUDE_FROM_ALL ${ECSIA_BINDING_SOURCES})
     target_include_directories(ecsia_bindings_${variant} PUBLIC ${ECSIA_WASM_DIR})
-    # tests/support/scheduler_testing.hpp: the placement hook of the raw Scheduler's forcePlacement
-    # (browser tests only; not part of the public C++ API)
-    target_include_directories(ecsia_bindings_${variant} PRIVATE ${ECSIA_WASM_DIR}/../tests)
     target_link_libraries(ecsia_bindings_${variant} PUBLIC ${ECSIA_BROWSER_${variant}_CORE})
     target_compile_options(ecsia_bindings_${variant} PRIVATE ${ECSIA_BROWSER_COMPILE} ${ECSIA_BROWSER_${variant}_COMPILE})
     target_compile_definitions(ecsia_bindings_${variant} PRIVATE ECSIA_WASM_POOL_SIZE=${ECSIA_BROWSER_${variant}_POOL})
@@ -148,6 +157,6 @@ function(ecsia_add_browser_module name)
                             -sEXPORT_NAME=${ECSIA_BROWSER_${variant}_EXPORT})
         # The .mjs, .wasm (and .worker.js) sit side by side: the worker imports ./<name>_threaded.mjs.
         set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${out}
-                              LINK_DEPENDS "${ECSIA_WASM_DIR}/wasm_url.post.js;${ECSIA_WASM_DIR}/worker_kernels.post.js;${ECSIA_WASM_DIR}/native_import.extern.js")
+                              LINK_DEPENDS "${ECSIA_WASM_DIR}/wasm_url.post.js;${ECSIA_WASM_DIR}/worker_kernels.post.js;${ECSIA_WASM_DIR}/native_import.extern.js;${ECSIA_WASM_POOL_PRE_JS}")
     endforeach()
 endfunction()

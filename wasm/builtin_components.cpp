@@ -1,4 +1,4 @@
-// Components every world of the engine's own browser module starts with: the *move* workload's
+// Components every world of the test module (ecsia_test_*) starts with: the *move* workload's
 // position {x, y: f32} and velocity {dx, dy: f32} (DESIGN.md, reference workloads), registered the
 // way a user's module registers its own (ECSIA_REGISTER_COMPONENT), so a page can spawn them by
 // name before any scheduler exists. The structs are the built-in systems' own
@@ -6,7 +6,8 @@
 // same bytes. A World registers them in name order (position, velocity), the first two ids of
 // builtin::register_builtin_components, so a world that later gets the rest of the built-in
 // components (the scenario's) has the same ids, and so the same state hash, as a native one.
-// Part of the engine module's sources only (wasm/CMakeLists.txt), never of a user's module.
+// Part of the test module's sources only (wasm/CMakeLists.txt), never of the engine's own module
+// (the package's) or a user's.
 
 #include "builtin/components.hpp"
 #include "ecsia/world/registered_components.hpp"

@@ -56,9 +56,6 @@ public:
     std::string recover_from_trap();
     // { waves: [{ wave, batches, beginUs, endUs }], busyNs: [per worker, since start], jobs: [...] }
     emscripten::val last_frame() const;
-    // Tests and benchmarks only (reached through internalsOf(scheduler).raw): pins every wave's
-    // placement ('inline', 'pool', 'shared'), or '' to let the executor decide again.
-    void force_placement(const std::string& placement);
     // Scheduler::add_extract of `components` over rows with `with` and none of `without` (arrays
     // of names); returns its id. Not during a frame (WrongPhase).
     std::uint32_t add_extract(const emscripten::val& components, const emscripten::val& with, const emscripten::val& without);

@@ -1,5 +1,6 @@
-// Types of web/builtins.js: the built-in module's own API (tests, benchmarks, the demo). Not part
-// of the engine's API; a module of your own does not have it.
+// Types of web/builtins.js: the test module's own API (web/test/dist/ecsia_test: tests,
+// benchmarks, the demo). Not part of the engine's API; neither the package's module nor a module
+// of your own has it.
 // Thread rule: the page's main thread, between frames.
 
 import type { Ecsia } from './ecsia.js';
@@ -36,5 +37,11 @@ export interface Builtins {
   setupScenario(scheduler: Scheduler, seed: number): Scenario;
 }
 
-/** The built-in module's API for an engine from loadEcsia(); throws for a module without the built-ins. */
+/** The test module's API for an engine from loadEcsia(); throws for a module without the built-ins. */
 export function builtinsOf(ecsia: Ecsia): Builtins;
+
+/**
+ * Pins where every later wave of `scheduler` runs ('' lets the executor decide again); results
+ * never depend on it. Throws for a module without the test hooks.
+ */
+export function forcePlacement(scheduler: Scheduler, placement: 'inline' | 'pool' | 'shared' | ''): void;

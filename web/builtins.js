@@ -1,11 +1,12 @@
-// The built-in module's own API: the entities of the reference workloads (DESIGN.md), the
-// determinism scenario of the native tests, and built-in systems with settings. Tests, benchmarks
-// and the demo use it; it is not part of the engine's API, and a module of your own
-// (ecsia_add_browser_module) does not have it: add your systems by their registered names with
-// world.createScheduler({ systems }) or scheduler.addSystem('Name').
+// The test module's own API (web/test/dist/ecsia_test_*, built by wasm/CMakeLists.txt): the
+// entities of the reference workloads (DESIGN.md), the determinism scenario of the native tests,
+// the built-in systems with settings (src/builtin/), and the test hook that pins where waves run.
+// Tests, benchmarks and the demo load that module and use this; it is not part of the engine's
+// API, and neither the engine's own module (the package's) nor a module of your own
+// (ecsia_add_browser_module) has it.
 //
-//   import { builtinsOf } from './builtins.js';
-//   const builtins = builtinsOf(ecsia);                   // ecsia = await loadEcsia()
+//   import { builtinsOf, forcePlacement } from './builtins.js';
+//   const builtins = builtinsOf(ecsia);   // ecsia = await loadEcsia({ module: TEST_MODULE })
 //   builtins.spawnMovers(world, 1000, seed)               // position, velocity, age, energy, seen
 //   builtins.spawnMovers(world, 1000, 1, { bare: true })  // the *move* workload: position, velocity
 //   builtins.spawnHeavy(world, 1024, seed)                // 1024 in each of heavy0..heavy7
@@ -13,6 +14,7 @@
 //   builtins.addSystem(scheduler, 'Heavy0', { heavySteps: 256 })
 //   const scenario = builtins.setupScenario(scheduler, 1) // movers, 7 systems, observers
 //   scenario.observerLogHash()                            // equal runs, equal hash
+//   forcePlacement(scheduler, 'pool')                     // every later wave on the pool
 //
 // Thread rule: the page's main thread, between frames (not while scheduler.update() runs).
 
@@ -125,7 +127,7 @@ class Builtins {
 }
 
 /**
- * The built-in module's API for an engine from loadEcsia(). Throws when the loaded module was not
+ * The test module's built-ins API for an engine from loadEcsia(). Throws when the loaded module was not
  * built with the built-ins (a module of your own).
  */
 export function builtinsOf(ecsia) {
@@ -136,7 +138,28 @@ export function builtinsOf(ecsia) {
     throw new Error(`builtinsOf: takes the engine loadEcsia() returned, got ${describe(ecsia)}`);
   }
   if (typeof engine.module.builtinSetupScenario !== 'function') {
-    throw new Error("builtinsOf: the loaded module has no built-ins (it is not the engine's own module)");
+    throw new Error('builtinsOf: the loaded module has no built-ins (load the test module, web/test/dist/ecsia_test)');
   }
   return new Builtins(engine);
+}
+
+const PLACEMENTS = ['inline', 'pool', 'shared', ''];
+
+/**
+ * The test hook that pins where every later wave of `scheduler` runs: 'inline' (on the page's
+ * thread), 'pool' (on the workers), 'shared' (both), or '' (the executor decides again). Results
+ * never depend on it (G1); a check that needs batches on the workers uses it to get them. A
+ * scheduler without workers always runs inline. Throws for a module without the test hooks.
+ */
+export function forcePlacement(scheduler, placement) {
+  const internal = internalsOf(scheduler, 'scheduler');
+  if (!PLACEMENTS.includes(placement)) {
+    throw new Error(`forcePlacement: placement must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}, got ${describe(placement)}`);
+  }
+  const { engine } = internal;
+  if (typeof engine.module.testForcePlacement !== 'function') {
+    throw new Error('forcePlacement: the loaded module has no test hooks (load the test module, web/test/dist/ecsia_test)');
+  }
+  const raw = internal.raw('forcePlacement');
+  engine.call('forcePlacement', () => engine.module.testForcePlacement(raw, placement));
 }

@@ -1,7 +1,6 @@
 // Types of the public JS API: the entry point web/ecsia.js. World, Query, Chunk: web/world.d.ts;
 // Scheduler and system specs: web/scheduler.d.ts. These declarations are the JS reference (with
-// docs/API.md); every public name is documented here. Issue 13's engineer owns these files:
-// add your names next to the code you add.
+// docs/API.md); every public name is documented here, next to the code it describes.
 //
 // Thread rule for everything: the page's main thread (nothing here blocks it).
 
@@ -9,7 +8,9 @@ import type { World } from './world.js';
 
 export type { ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, World } from './world.js';
 export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
-export type { FrameInfo, Scheduler, SchedulerOptions, SystemSpec, WaveTiming } from './scheduler.js';
+export type {
+  FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Scheduler, SchedulerOptions, SystemSpec, WaveTiming,
+} from './scheduler.js';
 export type { Extract, ExtractedFrame, ExtractSpec } from './extract.js';
 
 /** The null entity handle (all bits set): an `entity` field with no target reads as `null`. */
@@ -105,12 +106,20 @@ export interface Ecsia {
   readonly workers: number;
   /** The most workers this build can run (0 in the single build). */
   readonly maxWorkers: number;
+  /**
+   * The Web Workers loadEcsia started for the pool: as many as `workers` (the rest of the build's
+   * pool is never started), 0 in the single build.
+   */
+  readonly startedWorkers: number;
   /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
   readonly kernels: readonly string[];
   /** The C++ systems the loaded module registered (ECSIA_REGISTER_SYSTEM), sorted: names for addSystem. */
   readonly systems: readonly string[];
   /** True for the debug module (loadEcsia({ debug: true })): kernels' declared access is checked. */
   readonly debug: boolean;
-  /** A new, empty world with the built-in components defined. */
+  /**
+   * A new, empty world holding the components the loaded module registered
+   * (ECSIA_REGISTER_COMPONENT): none in the engine's own module, so only what the page defines.
+   */
   createWorld(options?: WorldOptions): World;
 }

@@ -147,6 +147,9 @@ export async function loadEcsia(options = {}) {
   const moduleArgs = {
     print: (text) => console.log(text),
     printErr: (text) => diagnose(`ecsia (wasm): ${text}`),
+    // The Web Workers the threaded module starts: the workers this engine will use, no more
+    // (wasm/browser_module.cmake clamps it to the build's pool, and the count is settled below).
+    ecsiaPoolSize: threads === 'auto' ? autoWorkers(globalThis.navigator?.hardwareConcurrency, Infinity) : threads,
   };
   if (kernelModule !== null) await kernelFactoryOptions(kernelModule, variant, moduleArgs);
   let module;
@@ -188,13 +191,15 @@ export async function loadEcsia(options = {}) {
     }
   }
   const workerKernels = kernelModule !== null && variant === 'threaded';
-  return new Ecsia(module, { variant, workers, diagnose, workerKernels }, kernelModule?.names ?? [], Object.freeze([...systems]));
+  // Counted, not assumed: the module's own list of its Web Workers (all idle until a scheduler starts).
+  const startedWorkers = variant === 'threaded' ? (module.PThread?.unusedWorkers?.length ?? 0) + (module.PThread?.runningWorkers?.length ?? 0) : 0;
+  return new Ecsia(module, { variant, workers, startedWorkers, diagnose, workerKernels }, kernelModule?.names ?? [], Object.freeze([...systems]));
 }
 
 class Ecsia {
   #engine;
 
-  constructor(module, { variant, workers, diagnose, workerKernels }, kernels, systems) {
+  constructor(module, { variant, workers, startedWorkers, diagnose, workerKernels }, kernels, systems) {
     this.#engine = new Engine(module, { variant, workers, diagnose, workerKernels, kernels: Object.freeze([...kernels]) });
     attachInternals(this, this.#engine);
     /** 'threaded' | 'single' */
@@ -203,6 +208,11 @@ class Ecsia {
     this.workers = workers;
     /** The most workers this build can run. */
     this.maxWorkers = module.poolSize;
+    /**
+     * The Web Workers loadEcsia started for the pool: as many as `workers` (the rest of the build's
+     * pool is never started), 0 in the single build.
+     */
+    this.startedWorkers = startedWorkers;
     /** The kernel module's kernels (its exported functions' names, sorted); [] without one. */
     this.kernels = this.#engine.kernels;
     /** The names of the C++ systems the module registered (ECSIA_REGISTER_SYSTEM), sorted. */

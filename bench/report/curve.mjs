@@ -1,4 +1,4 @@
-// The executor's curve (issue 15), as a small SVG for docs/PERFORMANCE.md: the threaded/serial
+// The executor's curve (threads never slower), as a small SVG for docs/PERFORMANCE.md: the threaded/serial
 // speed ratio of *move* against the entity count (log scale), in the browser through the JS API
 // (threads: 'auto', the executor deciding; and 2 workers with every wave on the pool, what the
 // executor did before it decided) and natively (bench_executor, 2 workers, deciding), with the

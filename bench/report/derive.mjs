@@ -29,7 +29,7 @@ export function derive(results) {
     checked[`move_${n}_ecsia_over_simd_loop`] = size.ecsiaOverSimdLoop;
     checked[`move_${n}_ecsia_over_bitecs`] = 1 / size.bitecsOverEcsia;
   }
-  // Threads never make a frame slower (issue 15), natively: serial wall time / threaded wall time
+  // Threads never make a frame slower, natively: serial wall time / threaded wall time
   // of the same frames (bench_executor), with the executor deciding where each wave runs.
   const executorRuns = [
     ...(native.executor?.move ?? []).map((size) => [`move_${size.entities}`, `move ${sizeLabel(size.entities)}`, size.result]),
@@ -141,7 +141,7 @@ export function derive(results) {
     checked[`native_snapshot_${n}_restore_over_memcpy`] = nativeSnap.restore_us / nativeSnap.memcpy_us;
   }
 
-  // The JS API's own costs (issue 13): bulk spawn against bitECS, per-entity calls, a JS system.
+  // The JS API's own costs: bulk spawn against bitECS, per-entity calls, a JS system.
   const jsapi = browser.jsapi;
   if (jsapi) {
     const n = sizeLabel(jsapi.entities);

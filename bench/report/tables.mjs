@@ -179,7 +179,7 @@ function snapshot(results) {
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
-// The executor workload (issue 15): move through the JS API at threads: 'auto' and at 2 workers
+// The executor workload (threads never slower): move through the JS API at threads: 'auto' and at 2 workers
 // with every wave on the pool, against the serial executor in the same page; a scenario frame.
 function executor(results) {
   const e = results.browserResults.executor;

@@ -4,7 +4,8 @@
 // result equals a run that had the input from the start (e2e/rollback.spec.js checks exactly
 // that, frame by frame, threaded and single-threaded).
 //
-// Only the public API: loadEcsia, createWorld, spawn/set/get, createScheduler, a JS system,
+// Only the public API: loadEcsia (with the kernel module ./kernels.js), createWorld,
+// defineComponent, spawn/set/get, createScheduler, a JS system, JS kernels,
 // world.snapshot(into) and world.restore().
 
 const DT = 1 / 60;
@@ -47,12 +48,15 @@ function lcg(seed) {
 }
 
 /**
- * A game: movers and a player under the built-in Move and Bounce systems, and a JS system that
+ * A game: movers and a player under Move and Bounce (the JS kernels of ./kernels.js, which the
+ * page's loadEcsia({ kernels }) loaded), and a JS system that
  * applies the inputs known for the frame being simulated (a kick to the player's velocity and a
  * burst of shots: a value change and a structural change).
  */
 export function createGame(ecsia, { workers }) {
   const world = ecsia.createWorld({ maxEntities: 16_384 });
+  world.defineComponent('position', { x: 'f32', y: 'f32' });
+  world.defineComponent('velocity', { dx: 'f32', dy: 'f32' });
   const random = lcg(7);
   for (let i = 0; i < MOVERS; i++) {
     world.spawn({
@@ -76,8 +80,8 @@ export function createGame(ecsia, { workers }) {
       }
     },
   });
-  scheduler.addSystem('Move');
-  scheduler.addSystem('Bounce');
+  scheduler.addSystem({ name: 'Move', kernel: 'integrate', reads: ['velocity'], writes: ['position'] });
+  scheduler.addSystem({ name: 'Bounce', kernel: 'bounce', reads: ['position'], writes: ['velocity'] });
   game.scheduler = scheduler;
   /** Simulates the next frame (its number is game.frame afterwards). */
   game.step = async () => {

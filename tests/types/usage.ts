@@ -2,9 +2,10 @@
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
 import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Query, Scheduler, World } from '../../web/ecsia.js';
-import { builtinsOf } from '../../web/builtins.js';
+import { builtinsOf, forcePlacement } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
-import type { Kernel, KernelChunk, KernelCommands } from '../../web/scheduler.js';
+// The kernel types come from the package's entry, as a user's editor finds them.
+import type { Kernel, KernelChunk, KernelCommands } from '../../web/ecsia.js';
 
 // A kernel as a kernel module exports it (loadEcsia({ kernels })).
 export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
@@ -21,6 +22,9 @@ export async function usage(): Promise<void> {
   const ecsia = await loadEcsia({ threads: 'auto', onDiagnostic: (message: string) => console.warn(message) });
   const variant: 'threaded' | 'single' = ecsia.variant;
   const registered: readonly string[] = ecsia.systems;
+  const started: number = ecsia.startedWorkers;
+  // @ts-expect-error the count of started Web Workers is the engine's to say
+  ecsia.startedWorkers = 2;
   const own = await loadEcsia({ module: new URL('./dist/boids', import.meta.url) });
   const ownByString = await loadEcsia({ module: './dist/boids', threads: 0 });
   const world: World = ecsia.createWorld({ maxEntities: 200_000 });
@@ -76,6 +80,9 @@ export async function usage(): Promise<void> {
   builtins.addSystem(scheduler, 'Heavy3', { heavySteps: 8 });
   const scenario: Scenario = builtins.setupScenario(scheduler, 1);
   const logHash: string = scenario.observerLogHash();
+  forcePlacement(scheduler, 'pool');
+  // @ts-expect-error: a placement is one of the executor's names
+  forcePlacement(scheduler, 'gpu');
   await scheduler.update(1 / 60);
   const waves: string[][] = scheduler.plan();
   const where: 'inline' | 'pool' | 'shared' = scheduler.lastFrame().waves[0].placement;

@@ -2,7 +2,7 @@
 // as a page loads it) against the peers of peers.js, each measured in the same page run.
 // Results mirror the native programs' --json output (bench/*.cpp) so bench/report.mjs can put
 // the two side by side.
-import { builtinsOf } from '../builtins.js';
+import { builtinsOf, forcePlacement } from '../builtins.js';
 import { autoWorkers, internalsOf } from '../internal/engine.js';
 import { rangesLineUp } from '../internal/snapshot.js';
 import { interleave, median, percentile, ratio } from './timing.js';
@@ -665,13 +665,13 @@ export async function snapshot(env, { entities = 100_000, repetitions = 21 } = {
 function executorMovers(ecsia, count, workers, placement) {
   const world = ecsia.createWorld({ maxEntities: Math.max(count, 1024) });
   const scheduler = world.createScheduler({ systems: ['Move'], workers });
-  if (placement) internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
+  if (placement) forcePlacement(scheduler, placement);
   builtinsOf(ecsia).spawnMovers(world, count, 1, { bare: true });
   return { world, scheduler, run: (frames) => runFrames(scheduler, frames), dispose() { scheduler.dispose(); world.dispose(); } };
 }
 
 /**
- * executor (issue 15: threads never make a page slower): move through the JS API at each size,
+ * executor (threads must never make a page slower than the serial executor): move through the JS API at each size,
  * threads: 'auto' (the worker count loadEcsia({ threads: 'auto' }) picks on this machine, the
  * executor deciding) against the serial executor in the same page, and the old way (2 workers,
  * every wave on the pool) against it too; then a frame of the determinism scenario, auto against

@@ -22,6 +22,9 @@ const threadsParam = params.get('threads');
 // ?overlap=0: draw after update() instead of while it runs (the way before the extract step; to compare).
 const overlap = params.get('overlap') !== '0';
 const ecsia = await loadEcsia({
+  // The test module (web/test/dist/ecsia_test): the engine plus the built-in C++ systems the
+  // demo runs (Attract, Bounce) and its movers; the package's module has no systems of its own.
+  module: new URL('../test/dist/ecsia_test', import.meta.url),
   threads: threadsParam === null ? 'auto' : Number(threadsParam),
   kernels: new URL('./kernels.js', import.meta.url),  // Move, a JS kernel run on the workers
   onDiagnostic: (message) => { diagnostics.push(message); console.warn(message); },

@@ -18,6 +18,21 @@ export const KERNEL_LOAD_DEADLINE_MS = 15000;
  * Imports the kernel module on the page. `kernels`: a URL, or a string resolved against the
  * page's address. Returns { url, namespace, names }; rejects naming the URL when it fails.
  */
+// A data: URL is the whole module: name it by its start only.
+function shortUrl(url) {
+  return url.startsWith('data:') && url.length > 80 ? `${url.slice(0, 60)}... (a data: URL of ${url.length} characters)` : url;
+}
+
+// A bundler that inlines a small kernel module as a data: URL (Vite's build does, below
+// build.assetsInlineLimit) copies it without the modules it imports, and a data: URL has no base
+// for their relative URLs: say so, since the import error alone does not.
+function inlinedHint(url) {
+  if (!url.startsWith('data:')) return '';
+  return '. The kernel module reached the page as a data: URL (a bundler inlined it), where its imports of other ' +
+    'modules cannot be resolved: serve it and the modules it imports as files (with Vite: from public/), as the ' +
+    '"JS kernels on the workers" section of the ecsia-wasm README says';
+}
+
 export async function importKernelModule(kernels) {
   let url;
   if (kernels instanceof URL) {
@@ -36,7 +51,7 @@ export async function importKernelModule(kernels) {
     namespace = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new Error(`loadEcsia: the kernel module ${url} failed to load: ${why}`);
+    throw new Error(`loadEcsia: the kernel module ${shortUrl(url)} failed to load: ${why}${inlinedHint(url)}`);
   }
   const names = kernelNames(namespace);
   if (names.length === 0) throw new Error(`loadEcsia: the kernel module ${url} exports no functions (each exported function is a kernel)`);

@@ -74,7 +74,7 @@ export async function runKernelScenario(loadEcsia, { threads, workers, frames, e
   const world = ecsia.createWorld({ maxEntities: 1 << 18 });
   defineScenarioComponents(world);
   const scheduler = world.createScheduler({ workers, batchRows });
-  if (placement !== undefined) globalThis.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
+  if (placement !== undefined) globalThis.ecsiaTest.forcePlacement(scheduler, placement);
   addScenarioSystems(scheduler, { cpp });
   spawnScenario(world, entities);
   const hashes = [];

@@ -88,7 +88,7 @@ export async function runRestoreInPlace(loadEcsia, { threads, workers, placement
   const drawn = scheduler.extract({ components: ['position', 'hp'] });
 
   if (workers > 0 && placement !== undefined) {
-    globalThis.ecsiaTest.internalsOf(scheduler).raw('forcePlacement').forcePlacement(placement);
+    globalThis.ecsiaTest.forcePlacement(scheduler, placement);
   }
   spawnScenario(world, entities);
 

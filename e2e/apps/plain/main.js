@@ -2,8 +2,8 @@
 import { loadEcsia } from 'ecsia-wasm';
 import { runScenario } from './scenario.js';
 
-// ?kernels: move the entities with the JS kernel of ./kernels.js (loadEcsia's kernels option).
-const kernels = new URLSearchParams(location.search).has('kernels') ? new URL('./kernels.js', import.meta.url) : undefined;
+// The app's kernel module (loadEcsia's kernels option): its JS kernels move the entities.
+const kernels = new URL('./kernels.js', import.meta.url);
 const out = document.getElementById('result');
 runScenario(loadEcsia, { kernels }).then(
   (result) => {

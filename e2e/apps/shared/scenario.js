@@ -6,23 +6,24 @@ const ENTITIES = 4096;  // 16 batches of 256 rows per system: work for every wor
 const FRAMES = 30;
 
 /**
- * Runs the frames with the `loadEcsia` the app imported; resolves to what the test checks. With
- * `kernels` (the URL of the app's kernel module), positions move by its JS kernel `integrate` on
- * the workers instead of the built-in C++ Move: the same arithmetic, so the same stateHash.
+ * Runs the frames with the `loadEcsia` the app imported and `kernels`, the URL of the app's
+ * kernel module (its JS kernels integrate and bounce move the entities on the workers);
+ * resolves to what the test checks.
  */
-export async function runScenario(loadEcsia, { kernels } = {}) {
-  const ecsia = await loadEcsia(kernels === undefined ? {} : { kernels });
+export async function runScenario(loadEcsia, { kernels }) {
+  const ecsia = await loadEcsia({ kernels });
   const world = ecsia.createWorld({ maxEntities: 2 * ENTITIES });
+  world.defineComponent('position', { x: 'f32', y: 'f32' });
+  world.defineComponent('velocity', { dx: 'f32', dy: 'f32' });
   for (let i = 0; i < ENTITIES; i += 1) {
     world.spawn({
       position: { x: (i * 37) % 1000, y: (i * 91) % 1000 },
       velocity: { dx: ((i % 13) - 6) * 3.5, dy: ((i % 7) - 3) * 2.25 },
     });
   }
-  const scheduler = world.createScheduler({ systems: kernels === undefined ? ['Move', 'Bounce'] : ['Bounce'] });
-  if (kernels !== undefined) {
-    scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });
-  }
+  const scheduler = world.createScheduler();
+  scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], before: ['Bounce'] });
+  scheduler.addSystem({ name: 'Bounce', kernel: 'bounce', reads: ['position'], writes: ['velocity'] });
   // A frame ran on the workers when the workers' job counters grew by exactly the batches of
   // the frame's waves (the counters are totals since the scheduler started).
   let workerFrames = 0;
@@ -37,6 +38,7 @@ export async function runScenario(loadEcsia, { kernels } = {}) {
   }
   const result = {
     kernels: ecsia.kernels,
+    startedWorkers: ecsia.startedWorkers,
     plan: scheduler.plan(),
     variant: ecsia.variant,
     workers: ecsia.workers,

@@ -2,16 +2,28 @@
 // the package's own declarations (never run: the other apps run the code). Lines under
 // // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from 'ecsia-wasm';
-import type { Ecsia, EcsiaError, Entity, LoadOptions, Scheduler, World } from 'ecsia-wasm';
+import type { Ecsia, EcsiaError, Entity, Kernel, KernelChunk, KernelCommands, LoadOptions, Scheduler, World } from 'ecsia-wasm';
+
+// A kernel as a kernel module exports it (loadEcsia({ kernels })), typed from the package's entry.
+export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
+  const p = chunk.columns.position;
+  const v = chunk.columns.velocity;
+  if (p instanceof Float32Array && v instanceof Float32Array) for (let i = 0; i < 2 * chunk.count; i += 1) p[i] += v[i] * dt;
+  if (chunk.count === 0) commands.spawn({ position: { x: 0, y: 0 } });
+};
 
 export async function start(onDiagnostic: (message: string) => void): Promise<string> {
-  const options: LoadOptions = { threads: 'auto', onDiagnostic };
+  const options: LoadOptions = { threads: 'auto', onDiagnostic, kernels: new URL('./kernels.js', import.meta.url) };
   const ecsia: Ecsia = await loadEcsia(options);
   const variant: 'threaded' | 'single' = ecsia.variant;
+  const started: number = ecsia.startedWorkers;
   const world: World = ecsia.createWorld({ maxEntities: 100_000 });
+  world.defineComponent('position', { x: 'f32', y: 'f32' });
+  world.defineComponent('velocity', { dx: 'f32', dy: 'f32' });
   world.defineComponent('health', { hp: 'i32', regen: 'f32' });
   const e: Entity = world.spawn({ position: { x: 0, y: 0 }, velocity: { dx: 1, dy: -1 }, health: { hp: 10 } });
-  const scheduler: Scheduler = world.createScheduler({ systems: ['Move', 'Bounce'] });
+  const scheduler: Scheduler = world.createScheduler();
+  scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'] });
   await scheduler.update(1 / 60);
   for (const chunk of world.chunks(['position'])) {
     const count: number = chunk.count;
@@ -30,7 +42,7 @@ export async function start(onDiagnostic: (message: string) => void): Promise<st
   scheduler.dispose();
   const hash: string = world.stateHash();
   world.dispose();
-  return `${variant} ${ecsia.workers} ${hash}`;
+  return `${variant} ${ecsia.workers} of ${started} ${hash}`;
 }
 
 export async function misuse(): Promise<void> {
