@@ -544,8 +544,8 @@ test('a module linked without the workers\' kernel support: loadEcsia({ kernels 
   expectNoPageErrors(log);
 });
 
-test("the README's kernel module example runs as printed, on the threaded and the single build", async ({ page, browser }) => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+test("the guide's kernel module example runs as printed, on the threaded and the single build", async ({ page, browser }) => {
+  const readme = readFileSync(new URL('../docs/GUIDE.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Your own JS systems on the workers'));
   const [kernelsBlock, pageBlock] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].slice(0, 2).map((m) => m[1]);
   // The kernel module is served as printed: web/test/readme/kernels.js is the README's block.

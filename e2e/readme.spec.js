@@ -1,11 +1,13 @@
-// The README's JS examples run as printed: each ```js block of README.md is served as a module in
+// The README's and the guide's JS examples run as printed: each ```js block of README.md and
+// docs/GUIDE.md is served as a module in
 // web/ (where its `import ... from './ecsia.js'` resolves, as on a page that copied web/) and
 // imported by the test page; it must finish without an error, a page error or a console error.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, servers } from './support.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+// The README's first example, then the guide's in order: one sequence, so the indices below hold.
+const readme = ['../README.md', '../docs/GUIDE.md'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n');
 const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 // A block that opens with `// name.js: ...` is a module the others import by that name (next to
 // them in web/, as on a page that copied web/), e.g. the kernel module of loadEcsia({ kernels }).

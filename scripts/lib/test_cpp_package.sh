@@ -1,17 +1,17 @@
 # The engine as a C++ package: installs build/plain (cmake --install), then builds and runs the
 # consumer of tests/package/ against it with find_package(ecsia), and again with
-# add_subdirectory(<this tree>). Both builds also compile the README's C++ examples exactly as
-# printed (every ```cpp block of README.md) and run each, which must exit 0. Sourced by
+# add_subdirectory(<this tree>). Both builds also compile the C++ examples exactly as printed
+# (every ```cpp block of README.md and docs/GUIDE.md) and run each, which must exit 0. Sourced by
 # scripts/test after the plain native build; run_cpp_package_tests fails loudly on any step.
 
-# Writes the n-th ```cpp block of README.md, verbatim, to DIR/readme_example_<n>.cpp.new (n from 1);
+# Writes the n-th ```cpp block of README.md then docs/GUIDE.md, verbatim, to DIR/readme_example_<n>.cpp.new (n from 1);
 # prints how many there are.
 write_readme_cpp_examples() {
   awk -v dir="$1" '
     /^```cpp$/ { n++; inside = 1; file = dir "/readme_example_" n ".cpp.new"; printf "" > file; next }
     inside && /^```$/ { inside = 0; close(file); next }
     inside { print > file }
-    END { print n + 0 }' README.md
+    END { print n + 0 }' README.md docs/GUIDE.md
 }
 
 run_cpp_package_tests() {
@@ -25,7 +25,7 @@ run_cpp_package_tests() {
   [ -f "$prefix/include/ecsia/ecsia.hpp" ] && [ -f "$prefix/lib/cmake/ecsia/ecsiaConfig.cmake" ] ||
     { echo "the install lacks include/ecsia/ecsia.hpp or lib/cmake/ecsia/ecsiaConfig.cmake" >&2; return 1; }
   count=$(write_readme_cpp_examples "$PWD/build/package")
-  [ "$count" -gt 0 ] || { echo "README.md has no \`\`\`cpp block" >&2; return 1; }
+  [ "$count" -gt 0 ] || { echo "README.md and docs/GUIDE.md have no \`\`\`cpp block" >&2; return 1; }
   examples=()
   for n in $(seq 1 "$count"); do
     example=$PWD/build/package/readme_example_$n.cpp
