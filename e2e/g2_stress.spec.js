@@ -154,7 +154,7 @@ test('threaded, shared waves on fresh modules (1 and 2 workers, release and debu
           const world = ecsia.createWorld({ maxEntities: 1 << 16 });
           defineScenarioComponents(world);
           const scheduler = world.createScheduler({ workers, batchRows: 32 });
-          internalsOf(scheduler).raw('forcePlacement').forcePlacement('shared');
+          window.ecsiaTest.forcePlacement(scheduler, 'shared');
           addScenarioSystems(scheduler, { cpp });
           spawnScenario(world, 600);
           const placements = new Set();
