@@ -74,8 +74,12 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   // calls and iteration: every library measured, ecsia's ratio to the fastest per operation/shape.
   const libraries = ['bitECS', 'ecsia', 'koota', 'piecs', 'wolf-ecs'];
   expect(Object.keys(r.calls.nsPerOp).sort()).toEqual(libraries);
+  // A library's typed-array get + set takes under 1 ns: in the smoke run's short samples the
+  // clock (5 µs in an isolated page) can read 0 for it, and the ratio is then not a number.
   for (const [op, o] of Object.entries(r.calls.ops)) {
-    expect([op, positive(o.ecsiaNs) && positive(o.fastestNs) && positive(o.ecsiaOverFastest)]).toEqual([op, true]);
+    const measured = positive(o.ecsiaNs) && Number.isFinite(o.fastestNs) && o.fastestNs >= 0 &&
+      (o.fastestNs === 0 || positive(o.ecsiaOverFastest));
+    expect([op, measured]).toEqual([op, true]);
   }
   expect(Object.keys(r.calls.bulk).sort()).toEqual(['addManyTag', 'addManyValue', 'removeManyTag', 'removeManyValue']);
   for (const b of Object.values(r.calls.bulk)) expect(b === null || positive(b.perCallOverBulk)).toBe(true);
