@@ -63,6 +63,30 @@ ExtractModel model_of(const ExtractBuffer& buffer, const World& world, const std
     return out;
 }
 
+// The first column of a buffer, as bytes: what a reader holding it sees.
+std::vector<std::byte> first_column(const ExtractBuffer& buffer, std::uint32_t element_size) {
+    return {buffer.column(0), buffer.column(0) + std::size_t(buffer.count()) * element_size};
+}
+
+World& with_movers(World& world, std::uint32_t movers) {
+    builtin::spawn_movers(world, movers, 3);
+    return world;
+}
+
+// Movers under a serial scheduler running "Move", with an extract of their positions.
+struct ExtractedMovers {
+    World world;
+    Scheduler scheduler;
+    ComponentId position;
+    ExtractId extract;
+    explicit ExtractedMovers(std::uint32_t movers)
+        : scheduler(with_movers(world, movers), test::with_workers(0, 64)),
+          position(world.component_id("position")) {
+        scheduler.add_system(builtin::make_builtin_system(world, "Move"));
+        extract = scheduler.add_extract({position});
+    }
+};
+
 }  // namespace
 
 TEST_CASE("an extract copies exactly the selected rows' components as the world holds them", "[extract]") {
@@ -216,7 +240,7 @@ TEST_CASE("a scheduler captures its extracts after each frame, the same bytes se
             const ExtractBuffer& buffer = scheduler.acquire_extract(extract);
             CHECK(buffer.frame() == scheduler.frames());
             CHECK(model_of(buffer, world, {position}) == model_of(world, everyone, {position}, {}));
-            run.emplace_back(buffer.column(0), buffer.column(0) + std::size_t(buffer.count()) * world.components().desc(position).size);
+            run.push_back(first_column(buffer, world.components().desc(position).size));
         }
         // Same rows in the same order with the same bytes whatever the executor (G1).
         if (workers == 0) first_run = run;
@@ -225,29 +249,22 @@ TEST_CASE("a scheduler captures its extracts after each frame, the same bytes se
 }
 
 TEST_CASE("a scheduler's extract held by its reader stays as it was while later frames run", "[extract][schedule]") {
-    World world;
-    builtin::spawn_movers(world, 500, 3);
-    Scheduler scheduler(world, test::with_workers(0, 64));
-    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
-    const ComponentId position = world.component_id("position");
-    const ExtractId extract = scheduler.add_extract({position});
-    scheduler.update(1.0f / 60);
-    const ExtractBuffer& held = scheduler.acquire_extract(extract);
+    ExtractedMovers movers(500);
+    movers.scheduler.update(1.0f / 60);
+    const ExtractBuffer& held = movers.scheduler.acquire_extract(movers.extract);
     REQUIRE(held.frame() == 1);
-    const std::vector<std::byte> bytes(held.column(0), held.column(0) + std::size_t(held.count()) * sizeof(builtin::Position));
-    for (int frame = 0; frame < 3; ++frame) scheduler.update(1.0f / 60);
+    const std::vector<std::byte> bytes = first_column(held, sizeof(builtin::Position));
+    for (int frame = 0; frame < 3; ++frame) movers.scheduler.update(1.0f / 60);
     CHECK(held.frame() == 1);
-    CHECK(std::vector<std::byte>(held.column(0), held.column(0) + bytes.size()) == bytes);
-    CHECK(scheduler.acquire_extract(extract).frame() == 4);
+    CHECK(first_column(held, sizeof(builtin::Position)) == bytes);
+    CHECK(movers.scheduler.acquire_extract(movers.extract).frame() == 4);
 }
 
 TEST_CASE("only whole frames are extracted, and extracts are refused mid-frame and once removed", "[extract][schedule]") {
-    World world;
-    builtin::spawn_movers(world, 100, 3);
-    Scheduler scheduler(world, test::with_workers(0, 64));
-    scheduler.add_system(builtin::make_builtin_system(world, "Move"));
-    const ComponentId position = world.component_id("position");
-    const ExtractId extract = scheduler.add_extract({position});
+    ExtractedMovers movers(100);
+    Scheduler& scheduler = movers.scheduler;
+    const ComponentId position = movers.position;
+    const ExtractId extract = movers.extract;
     bool dispose = false;
     bool added_mid_frame = false;
     SystemDesc late;

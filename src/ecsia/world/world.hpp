@@ -310,6 +310,11 @@ private:
     std::vector<std::uint32_t> bulk_rows_;
     // The bulk calls' checks: structural phase, `id` known, every handle alive and none twice.
     void check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation);
+    // Where a bulk add (adding) or removal of `id` moves a row of table `from`; `from` itself
+    // when the row stays (it has the component already, or lacks the one removed).
+    TableIndex bulk_target(TableIndex from, ComponentId id, bool adding);
+    // Makes room in every target table first, so that running out of heap changes nothing.
+    void reserve_bulk_moves(std::span<const Entity> entities, ComponentId id, bool adding);
 };
 
 // A query bound to a world: matched tables stay cached across calls.

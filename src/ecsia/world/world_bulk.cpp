@@ -43,15 +43,14 @@ void World::check_bulk(std::span<const Entity> entities, ComponentId id, const c
     clear();
 }
 
-void World::add_many(std::span<const Entity> entities, ComponentId id, const void* elements) {
-    check_bulk(entities, id, "add_many");
-    const ComponentDesc& desc = registry_.desc(id);
-    const auto* bytes = static_cast<const std::byte*>(elements);
-    const std::uint32_t size = desc.size;
+TableIndex World::bulk_target(TableIndex from, ComponentId id, bool adding) {
+    if (adding) return graph_.with(from, id);
+    return graph_.table(from).has(id) ? graph_.without(from, id) : from;
+}
 
-    // Room first, in every target table, so that running out of heap changes nothing
-    // (std::bad_alloc). Entities of one table come in runs as a query hands them out: the
-    // target is looked up once per run.
+void World::reserve_bulk_moves(std::span<const Entity> entities, ComponentId id, bool adding) {
+    // Entities of one table come in runs as a query hands them out: the target is looked up
+    // once per run. Looking one up may make a table, hence the resize inside the loop.
     bulk_rows_.assign(graph_.table_count(), 0);
     TableIndex source = kNoTable;
     TableIndex target = kNoTable;
@@ -59,7 +58,7 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
         const TableIndex from = locations_[pool_.layout().index(e)].table;
         if (from != source) {
             source = from;
-            target = graph_.with(from, id);
+            target = bulk_target(from, id, adding);
             if (bulk_rows_.size() < graph_.table_count()) bulk_rows_.resize(graph_.table_count(), 0);
         }
         if (target != from) ++bulk_rows_[target];
@@ -67,17 +66,26 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
     for (TableIndex t = 0; t < bulk_rows_.size(); ++t) {
         if (bulk_rows_[t] != 0) graph_.table(t).reserve(graph_.table(t).size() + bulk_rows_[t]);
     }
+}
+
+void World::add_many(std::span<const Entity> entities, ComponentId id, const void* elements) {
+    check_bulk(entities, id, "add_many");
+    reserve_bulk_moves(entities, id, /*adding=*/true);
+    const ComponentDesc& desc = registry_.desc(id);
+    const auto* bytes = static_cast<const std::byte*>(elements);
+    const std::uint32_t size = desc.size;
 
     // What change_components does for one add, without what the checks above made redundant.
     // The tables cannot change under the loop: observers may not change structure.
-    source = kNoTable;
+    TableIndex source = kNoTable;
+    TableIndex target = kNoTable;
     for (std::size_t i = 0; i < entities.size(); ++i) {
         const Entity e = entities[i];
         const std::uint32_t slot = pool_.layout().index(e);
         const TableIndex from = locations_[slot].table;
         if (from != source) {
             source = from;
-            target = graph_.with(from, id);
+            target = bulk_target(from, id, /*adding=*/true);
         }
         const ComponentValue value{id, bytes == nullptr || size == 0 ? nullptr : bytes + i * size,
                                    bytes == nullptr ? 0u : size};
@@ -98,30 +106,15 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
 
 void World::remove_many(std::span<const Entity> entities, ComponentId id) {
     check_bulk(entities, id, "remove_many");
-    // A removal only moves rows into tables that exist already or are made here (no values to
-    // check); making them all first keeps a failure to allocate from leaving part done.
-    bulk_rows_.assign(graph_.table_count(), 0);
+    reserve_bulk_moves(entities, id, /*adding=*/false);
+    // What change_components does for one removal, without the checks made above.
     TableIndex source = kNoTable;
     TableIndex target = kNoTable;
     for (const Entity e : entities) {
         const TableIndex from = locations_[pool_.layout().index(e)].table;
         if (from != source) {
             source = from;
-            target = graph_.table(from).has(id) ? graph_.without(from, id) : from;
-            if (bulk_rows_.size() < graph_.table_count()) bulk_rows_.resize(graph_.table_count(), 0);
-        }
-        if (target != from) ++bulk_rows_[target];
-    }
-    for (TableIndex t = 0; t < bulk_rows_.size(); ++t) {
-        if (bulk_rows_[t] != 0) graph_.table(t).reserve(graph_.table(t).size() + bulk_rows_[t]);
-    }
-    // What change_components does for one removal, without the checks made above.
-    source = kNoTable;
-    for (const Entity e : entities) {
-        const TableIndex from = locations_[pool_.layout().index(e)].table;
-        if (from != source) {
-            source = from;
-            target = graph_.table(from).has(id) ? graph_.without(from, id) : from;
+            target = bulk_target(from, id, /*adding=*/false);
         }
         if (target == from) continue;  // does not have it
         fire(ObserverEvent::OnRemove, id, e);
