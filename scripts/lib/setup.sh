@@ -6,10 +6,13 @@ apt_install() {  # packages...
     echo "missing packages: $* (run as root, or install them yourself)" >&2
     return 1
   fi
+  # Another apt run (unattended upgrades, a second checkout's set-up) holds dpkg's lock for a
+  # while: wait for it rather than fail.
+  local wait_for_lock=(-o DPkg::Lock::Timeout=900)
   if [ ! -f /tmp/.ecsia-apt-updated ]; then
-    apt-get update -qq && touch /tmp/.ecsia-apt-updated
+    apt-get "${wait_for_lock[@]}" update -qq && touch /tmp/.ecsia-apt-updated
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get "${wait_for_lock[@]}" install -y -qq "$@" >/dev/null
 }
 
 ensure_native_tools() {
