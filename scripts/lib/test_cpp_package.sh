@@ -15,7 +15,7 @@ write_readme_cpp_examples() {
 }
 
 run_cpp_package_tests() {
-  local jobs prefix count examples example mode n
+  local jobs prefix count examples example mode n build_type unity
   jobs=$(nproc)
   prefix=$PWD/build/package/prefix
   rm -rf "$prefix"
@@ -35,8 +35,13 @@ run_cpp_package_tests() {
     examples+=("$example")
   done
   for mode in package subdirectory; do
-    echo "==> package: a consumer project with $([ $mode = package ] && echo 'find_package(ecsia)' || echo 'add_subdirectory(ecsia)')"
-    cmake -S tests/package -B "build/package/$mode" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DECSIA_CONSUMER_MODE=$mode \
+    echo "==> package: a consumer project with $([ $mode = package ] && echo 'find_package(ecsia), Release, unity build' || echo 'add_subdirectory(ecsia), Debug, no unity build')"
+    # The two modes cover two corners of the configurations users have: the installed package
+    # Release with a unity build; the engine as a subdirectory Debug without one (CMake's
+    # defaults), where every engine source compiles on its own and with assertions on.
+    build_type=Release unity=ON
+    [ "$mode" = subdirectory ] && build_type=Debug unity=OFF
+    cmake -S tests/package -B "build/package/$mode" -DCMAKE_BUILD_TYPE=$build_type -DCMAKE_UNITY_BUILD=$unity -DECSIA_CONSUMER_MODE=$mode \
       -DCMAKE_PREFIX_PATH="$prefix" -DECSIA_SOURCE_DIR="$PWD" -DECSIA_README_EXAMPLES="$(IFS=';'; echo "${examples[*]}")" >/dev/null
     cmake --build "build/package/$mode" -j "$jobs" >/dev/null
     "build/package/$mode/consumer"
