@@ -99,6 +99,15 @@ std::byte* World::find_bytes(Entity entity, ComponentId id) const noexcept {
     return column->element(at.row);
 }
 
+std::byte* World::change_in_place(Entity entity, ComponentId id) noexcept {
+    if (phase_ != WorldPhase::Serial || !pending_changes_.empty() || !observer_commands_.empty()) return nullptr;
+    std::byte* bytes = find_bytes(entity, id);
+    if (bytes == nullptr || observers_.any(ObserverEvent::OnChange, id)) return nullptr;
+    const EntityLocation at = locations_[pool_.layout().index(entity)];
+    graph_.table(at.table).column(id)->mark_changed(at.row, tick_);
+    return bytes;
+}
+
 void World::mark_changed(Entity entity, ComponentId id) {
     require_serial("mark_changed");
     (void)element(entity, id);  // alive, has it, not a tag
