@@ -95,7 +95,9 @@ std::byte* World::find_bytes(Entity entity, ComponentId id) const noexcept {
     if (!pool_.is_alive(entity) || id >= registry_.size()) return nullptr;
     const EntityLocation at = locations_[pool_.layout().index(entity)];
     Column* column = const_cast<TableGraph&>(graph_).table(at.table).column(id);
-    if (column == nullptr || registry_.desc(id).is_tag()) return nullptr;
+    // A tag's column holds no bytes. (Not registry_.desc(id).is_tag(): desc() may throw, and with
+    // JS-based exceptions in wasm a call that may throw from a noexcept function goes through JS.)
+    if (column == nullptr || column->element_size() == 0) return nullptr;
     return column->element(at.row);
 }
 
