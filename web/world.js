@@ -82,7 +82,8 @@ export class World {
   //
   // Each call below crosses into wasm once: a C export (wasm/world_fast.cpp) that does the work
   // and returns a status; on failure core.fail() throws the engine's own error. Hot paths hold
-  // no try block and allocate nothing but what they return.
+  // no try block and allocate nothing but what they return. (set crosses a second time only when
+  // a change observer must run after its write: see set.)
 
   /** Spawns an entity with components by name: { position: { x: 0, y: 0 }, frozen: true }. */
   spawn(components = {}) {
@@ -236,10 +237,20 @@ export class World {
     const core = this.#core;
     const entry = core.component(op, name);
     if (entry.fields.length >= 32) return this.#setWide(entity, entry, values);
-    const size = entry.size;
-    const address = core.scratch(size, op);
-    const mask = core.encodeElement(op, entry, values, core.engine.viewsCovering(address + size), address, false);
-    if (core.fast.set(core.address, entity, entry.id, address, mask) === 0) core.fail(op);
+    // Values first (a bad one throws before anything changes), then one crossing that checks the
+    // world's side, marks the change and says where the element is: written in place.
+    const mask = core.stageValues(op, entry, values);
+    const address = core.fast.setInPlace(core.address, entity, entry.id) >>> 0;
+    if (address > 1) {
+      core.writeStaged(entry, address, mask);
+      return;
+    }
+    if (address === 0) core.fail(op);
+    // A change observer of it, or something queued to flush: the set export writes the element
+    // from scratch and then runs them.
+    const scratch = core.scratch(entry.size, op);
+    core.writeStaged(entry, scratch, mask);
+    if (core.fast.set(core.address, entity, entry.id, scratch, mask) === 0) core.fail(op);
   }
 
   /**

@@ -153,3 +153,38 @@ TEST_CASE("value reads are allowed during a wave, value writes are not", "[world
     CHECK(world.get<Position>(e).x == 1);
     CHECK(world.get<Position>(e).y == 1);
 }
+
+TEST_CASE("change_in_place stamps the change and hands out the bytes only when nothing is left to flush", "[world]") {
+    World world;
+    const Entity e = world.spawn(Position{1, 2}, Enemy{});
+    const ComponentId position = world.component<Position>();
+    const ComponentId velocity = world.component<Velocity>();
+    const ComponentId enemy = world.component<Enemy>();
+    const Tick tick = ecsia::detail::WorldAccess::advance_tick(world);
+    std::byte* bytes = world.change_in_place(e, position);
+    REQUIRE(bytes == world.find_bytes(e, position));
+    const EntityLocation at = world.locate(e);
+    CHECK(world.tables().table(at.table).column(position)->changed_tick(at.row) == tick);
+
+    // Nothing for a tag, a missing component, an unknown id, a dead handle; nothing changes.
+    const Entity dead = world.spawn(Position{0, 0});
+    world.despawn(dead);
+    const test::WorldFingerprint before = test::fingerprint(world);
+    CHECK(world.change_in_place(e, enemy) == nullptr);
+    CHECK(world.change_in_place(e, velocity) == nullptr);
+    CHECK(world.change_in_place(e, ComponentId(999)) == nullptr);
+    CHECK(world.change_in_place(dead, position) == nullptr);
+    ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);
+    CHECK(world.change_in_place(e, position) == nullptr);
+    ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Serial);
+    CHECK(test::fingerprint(world) == before);
+
+    // A change observer of the component: the caller must take set's path, which runs it.
+    int changes = 0;
+    world.observe(ObserverEvent::OnChange, position, [&](ObserverContext&) { changes += 1; });
+    CHECK(world.change_in_place(e, position) == nullptr);
+    const float x = 5;
+    world.set_bytes(e, position, 0, &x, sizeof x);
+    world.flush();
+    CHECK(changes == 1);
+}

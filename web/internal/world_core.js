@@ -111,8 +111,15 @@ function loadField(dv, address, type) {
 }
 
 // One component as JS sees it: layout, field lookup, default element bytes.
+// The heap typed array a field of each type is read and written through (fields are naturally
+// aligned, C struct rules, and so are columns and scratch), and its element size as a shift.
+const FIELD_ARRAY = {
+  f32: ['f32', 2], f64: ['f64', 3], i8: ['i8', 0], u8: ['u8', 0], bool: ['u8', 0],
+  i16: ['i16', 1], u16: ['u16', 1], i32: ['i32', 2], u32: ['u32', 2], entity: ['u32', 2],
+};
+
 function componentEntry(info) {
-  const fields = info.fields.map((f, index) => ({ ...f, index }));
+  const fields = info.fields.map((f, index) => ({ ...f, index, array: FIELD_ARRAY[f.type][0], shift: FIELD_ARRAY[f.type][1] }));
   const byName = Object.create(null);
   for (const f of fields) byName[f.name] = f;
   // The per-entity encoder looks fields up here: a Map lookup costs less than one in the
@@ -136,7 +143,9 @@ function componentEntry(info) {
   // The field names when every field is f32 and they lie packed in order (decodeElement's fast path).
   const f32Names = fields.length > 0 && fields.every((f, i) => f.type === 'f32' && f.offset === 4 * i) && info.size === 4 * fields.length
     ? fields.map((f) => f.name) : null;
-  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names };
+  // set's checked values by field index, between stageValues and writeStaged.
+  const staged = new Float64Array(fields.length);
+  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names, staged };
 }
 
 /** The world's C exports of an engine, once per engine: { spawn, despawn, ..., errorCode, errorMessage }. */
@@ -328,28 +337,32 @@ export class WorldCore {
     if (!isPlainObject(components)) {
       throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     }
+    // One pass over the names; their entries go to a list kept for the next call.
+    const entries = this.#rowEntries;
     let count = 0;
     let bytes = 0;
     for (const name in components) {
+      const entry = this.component(op, name);
+      entries[count] = entry;
       count += 1;
-      bytes += align8(this.component(op, name).size);
+      bytes += align8(entry.size);
     }
     const header = align8(4 * (1 + count));
     const address = this.scratch(header + bytes, op);
     const views = this.engine.viewsCovering(address + header + bytes);
     const u32 = views.u32;
     u32[address >>> 2] = count;
-    let i = 0;
     let at = address + header;
-    for (const name in components) {
-      const entry = this.#components.get(name);
+    for (let i = 0; i < count; i += 1) {
+      const entry = entries[i];
       u32[(address >>> 2) + 1 + i] = entry.id;
-      this.encodeElement(op, entry, components[name], views, at, true);
+      this.encodeElement(op, entry, components[entry.name], views, at, true);
       at += align8(entry.size);
-      i += 1;
     }
     return address;
   }
+
+  #rowEntries = [];  // encodeComponents' entries of one row (reused: nothing allocated per spawn)
 
   /**
    * One component's element for add, whole (fields not given get default values): its address
@@ -367,6 +380,61 @@ export class WorldCore {
     const address = this.scratch(entry.size, op);
     this.encodeElement(op, entry, values, this.engine.viewsCovering(address + entry.size), address, true);
     return address;
+  }
+
+  /**
+   * set's values checked, and not yet written anywhere: the numbers to store go to entry.staged
+   * by field index; returns the mask of the fields given (bit i = field i). Throws naming `op`
+   * for a bad value exactly as encodeElement does, before anything changes.
+   */
+  stageValues(op, entry, values) {
+    if (!isPlainObject(values)) {
+      throw new Error(`world.${op}: '${entry.name}' takes an object of field values, got ${describe(values)}`);
+    }
+    const staged = entry.staged;
+    let mask = 0;
+    for (const key in values) {
+      const field = entry.fieldMap.get(key);
+      if (field === undefined) {
+        if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
+        throw new Error(entry.tag
+          ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
+          : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
+      }
+      const value = values[key];
+      if (value === undefined) continue;
+      const type = field.type;
+      // NaN fails every comparison here and so takes checkField's error.
+      if (type === 'f32' && typeof value === 'number' &&
+          ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity)) {
+        staged[field.index] = value;
+      } else if (type === 'f64' && typeof value === 'number' && value === value) {
+        staged[field.index] = value;
+      } else {
+        staged[field.index] = checkField(`world.${op}`, entry.name, field, value);
+      }
+      mask |= 1 << field.index;
+    }
+    return mask;
+  }
+
+  /** Writes the staged fields of `mask` into the element at `address` (a row, or scratch). */
+  writeStaged(entry, address, mask) {
+    const arrays = this.#arraysOf(this.engine.viewsCovering(address + entry.size).buffer);
+    const staged = entry.staged;
+    if (entry.f32Names !== null) {
+      // Every field f32, packed in order (the common case).
+      const f32 = arrays.f32;
+      const base = address >>> 2;
+      for (let i = 0; i < staged.length; i += 1) if ((mask >>> i & 1) !== 0) f32[base + i] = staged[i];
+      return;
+    }
+    const fields = entry.fields;
+    for (let i = 0; i < fields.length; i += 1) {
+      if ((mask >>> i & 1) === 0) continue;
+      const f = fields[i];
+      arrays[f.array][(address + f.offset) >>> f.shift] = staged[i];
+    }
   }
 
   /** Decodes the element at `address` into a plain object. */
@@ -391,6 +459,21 @@ export class WorldCore {
       this.#f32Buffer = buffer;
     }
     return this.#f32;
+  }
+
+  // Every typed array over the heap `buffer` that fields are stored through, made again only
+  // when the heap was replaced.
+  #arraysBuffer = null;
+  #arrays = null;
+  #arraysOf(buffer) {
+    if (buffer !== this.#arraysBuffer) {
+      this.#arrays = {
+        f32: this.#f32Of(buffer), f64: new Float64Array(buffer), i8: new Int8Array(buffer), u8: new Uint8Array(buffer),
+        i16: new Int16Array(buffer), u16: new Uint16Array(buffer), i32: new Int32Array(buffer), u32: new Uint32Array(buffer),
+      };
+      this.#arraysBuffer = buffer;
+    }
+    return this.#arrays;
   }
 
   /** The number behind world.storageGeneration: the raw generation plus the heap's epoch. */

@@ -66,14 +66,4 @@ Entity Table::swap_remove(std::uint32_t row) noexcept {
     return row == last ? kNullEntity : entities_[row];
 }
 
-TableIndex Table::add_edge(ComponentId id) const noexcept {
-    auto it = add_edges_.find(id);
-    return it == add_edges_.end() ? kNoTable : it->second;
-}
-
-TableIndex Table::remove_edge(ComponentId id) const noexcept {
-    auto it = remove_edges_.find(id);
-    return it == remove_edges_.end() ? kNoTable : it->second;
-}
-
 }  // namespace ecsia

@@ -4,7 +4,6 @@
 // into the hole (swap-remove). Tables grow only on the serial slot.
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
@@ -46,10 +45,13 @@ public:
     void reserve(std::uint32_t rows);
 
     // Cached graph edges: the table reached by adding or removing one component.
-    TableIndex add_edge(ComponentId id) const noexcept;
-    TableIndex remove_edge(ComponentId id) const noexcept;
-    void set_add_edge(ComponentId id, TableIndex target) { add_edges_[id] = target; }
-    void set_remove_edge(ComponentId id, TableIndex target) { remove_edges_[id] = target; }
+    // Indexed by component id (a load, no hashing: every add and remove of one entity asks).
+    TableIndex add_edge(ComponentId id) const noexcept { return id < add_edges_.size() ? add_edges_[id] : kNoTable; }
+    TableIndex remove_edge(ComponentId id) const noexcept {
+        return id < remove_edges_.size() ? remove_edges_[id] : kNoTable;
+    }
+    void set_add_edge(ComponentId id, TableIndex target) { set_edge(add_edges_, id, target); }
+    void set_remove_edge(ComponentId id, TableIndex target) { set_edge(remove_edges_, id, target); }
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
@@ -57,6 +59,10 @@ private:
         return id < column_slot_by_component_.size() ? column_slot_by_component_[id] : -1;
     }
     std::uint32_t push_entity(Entity entity);
+    static void set_edge(std::vector<TableIndex>& edges, ComponentId id, TableIndex target) {
+        if (id >= edges.size()) edges.resize(std::size_t(id) + 1, kNoTable);
+        edges[id] = target;
+    }
 
     TableIndex index_;
     std::vector<ComponentId> signature_;  // sorted ascending
@@ -70,8 +76,8 @@ private:
     mutable std::uint32_t counted_rows_ = 0;
     std::uint32_t capacity_ = 0;
     std::uint64_t* storage_generation_;
-    std::unordered_map<ComponentId, TableIndex> add_edges_;
-    std::unordered_map<ComponentId, TableIndex> remove_edges_;
+    std::vector<TableIndex> add_edges_;     // by component id; kNoTable: not known yet
+    std::vector<TableIndex> remove_edges_;
 };
 
 }  // namespace ecsia

@@ -7,7 +7,8 @@ namespace ecsia {
 TableGraph::TableGraph(const ComponentRegistry& registry) : registry_(registry) { find_or_create({}); }
 
 TableIndex TableGraph::find_or_create(const std::vector<ComponentId>& signature) {
-    if (auto it = by_signature_.find(signature); it != by_signature_.end()) return it->second;
+    if (last_found_ < tables_.size() && tables_[last_found_]->signature() == signature) return last_found_;
+    if (auto it = by_signature_.find(signature); it != by_signature_.end()) return last_found_ = it->second;
     const auto index = static_cast<TableIndex>(tables_.size());
     tables_.push_back(std::make_unique<Table>(index, signature, registry_, &storage_generation_));
     by_signature_.emplace(signature, index);

@@ -95,8 +95,19 @@ std::byte* World::find_bytes(Entity entity, ComponentId id) const noexcept {
     if (!pool_.is_alive(entity) || id >= registry_.size()) return nullptr;
     const EntityLocation at = locations_[pool_.layout().index(entity)];
     Column* column = const_cast<TableGraph&>(graph_).table(at.table).column(id);
-    if (column == nullptr || registry_.desc(id).is_tag()) return nullptr;
+    // A tag's column holds no bytes. (Not registry_.desc(id).is_tag(): desc() may throw, and with
+    // JS-based exceptions in wasm a call that may throw from a noexcept function goes through JS.)
+    if (column == nullptr || column->element_size() == 0) return nullptr;
     return column->element(at.row);
+}
+
+std::byte* World::change_in_place(Entity entity, ComponentId id) noexcept {
+    if (phase_ != WorldPhase::Serial || !pending_changes_.empty() || !observer_commands_.empty()) return nullptr;
+    std::byte* bytes = find_bytes(entity, id);
+    if (bytes == nullptr || observers_.any(ObserverEvent::OnChange, id)) return nullptr;
+    const EntityLocation at = locations_[pool_.layout().index(entity)];
+    graph_.table(at.table).column(id)->mark_changed(at.row, tick_);
+    return bytes;
 }
 
 void World::mark_changed(Entity entity, ComponentId id) {
