@@ -161,7 +161,7 @@ TEST_CASE("change_in_place stamps the change and hands out the bytes only when n
     const ComponentId velocity = world.component<Velocity>();
     const ComponentId enemy = world.component<Enemy>();
     const Tick tick = ecsia::detail::WorldAccess::advance_tick(world);
-    std::byte* bytes = world.change_in_place(e, position);
+    std::byte* bytes = detail::WorldAccess::change_in_place(world, e, position);
     REQUIRE(bytes == world.find_bytes(e, position));
     const EntityLocation at = world.locate(e);
     CHECK(world.tables().table(at.table).column(position)->changed_tick(at.row) == tick);
@@ -170,19 +170,19 @@ TEST_CASE("change_in_place stamps the change and hands out the bytes only when n
     const Entity dead = world.spawn(Position{0, 0});
     world.despawn(dead);
     const test::WorldFingerprint before = test::fingerprint(world);
-    CHECK(world.change_in_place(e, enemy) == nullptr);
-    CHECK(world.change_in_place(e, velocity) == nullptr);
-    CHECK(world.change_in_place(e, ComponentId(999)) == nullptr);
-    CHECK(world.change_in_place(dead, position) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, e, enemy) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, e, velocity) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, e, ComponentId(999)) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, dead, position) == nullptr);
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Wave);
-    CHECK(world.change_in_place(e, position) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, e, position) == nullptr);
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     CHECK(test::fingerprint(world) == before);
 
     // A change observer of the component: the caller must take set's path, which runs it.
     int changes = 0;
     world.observe(ObserverEvent::OnChange, position, [&](ObserverContext&) { changes += 1; });
-    CHECK(world.change_in_place(e, position) == nullptr);
+    CHECK(detail::WorldAccess::change_in_place(world, e, position) == nullptr);
     const float x = 5;
     world.set_bytes(e, position, 0, &x, sizeof x);
     world.flush();

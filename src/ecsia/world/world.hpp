@@ -170,12 +170,6 @@ public:
     // get_bytes without the throw: nullptr when get_bytes would throw (a dead handle, an unknown
     // id, a component the entity lacks, a tag). For callers that test before they call.
     std::byte* find_bytes(Entity entity, ComponentId id) const noexcept;
-    // For a caller that writes an element's bytes itself (the JS set): when the write can be made
-    // in place with nothing left for flush() to do (serial phase; the entity alive and holding
-    // `id`, not a tag; no change observer of `id`, nothing queued), marks the component changed at
-    // the current tick and returns its bytes. nullptr otherwise, and nothing changed: the caller
-    // then takes set_bytes' path (its checks and errors, then flush()).
-    std::byte* change_in_place(Entity entity, ComponentId id) noexcept;
     // Marks the component changed at the current tick (for writes made through a pointer or a
     // view); the change observers run at the next flush. Throws StaleEntity / MissingComponent /
     // BadValue (a tag) like get_bytes, and WrongPhase during a wave (a kernel's writes through its
@@ -224,6 +218,12 @@ private:
     friend struct detail::WorldAccess;  // world_access.hpp: the scheduler, bindings, tests
     friend class SnapshotAccess;        // snapshot/: reads and replaces the whole state
     friend class Query;                 // iterates mutable tables, merges its chunks' writes
+    // For a caller that writes an element's bytes itself (the JS set): when the write can be made
+    // in place with nothing left for flush() to do (serial phase; the entity alive and holding
+    // `id`, not a tag; no change observer of `id`, nothing queued), marks the component changed at
+    // the current tick and returns its bytes. nullptr otherwise, and nothing changed: the caller
+    // then takes set_bytes' path (its checks and errors, then flush()).
+    std::byte* change_in_place(Entity entity, ComponentId id) noexcept;
 
     // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
     ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});

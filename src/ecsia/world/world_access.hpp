@@ -42,6 +42,11 @@ struct WorldAccess {
     static void merge_write_logs(World& world, std::span<const WriteLog* const> logs, std::span<const Tick> ticks) {
         world.merge_write_logs(logs, ticks);
     }
+    // The JS set's one crossing: the element's bytes, stamped changed, when the write can be made
+    // in place with nothing left for flush(); nullptr otherwise (World::change_in_place).
+    static std::byte* change_in_place(World& world, Entity entity, ComponentId id) noexcept {
+        return world.change_in_place(entity, id);
+    }
     static void attach(World& world, WorldDependent& dependent) { world.attach(dependent); }
     static void detach(World& world, WorldDependent& dependent) noexcept { world.detach(dependent); }
 };
