@@ -83,7 +83,9 @@ val WorldBinding::component_info(const std::string& name) const {
 val WorldBinding::component_names() const {
     val names = val::array();
     const ComponentRegistry& registry = world_->components();
-    for (ComponentId id = 0; id < registry.size(); ++id) names.call<void>("push", registry.desc(id).name);
+    for (ComponentId id = 0; id < registry.size(); ++id) {
+        if (!registry.desc(id).relation) names.call<void>("push", registry.desc(id).name);  // relations: not components
+    }
     return names;
 }
 

@@ -228,6 +228,9 @@ std::vector<const ComponentDesc*> read_components(SectionReader r, const World& 
             mismatch("snapshot needs component '" + name + "', which this world does not define (define it, with the same fields, before restoring)");
         }
         const ComponentDesc& desc = registry.desc(id);
+        // This format carries no pairs, so a relation's presence in a table could only come from
+        // damaged or foreign bytes: it would leave subjects marked with pairs that do not exist.
+        if (desc.relation) r.fail("'" + name + "' is a relation here, and this snapshot format carries no pairs");
         bool same = desc.size == size && desc.alignment == alignment && desc.fields.size() == fields.size();
         for (std::size_t f = 0; same && f < fields.size(); ++f) {
             same = desc.fields[f].name == fields[f].name && desc.fields[f].type == fields[f].type && desc.fields[f].offset == fields[f].offset;

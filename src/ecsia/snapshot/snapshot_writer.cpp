@@ -168,6 +168,11 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     if (Access::observer_commands_pending(world)) {
         throw Error(ErrorCode::WrongPhase, "snapshot while commands recorded by observers wait to be applied: call flush() first");
     }
+    if (world.relations().pair_count() != 0) {
+        // Refused rather than written without them: a restore would lose pairs silently (G3).
+        throw Error(ErrorCode::BadValue, "snapshot of a world with " + std::to_string(world.relations().pair_count()) +
+                                             " pair(s): this snapshot format does not carry pairs yet");
+    }
     const TableGraph& graph = Access::graph(world);
     const ComponentRegistry& registry = world.components();
     const auto& pending = Access::pending_changes(world);
