@@ -237,12 +237,3 @@ TEST_CASE("state_hash covers pairs, their targets and data; a world without pair
     with_relation.spawn();
     CHECK(state_hash(plain) == state_hash(with_relation));
 }
-
-TEST_CASE("a snapshot of a world with pairs is refused (not written without them)", "[relation]") {
-    World world;
-    const Entity a = world.spawn(), b = world.spawn();
-    world.add_pair(a, World::kChildOf, b);
-    CHECK(test::thrown_code([&] { (void)snapshot(world); }) == "BadValue");
-    world.remove_pair(a, World::kChildOf, b);
-    CHECK_NOTHROW(snapshot(world));
-}
