@@ -27,6 +27,11 @@ ComponentId id_of(const World& world, const std::string& name) {
         throw Error(ErrorCode::UnknownComponent,
                     "unknown component '" + name + "' (defined: " + defined_component_names(world.components()) + ")");
     }
+    // A relation's presence component is not a component to add, read or observe by name: the
+    // core refuses those calls anyway, but the fast paths (world_fast.cpp) call it outside a catch.
+    if (world.components().desc(id).relation) {
+        throw Error(ErrorCode::BadValue, "'" + name + "' is a relation, not a component (JS pair calls come in a later version)");
+    }
     return id;
 }
 

@@ -5,7 +5,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/world/world.hpp"
@@ -117,23 +120,26 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
                                                  "' is acyclic: an entity cannot be its own ancestor)");
         }
         // Would the subject become its own ancestor? Walk up from the target; the relation's
-        // pairs are acyclic already, and `seen` bounds a diamond-shaped (non-exclusive) graph.
-        std::vector<std::uint8_t> seen(pool_.slot_count(), 0);
-        std::vector<Entity> stack{target};
-        while (!stack.empty()) {
-            const Entity at = stack.back();
-            stack.pop_back();
-            for (Entity up : relations_.targets(r, at)) {
-                if (up == subject) {
-                    throw Error(ErrorCode::BadValue, "(" + name + ", " + handle_text(target) + ") on " +
-                                                         handle_text(subject) +
-                                                         " would make a cycle: the target is already below the "
-                                                         "subject, and an entity cannot be its own ancestor");
-                }
-                std::uint8_t& mark = seen[pool_.layout().index(up)];
-                if (mark == 0) {
-                    mark = 1;
-                    stack.push_back(up);
+        // pairs are acyclic already, so the walk ends. Exclusive: one chain, nothing allocated (a
+        // re-parent costs the depth). Otherwise `seen` bounds a diamond-shaped graph.
+        auto cycle = [&] {
+            return Error(ErrorCode::BadValue, "(" + name + ", " + handle_text(target) + ") on " + handle_text(subject) +
+                                                  " would make a cycle: the target is already below the subject, and "
+                                                  "an entity cannot be its own ancestor");
+        };
+        if (r.options.exclusive) {
+            for (std::span<const Entity> up = relations_.targets(r, target); !up.empty(); up = relations_.targets(r, up.front())) {
+                if (up.front() == subject) throw cycle();
+            }
+        } else {
+            std::set<std::uint32_t> seen;
+            std::vector<Entity> stack{target};
+            while (!stack.empty()) {
+                const Entity at = stack.back();
+                stack.pop_back();
+                for (Entity up : relations_.targets(r, at)) {
+                    if (up == subject) throw cycle();
+                    if (seen.insert(pool_.layout().index(up)).second) stack.push_back(up);
                 }
             }
         }
@@ -259,19 +265,23 @@ std::vector<Entity> World::subjects_of(RelationId relation, Entity target) const
 void World::despawn_with_pairs(Entity entity) {
     // Which entities go: the entity, then (breadth first) the subjects of every pair to a member
     // through an OnDeleteTarget::Delete relation, relations in id order, subjects in index order.
+    // An entity in no pair (the common despawn in a world that has pairs) goes straight away.
+    bool paired = false;
+    for (const RelationStore::Relation& r : relations_.all()) {
+        paired = paired || !relations_.targets(r, entity).empty() || !relations_.subjects(r, entity).empty();
+    }
+    if (!paired) {
+        despawn_row(entity);
+        return;
+    }
     const HandleLayout& layout = pool_.layout();
     std::vector<Entity> doomed{entity};
-    std::vector<std::uint8_t> marked(pool_.slot_count(), 0);
-    marked[layout.index(entity)] = 1;
+    std::set<std::uint32_t> marked{layout.index(entity)};  // O(subtree), not O(slots), per despawn
     for (std::size_t i = 0; i < doomed.size(); ++i) {
         for (const RelationStore::Relation& r : relations_.all()) {
             if (r.options.on_delete_target != OnDeleteTarget::Delete) continue;
             for (Entity subject : relations_.subjects(r, doomed[i])) {
-                std::uint8_t& mark = marked[layout.index(subject)];
-                if (mark == 0) {
-                    mark = 1;
-                    doomed.push_back(subject);
-                }
+                if (marked.insert(layout.index(subject)).second) doomed.push_back(subject);
             }
         }
     }
