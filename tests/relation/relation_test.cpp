@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/rng.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 #include "relation/pair_data.hpp"
@@ -236,4 +237,28 @@ TEST_CASE("state_hash covers pairs, their targets and data; a world without pair
     plain.spawn();
     with_relation.spawn();
     CHECK(state_hash(plain) == state_hash(with_relation));
+}
+
+TEST_CASE("a 100,000-node forest stays in the tables its components make; re-parenting moves no row", "[relation]") {
+    // The storage choice of relation.hpp, held: pairs do not fragment archetypes by target.
+    World world;
+    test::Rng rng(41);
+    std::vector<Entity> nodes;
+    for (int i = 0; i < 1000; ++i) nodes.push_back(world.spawn(test::Position{0, 0}));
+    for (int i = 1000; i < 100000; ++i) {
+        const Entity node = world.spawn(test::Position{0, 0});
+        world.add_pair(node, World::kChildOf, nodes[rng.below(nodes.size())]);
+        nodes.push_back(node);
+    }
+    CHECK(world.tables().table_count() <= 3);  // empty, {position}, {position, ChildOf}
+    const std::uint64_t structure = world.structure_version();
+    std::size_t refused = 0;
+    for (int i = 0; i < 10000; ++i) {
+        const Entity child = nodes[1000 + rng.below(99000)];
+        const Entity parent = nodes[rng.below(nodes.size())];
+        if (test::thrown_code([&] { world.add_pair(child, World::kChildOf, parent); }) != "no error") ++refused;  // cycles
+    }
+    CHECK(world.structure_version() == structure);
+    CHECK(world.relations().pair_count() == 99000);
+    CHECK(refused < 10000);
 }
