@@ -27,6 +27,11 @@ ComponentId id_of(const World& world, const std::string& name) {
         throw Error(ErrorCode::UnknownComponent,
                     "unknown component '" + name + "' (defined: " + defined_component_names(world.components()) + ")");
     }
+    // A relation's presence component is not a component to add, read or observe by name: the
+    // core refuses those calls anyway, but the fast paths (world_fast.cpp) call it outside a catch.
+    if (world.components().desc(id).relation) {
+        throw Error(ErrorCode::BadValue, "'" + name + "' is a relation, not a component (JS pair calls come in a later version)");
+    }
     return id;
 }
 
@@ -83,7 +88,9 @@ val WorldBinding::component_info(const std::string& name) const {
 val WorldBinding::component_names() const {
     val names = val::array();
     const ComponentRegistry& registry = world_->components();
-    for (ComponentId id = 0; id < registry.size(); ++id) names.call<void>("push", registry.desc(id).name);
+    for (ComponentId id = 0; id < registry.size(); ++id) {
+        if (!registry.desc(id).relation) names.call<void>("push", registry.desc(id).name);  // relations: not components
+    }
     return names;
 }
 

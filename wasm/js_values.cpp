@@ -34,7 +34,9 @@ std::vector<std::string> names_of(const val& names, const std::string& what) {
 
 std::string defined_component_names(const ComponentRegistry& registry) {
     std::string out;
-    for (ComponentId id = 0; id < registry.size(); ++id) out += (out.empty() ? "" : ", ") + registry.desc(id).name;
+    for (ComponentId id = 0; id < registry.size(); ++id) {
+        if (!registry.desc(id).relation) out += (out.empty() ? "" : ", ") + registry.desc(id).name;  // relations: not components
+    }
     return out.empty() ? "none" : out;
 }
 

@@ -15,6 +15,7 @@
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/reactivity/observers.hpp"
+#include "ecsia/relation/relation.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/schedule/system.hpp"
 #include "ecsia/schedule/system_registry.hpp"

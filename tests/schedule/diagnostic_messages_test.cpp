@@ -53,13 +53,13 @@ TEST_CASE("what a system's commands cause at the merge names the system", "[diag
         test::FrameFixture fixture(workers, 32);
         World& world = fixture.world;
         const builtin::BuiltinIds& ids = fixture.ids;
-        // Every batch: a record of an unsupported kind, a record the world rejects, a despawn
+        // Every batch: a record of an unknown kind, a record the world rejects, a despawn
         // twice (the second finds its target dead) and a spawn beyond its reservation.
         fixture.scheduler.add_system(fixture.kernel_system("Mess", [marked = ids.marked](KernelContext& ctx) {
             const Entity first = ctx.chunk.entities()[0];
-            std::uint32_t* pair = ctx.commands.append_encoded(2, 1);
-            pair[0] = static_cast<std::uint32_t>(CommandOp::AddPair);
-            pair[1] = first.bits;
+            std::uint32_t* unknown = ctx.commands.append_encoded(2, 1);
+            unknown[0] = 0x7F;  // no such op code
+            unknown[1] = first.bits;
             const std::uint64_t wrong = 7;  // 8 bytes for a 4-byte component
             const ComponentValue v{marked, &wrong, sizeof wrong};
             ctx.commands.add(first, &v, 1);
@@ -77,7 +77,7 @@ TEST_CASE("what a system's commands cause at the merge names the system", "[diag
         });
         fixture.scheduler.update(0.016f);  // 2 batches
         test::CapturedDiagnostics& said = fixture.said;
-        CHECK(said.count("system 'Mess': command skipped: relation records are not supported yet") == 2);
+        CHECK(said.count("system 'Mess': command skipped: a record with an unknown op code") == 2);
         CHECK(said.count("system 'Mess': command skipped: BadValue: 'marked' takes 4 bytes, got 8") == 2);
         CHECK(said.count("system 'Mess': 2 command record(s) skipped: their target entity was no longer alive") == 1);
         CHECK(said.count("system 'Mess': 2 spawn(s) exceeded their batch's reservation and got handles at merge time") == 1);

@@ -99,10 +99,14 @@ TEST_CASE("an unknown system name throws UnknownSystem naming it and the registe
     CHECK(std::string(to_string(ErrorCode::UnknownSystem)) == "UnknownSystem");
 }
 
-TEST_CASE("a World of a program that registers no components starts empty", "[world][registry]") {
+TEST_CASE("a World of a program that registers no components starts with the built-in relations only", "[world][registry]") {
     // ecsia_tests registers none (ECSIA_REGISTER_COMPONENT would give every test world its
     // components); tests/registration/ checks the registering side in programs of their own.
     CHECK(registered_components().empty());
     World world;
-    CHECK(world.components().size() == 0);
+    REQUIRE(world.components().size() == 2);  // ChildOf and IsA's presence components
+    CHECK(world.components().desc(World::kChildOf).name == "ChildOf");
+    CHECK(world.components().desc(World::kIsA).name == "IsA");
+    CHECK(world.components().desc(World::kChildOf).relation);
+    CHECK(world.components().desc(World::kIsA).relation);
 }

@@ -74,6 +74,26 @@ void mutate(test::Rng& rng, std::vector<std::byte>& b, const std::vector<std::by
     if (b.size() >= 32) test::reseal(b);
 }
 
+// Pairs among a rich world's entities (with data, and a ChildOf chain), so that mutations reach
+// the PAIR section too; define_pair_relation() alone for the worlds that only receive them.
+void define_pair_relation(World& world) { world.define_relation("likes", {{"since", FieldType::U32}}); }
+void add_pairs(World& world) {
+    define_pair_relation(world);
+    const RelationId likes = world.relation_id("likes");
+    std::vector<Entity> alive;
+    // The rich world's own slots only: add_run_tables()' rows stay together, as runs.
+    for (std::uint32_t slot = 0; slot < 40 && slot < world.entities().slot_count(); ++slot) {
+        if (!world.entities().alive_at(slot).is_null()) alive.push_back(world.entities().alive_at(slot));
+    }
+    for (std::size_t i = 0; i + 3 < alive.size(); i += 5) {
+        const std::uint32_t since = static_cast<std::uint32_t>(i * 11);
+        world.add_pair(alive[i], likes, alive[i + 3], &since, 4);
+        world.add_pair(alive[i], likes, alive[i + 1], &since, 4);
+    }
+    world.add_pair(alive[4], World::kChildOf, alive[1]);
+    world.add_pair(alive[7], World::kChildOf, alive[4]);
+}
+
 }  // namespace
 
 TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complete restore, never a partial one",
@@ -82,6 +102,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     test::fill_rich_world(source);
     for (int i = 0; i < 5; ++i) source.spawn();
     test::add_run_tables(source);
+    add_pairs(source);
     const std::vector<std::byte> valid = snapshot(source);
     std::size_t run_tables = 0;
     for (const auto& table : test::walk_snapshot(valid).tables) run_tables += table.runs;
@@ -90,12 +111,14 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     test::fill_rich_world(donor_world);
     donor_world.flush();
     for (int i = 0; i < 9; ++i) donor_world.despawn(donor_world.entities().alive_at(static_cast<std::uint32_t>(4 * i + 1)));
+    add_pairs(donor_world);
     const std::vector<std::byte> donor = snapshot(donor_world);
 
     World target;
     test::fill_rich_world(target);
     target.flush();
     test::add_run_tables(target);
+    add_pairs(target);
     const std::vector<std::byte> target_state = snapshot(target);
     std::vector<std::byte> target_now = target_state;  // also holds cursor names accepted mutations added
     const std::uint64_t target_hash = state_hash(target);
@@ -147,6 +170,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
         // name, as schedulers hold them, and earlier accepted mutations added names.)
         World fresh;
         test::define_rich_components(fresh);
+        define_pair_relation(fresh);
         for (std::uint32_t c = 0; c < target.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(target.cursors().name(c));
         restore(fresh, bytes);
         if (snapshot(target) != snapshot(fresh)) FAIL("mutation " << done << " was restored only in part");

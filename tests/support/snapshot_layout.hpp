@@ -37,6 +37,7 @@ struct SnapshotLayout {
     };
     std::vector<Table> tables;
     std::size_t pending_count = 0;
+    std::size_t pair_relations = 0;  // PAIR body starts with it (format 5)
     std::vector<std::size_t> section_sizes;  // offsets of each section's u64 body size
 };
 
@@ -142,6 +143,9 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
     }
     section();
     out.pending_count = p;
+    p += 4 + 8 * std::size_t(read_u32(b, p));
+    section();
+    out.pair_relations = p;
     return out;
 }
 

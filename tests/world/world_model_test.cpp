@@ -425,7 +425,8 @@ private:
             }
             default: {
                 last_op_ = "unknown component id";
-                const ComponentId unknown = ComponentId(ids_.size() + random_.below(100));
+                // Past every registered id (the built-in relations come before the model's components).
+                const ComponentId unknown = ComponentId(world_.components().size() + random_.below(100));
                 ECSIA_REQUIRE_REJECTED(world_, ErrorCode::UnknownComponent, world_.add(e, ComponentValue{unknown}));
                 return;
             }

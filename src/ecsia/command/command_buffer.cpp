@@ -50,6 +50,19 @@ void CommandBuffer::set(Entity entity, ComponentId id, std::uint32_t offset, con
     payload(bytes, size);
 }
 
+void CommandBuffer::add_pair(Entity subject, ComponentId relation, Entity target, const void* bytes, std::uint32_t size) {
+    header(CommandOp::AddPair, 0, subject);
+    words_.push_back(relation);
+    words_.push_back(target.bits);
+    payload(bytes, bytes == nullptr ? 0 : size);
+}
+
+void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity target) {
+    header(CommandOp::RemovePair, 0, subject);
+    words_.push_back(relation);
+    words_.push_back(target.bits);
+}
+
 std::uint32_t* CommandBuffer::append_encoded(std::size_t words, std::size_t records) {
     const std::size_t at = words_.size();
     words_.resize(at + words, 0);

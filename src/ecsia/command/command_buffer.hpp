@@ -14,7 +14,9 @@
 //   Add         count x { component id, payload size, payload bytes }   (size 0 = default values)
 //   Remove      count x { component id }
 //   Set         { component id, byte offset, byte size, bytes }          (whole component or a field)
-//   AddPair / RemovePair are reserved op codes for relations.
+//   AddPair     { relation id, target handle, byte size, bytes }        (size 0 = default data)
+//   RemovePair  { relation id, target handle }                          (null target = every target)
+// A pair record's subject (word 1) and target may be pending handles of the same buffer's spawns.
 
 #include <cstddef>
 #include <cstdint>
@@ -103,6 +105,12 @@ public:
     void add(Entity entity, const ComponentValue* values, std::size_t count);
     void remove(Entity entity, const ComponentId* ids, std::size_t count);
     void set(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size);
+    // Pairs (relation/relation.hpp); `relation` is a RelationId. The merge applies them like
+    // World::add_pair / remove_pair; a record whose subject or target is dead by then is dropped
+    // and counted in ApplyStats::skipped_dead_target, one the world refuses is skipped with a
+    // diagnostic (world/apply_commands.cpp).
+    void add_pair(Entity subject, ComponentId relation, Entity target, const void* bytes = nullptr, std::uint32_t size = 0);
+    void remove_pair(Entity subject, ComponentId relation, Entity target);
 
     template <typename T>
     void add(Entity entity, ComponentId id, const T& value) {
@@ -210,6 +218,8 @@ public:
             }
             case CommandOp::Remove: end += record.count; break;
             case CommandOp::Set: end += 2 + 1 + (end[2] + 3) / 4; break;
+            case CommandOp::AddPair: end += 2 + 1 + (end[2] + 3) / 4; break;
+            case CommandOp::RemovePair: end += 2; break;
             default: break;
         }
         at_ = static_cast<std::size_t>(end - words_.data());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ecsia/base/error.hpp"
+
 namespace ecsia {
 
 QueryCache::QueryCache(QueryDesc desc) : desc_(std::move(desc)), required_(desc_.required()) {}
@@ -12,6 +14,30 @@ bool QueryCache::matches(const Table& table) const noexcept {
     }
     for (ComponentId id : desc_.without) {
         if (table.has(id)) return false;
+    }
+    for (const PairTerm& term : desc_.without_pairs) {
+        if (term.target == kAnyTarget && table.has(term.relation)) return false;
+    }
+    return true;
+}
+
+void QueryCache::require_relations() const {
+    if (relations_ == nullptr) {
+        throw Error(ErrorCode::BadValue, "a pair term with a specific target needs the world's relations: "
+                                         "make the query through World::query or a scheduler");
+    }
+}
+
+bool QueryCache::row_selected(const Table& table, std::uint32_t row, Tick since) const noexcept {
+    for (const TickTerm& term : terms_) {
+        if (row >= term.covered && term.ticks[row] <= since) return false;
+    }
+    const Entity entity = table.entities()[row];
+    for (const PairTerm& term : desc_.pairs) {
+        if (term.target != kAnyTarget && !relations_->has_pair(term.relation, entity, term.target)) return false;
+    }
+    for (const PairTerm& term : desc_.without_pairs) {
+        if (term.target != kAnyTarget && relations_->has_pair(term.relation, entity, term.target)) return false;
     }
     return true;
 }

@@ -9,6 +9,7 @@
 
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/storage/table_graph.hpp"
 
 namespace ecsia {
@@ -18,6 +19,9 @@ public:
     explicit QueryCache(QueryDesc desc);
 
     const QueryDesc& desc() const noexcept { return desc_; }
+    // Where pair terms with a specific target look their pairs up (the world's store). Without
+    // it, such a query throws BadValue when iterated.
+    void bind_relations(const RelationStore* relations) noexcept { relations_ = relations; }
     bool matches(const Table& table) const noexcept;
     const std::vector<TableIndex>& matched(const TableGraph& graph);
 
@@ -36,6 +40,9 @@ private:
     };
     // Binds the row filter's terms to `table`; false when no row of it can be selected.
     bool bind_terms(const Table& table, Tick since);
+    // The row filter in its general form: the bound tick terms and the pair terms with a target.
+    bool row_selected(const Table& table, std::uint32_t row, Tick since) const noexcept;
+    void require_relations() const;
     // The first row in [row, rows) whose selection equals `selected`, or `rows`.
     std::uint32_t find_row(std::uint32_t row, std::uint32_t rows, Tick since, bool selected) const noexcept;
 
@@ -45,6 +52,7 @@ private:
     std::uint32_t tables_seen_ = 0;
     std::uint64_t layout_epoch_ = 0;  // the graph's layout_epoch() that matched_ describes
     std::vector<TickTerm> terms_;  // scratch for bind_terms, kept to avoid a per-table allocation
+    const RelationStore* relations_ = nullptr;
 };
 
 template <typename Fn>
@@ -59,6 +67,20 @@ void QueryCache::for_each_chunk(TableGraph& graph, Tick since, Tick now, WriteLo
             continue;
         }
         if (!bind_terms(table, since)) continue;
+        if (desc_.has_pair_row_filter()) {
+            require_relations();
+            std::uint32_t row = 0;
+            while (row < rows) {
+                while (row < rows && !row_selected(table, row, since)) ++row;
+                const std::uint32_t begin = row;
+                while (row < rows && row_selected(table, row, since)) ++row;
+                if (begin < row) {
+                    Chunk chunk(table, begin, row, now, log);
+                    fn(chunk);
+                }
+            }
+            continue;
+        }
         std::uint32_t row = 0;
         while (row < rows) {
             const std::uint32_t begin = find_row(row, rows, since, true);

@@ -51,7 +51,8 @@ void report_failure(Diagnostics& diagnostics, ObserverEvent event, std::string_v
 }  // namespace
 
 void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId component, Entity entity,
-                            CommandBuffer& commands, Diagnostics& diagnostics, std::string_view component_name) {
+                            CommandBuffer& commands, Diagnostics& diagnostics, std::string_view component_name,
+                            Entity target) {
     if (!any(event, component)) return;
     // Index loop: an observer may register another observer; it joins for later events only.
     // Observers removed meanwhile stay in place, without a function, until the loop is done.
@@ -69,7 +70,7 @@ void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId compo
         if (entries_[i].event != event || entries_[i].component != component || !entries_[i].fn) continue;
         // A copy: the observer may register others, which can move entries_.
         ObserverFn fn = entries_[i].fn;
-        ObserverContext context{world, entity, component, event, commands};
+        ObserverContext context{world, entity, component, event, commands, target};
         const CommandBuffer::Mark mark = commands.mark();
         try {
             fn(context);

@@ -34,6 +34,8 @@ struct ObserverContext {
     ComponentId component;
     ObserverEvent event;
     CommandBuffer& commands;  // deferred structural changes; applied at the world's next flush
+    // For a relation's observers (`component` is the relation's id): the pair's target.
+    Entity target = kNullEntity;
 };
 
 using ObserverFn = std::function<void(ObserverContext&)>;
@@ -51,7 +53,7 @@ public:
     }
     // Calls each matching observer in registration order. `component_name` is for diagnostics.
     void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands,
-              Diagnostics& diagnostics, std::string_view component_name);
+              Diagnostics& diagnostics, std::string_view component_name, Entity target = kNullEntity);
 
 private:
     struct Entry {

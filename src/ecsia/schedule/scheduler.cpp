@@ -176,7 +176,9 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     }
     world_->query(system.query);  // validates the query's component ids
     queries_.push_back(std::make_unique<QueryCache>(system.query));
-    runs_once_.push_back(system.query.required().empty() && system.query.without.empty());
+    queries_.back()->bind_relations(&world_->relations());
+    runs_once_.push_back(system.query.required().empty() && system.query.without.empty() &&
+                         system.query.without_pairs.empty());
     cursor_slots_.push_back(detail::WorldAccess::cursors(*world_).slot(system.name));
 #if ECSIA_ACCESS_CHECKS
     auto access = std::make_unique<DeclaredAccess>();

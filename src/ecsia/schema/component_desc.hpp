@@ -31,6 +31,9 @@ struct ComponentDesc {
     std::uint32_t size = 0;       // element stride in a column; 0 for tags
     std::uint32_t alignment = 1;
     std::vector<FieldDesc> fields;
+    // A relation's presence component (relation/relation.hpp): in archetypes, but never added,
+    // removed, read or written as a component; pairs go through the world's pair calls.
+    bool relation = false;
 
     bool is_tag() const noexcept { return size == 0; }
     // nullptr when there is no such field.

@@ -8,6 +8,12 @@ ComponentId ComponentRegistry::define(std::string name, const std::vector<FieldS
     return add(layout_component(std::move(name), fields), nullptr);
 }
 
+ComponentId ComponentRegistry::define_relation(std::string name) {
+    ComponentDesc desc = layout_component(std::move(name), {});
+    desc.relation = true;
+    return add(std::move(desc), nullptr);
+}
+
 ComponentId ComponentRegistry::add(ComponentDesc desc, const void* type_key) {
     if (by_name_.count(desc.name) != 0) {
         throw Error(ErrorCode::DuplicateName, "a component named '" + desc.name + "' is already registered");

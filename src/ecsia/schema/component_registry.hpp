@@ -19,6 +19,9 @@ class ComponentRegistry {
 public:
     // Throws DuplicateName, BadDefinition.
     ComponentId define(std::string name, const std::vector<FieldSpec>& fields);
+    // A relation's presence component: a tag named as the relation, so that component and
+    // relation names share one namespace. Throws DuplicateName, BadDefinition.
+    ComponentId define_relation(std::string name);
     // Idempotent per type. Throws DuplicateName if another component already has T's name.
     template <typename T>
     ComponentId register_type();

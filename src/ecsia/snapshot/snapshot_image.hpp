@@ -7,10 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/snapshot/restore_spares.hpp"
 #include "ecsia/snapshot/snapshot_access.hpp"
 
@@ -67,6 +70,9 @@ struct SnapshotImage {
     std::vector<std::uint32_t> free_indices;
     std::vector<EntityLocation> locations;
     std::vector<SnapshotAccess::PendingChange> pending;
+    // The world's relations with the snapshot's pairs, built and checked by the reader (so the
+    // commit only moves it in).
+    std::unique_ptr<RelationStore> relations;
 };
 
 class SnapshotInput;

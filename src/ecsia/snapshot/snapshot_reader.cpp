@@ -4,6 +4,8 @@
 // exactly one row, free or retired; handles within the layout; ticks within the world tick).
 
 #include <algorithm>
+#include <cstdio>
+#include <memory>
 #include <cstring>
 #include <map>
 #include <string>
@@ -506,6 +508,120 @@ void read_pending(SectionReader r, const std::vector<const ComponentDesc*>& comp
     r.expect_end();
 }
 
+// Pairs: every check the World's pair calls make, on the snapshot's entities (image.slots, or the
+// pool's own when the snapshot keeps them), plus what ties pairs to tables: a subject's table has
+// the relation's presence component, and exactly its subjects' tables do.
+void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
+    const ComponentRegistry& registry = world.components();
+    const EntityPool& pool = world.entities();
+    const HandleLayout& layout = pool.layout();
+    auto store = std::make_unique<RelationStore>(world.relations());
+    store->clear_pairs();
+    const std::uint32_t slots = image.keeps_entities ? pool.slot_count() : static_cast<std::uint32_t>(image.slots.size());
+    auto alive = [&](Entity e) {
+        if (image.keeps_entities) return pool.is_alive(e);
+        const std::uint32_t index = layout.index(e);
+        if (e.is_null() || index >= image.slots.size()) return false;
+        return image.slots[index].state == SnapshotAccess::SlotState::Alive && image.slots[index].generation == layout.generation(e);
+    };
+    auto table_of = [&](Entity e) -> const SnapshotImage::TableImage& {
+        const TableIndex t = image.keeps_entities ? world.locate(e).table : image.locations[layout.index(e)].table;
+        return image.tables[t];
+    };
+    auto rows_with = [&](ComponentId id) {
+        std::uint64_t rows = 0;
+        for (const SnapshotImage::TableImage& table : image.tables) {
+            if (std::binary_search(table.signature.begin(), table.signature.end(), id)) rows += table.rows;
+        }
+        return rows;
+    };
+    auto handle = [](Entity e) {
+        char text[16];
+        std::snprintf(text, sizeof text, "0x%08x", e.bits);
+        return std::string(text);
+    };
+
+    const std::uint32_t relations = r.count("the number of relations with pairs", 16);
+    std::string previous;
+    for (std::uint32_t i = 0; i < relations; ++i) {
+        const std::string name(r.name("a relation name"));
+        if (i > 0 && !(previous < name)) r.fail("relation '" + name + "' is not listed in ascending name order");
+        previous = name;
+        const ComponentId id = registry.find(name);
+        if (id == kNoComponent || !registry.desc(id).relation) {
+            mismatch("snapshot has pairs of relation '" + name + "', which this world does not define (define it, with the same fields, before restoring)");
+        }
+        RelationStore::Relation& relation = *store->find(id);
+        const std::uint32_t size = r.u32("a relation's data size");
+        if (size != relation.data.size) {
+            mismatch("relation '" + name + "' has " + str(relation.data.size) + " bytes of pair data here, the snapshot's has " + str(size));
+        }
+        const std::uint32_t subjects = r.count("a relation's subject count", 12);
+        if (subjects == 0) r.fail("relation '" + name + "' is listed without subjects");
+        std::uint32_t last_subject = 0;
+        for (std::uint32_t s = 0; s < subjects; ++s) {
+            const Entity subject{r.u32("a pair's subject")};
+            if (!alive(subject)) r.fail("a '" + name + "' pair's subject " + handle(subject) + " is not alive");
+            if (s > 0 && layout.index(subject) <= last_subject) r.fail("'" + name + "' subjects are not in ascending index order");
+            last_subject = layout.index(subject);
+            const SnapshotImage::TableImage& table = table_of(subject);
+            if (!std::binary_search(table.signature.begin(), table.signature.end(), id)) {
+                r.fail("subject " + handle(subject) + " has '" + name + "' pairs but its table lacks the relation");
+            }
+            const std::uint32_t targets = r.count("a subject's target count", 4 + std::size_t(size));
+            if (targets == 0) r.fail("subject " + handle(subject) + " is listed without '" + name + "' targets");
+            if (relation.options.exclusive && targets > 1) {
+                r.fail("subject " + handle(subject) + " has " + str(targets) + " targets of exclusive relation '" + name + "'");
+            }
+            std::uint32_t last_target = 0;
+            for (std::uint32_t t = 0; t < targets; ++t) {
+                const Entity target{r.u32("a pair's target")};
+                if (!alive(target)) r.fail("a '" + name + "' pair's target " + handle(target) + " is not alive");
+                if (t > 0 && layout.index(target) <= last_target) r.fail("'" + name + "' targets are not in ascending index order");
+                last_target = layout.index(target);
+                if (relation.options.acyclic && target == subject) r.fail("'" + name + "' is acyclic, but " + handle(subject) + " is paired with itself");
+                store->insert(relation, subject, target, r.take(size, "a pair's data"));
+            }
+        }
+    }
+    r.expect_end();
+    for (RelationStore::Relation& relation : store->all()) {
+        const std::string& name = registry.desc(relation.id).name;
+        if (rows_with(relation.id) != relation.subjects) {
+            r.fail(str(rows_with(relation.id)) + " rows have relation '" + name + "' in their table, but " + str(relation.subjects) + " subjects have its pairs");
+        }
+        if (!relation.options.acyclic || relation.pairs == 0) continue;
+        // Depth-first with on-path marks: a target met again on the current path closes a cycle.
+        std::vector<std::uint8_t> state(slots, 0);  // 0 unseen, 1 on the path, 2 done
+        std::vector<std::pair<std::uint32_t, std::size_t>> path;
+        for (std::uint32_t start = 0; start < relation.by_subject.size(); ++start) {
+            if (state[start] != 0 || relation.by_subject[start].targets.empty()) continue;
+            state[start] = 1;
+            path.push_back({start, 0});
+            while (!path.empty()) {
+                auto& [at, next] = path.back();
+                const std::vector<Entity>& up = relation.by_subject[at].targets;
+                if (at >= relation.by_subject.size() || next >= relation.by_subject[at].targets.size()) {
+                    state[at] = 2;
+                    path.pop_back();
+                    continue;
+                }
+                const std::uint32_t target = layout.index(up[next++]);
+                if (state[target] == 1) r.fail("the '" + name + "' pairs form a cycle, and the relation is acyclic");
+                if (state[target] == 0) {
+                    state[target] = 1;
+                    if (target < relation.by_subject.size()) {
+                        path.push_back({target, 0});
+                    } else {
+                        state[target] = 2;
+                    }
+                }
+            }
+        }
+    }
+    image.relations = std::move(store);
+}
+
 }  // namespace
 
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
@@ -539,6 +655,7 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     }
     tables.expect_end();
     read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
+    read_pairs(sections.next(fmt::kPairSection, "PAIR"), world, image);
     sections.expect_end();
     if (bytes.pulled()) check_checksum(bytes);
     return image;

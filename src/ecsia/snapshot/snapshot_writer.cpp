@@ -279,6 +279,33 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         w.u32(index_of[change.component]);
     }
     w.end_section(section);
+
+    section = w.begin_section(fmt::kPairSection);
+    const RelationStore& relations = world.relations();
+    std::vector<const RelationStore::Relation*> with_pairs;
+    for (const RelationStore::Relation& r : relations.all()) {
+        if (r.pairs != 0) with_pairs.push_back(&r);
+    }
+    std::sort(with_pairs.begin(), with_pairs.end(), [&](const auto* a, const auto* b) {
+        return registry.desc(a->id).name < registry.desc(b->id).name;
+    });
+    w.u32(static_cast<std::uint32_t>(with_pairs.size()));
+    for (const RelationStore::Relation* r : with_pairs) {
+        w.str(registry.desc(r->id).name);
+        w.u32(r->data.size);
+        w.u32(r->subjects);
+        for (std::uint32_t slot = 0; slot < r->by_subject.size(); ++slot) {
+            const auto& entry = r->by_subject[slot];
+            if (entry.targets.empty()) continue;
+            w.u32(pool.alive_at(slot).bits);
+            w.u32(static_cast<std::uint32_t>(entry.targets.size()));
+            for (std::size_t i = 0; i < entry.targets.size(); ++i) {
+                w.u32(entry.targets[i].bits);
+                for (std::size_t b = 0; b < r->data.size; ++b) w.u8(static_cast<std::uint8_t>(entry.data[i * r->data.size + b]));
+            }
+        }
+    }
+    w.end_section(section);
     w.finish(checksum);
 }
 

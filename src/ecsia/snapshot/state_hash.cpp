@@ -46,6 +46,35 @@ std::uint64_t state_hash(const World& world) {
             }
         }
     }
+    // Pairs (relation/relation.hpp) after the rows: only when there are any, so that a world
+    // without pairs hashes as it did before relations existed. Relations in name order, subjects
+    // and their targets ascending by index (the store's own orders), data field by field.
+    const RelationStore& relations = world.relations();
+    if (relations.pair_count() != 0) {
+        std::vector<const RelationStore::Relation*> by_relation_name;
+        for (const RelationStore::Relation& r : relations.all()) {
+            if (r.pairs != 0) by_relation_name.push_back(&r);
+        }
+        std::sort(by_relation_name.begin(), by_relation_name.end(), [&](const auto* a, const auto* b) {
+            return registry.desc(a->id).name < registry.desc(b->id).name;
+        });
+        for (const RelationStore::Relation* r : by_relation_name) {
+            hasher.u32(static_cast<std::uint32_t>(name_hashes[r->id]));
+            hasher.u32(static_cast<std::uint32_t>(name_hashes[r->id] >> 32));
+            hasher.u32(static_cast<std::uint32_t>(r->pairs));
+            for (std::uint32_t slot = 0; slot < r->by_subject.size(); ++slot) {
+                const auto& entry = r->by_subject[slot];
+                if (entry.targets.empty()) continue;
+                hasher.u32(pool.alive_at(slot).bits);
+                hasher.u32(static_cast<std::uint32_t>(entry.targets.size()));
+                for (std::size_t i = 0; i < entry.targets.size(); ++i) {
+                    hasher.u32(entry.targets[i].bits);
+                    const std::byte* data = entry.data.data() + i * r->data.size;
+                    for (const FieldDesc& field : r->data.fields) hasher.bytes(data + field.offset, field_size(field.type));
+                }
+            }
+        }
+    }
     return hasher.value();
 }
 

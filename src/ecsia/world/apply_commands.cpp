@@ -363,8 +363,23 @@ private:
             const std::uint32_t size = record.body[2];
             const void* bytes = record.body + 3;
             world_.set_bytes(entity, id, offset, remap_bytes(id, offset, bytes, size), size);
+        } else if (record.op == CommandOp::AddPair || record.op == CommandOp::RemovePair) {
+            // Drop-if-dead for the target as for the subject: a pair to an entity despawned
+            // before the merge reached it would be a dangling pair. A null target in RemovePair
+            // means every target.
+            const RelationId relation = record.body[0];
+            const Entity recorded_target{record.body[1]};
+            const bool every = record.op == CommandOp::RemovePair && recorded_target.is_null();
+            const Entity target = every ? kAnyTarget : resolve(recorded_target);
+            if (!every && !world_.is_alive(target)) return skip(1, nullptr);
+            if (record.op == CommandOp::AddPair) {
+                const std::uint32_t size = record.body[2];
+                world_.add_pair(entity, relation, target, size == 0 ? nullptr : record.body + 3, size);
+            } else {
+                world_.remove_pair(entity, relation, target);
+            }
         } else {
-            return skip(1, "relation records are not supported yet");
+            return skip(1, "a record with an unknown op code");
         }
         ++stats_.applied;
     }

@@ -37,7 +37,8 @@ private:
 }  // namespace
 
 World::World(WorldOptions options)
-    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_) {
+    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_), relations_(pool_.layout()) {
+    define_builtin_relations();  // first: ChildOf and IsA keep their ids whatever else registers
     // Components registered with ECSIA_REGISTER_COMPONENT, in name order (ids independent of link order).
     for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);
 }
@@ -86,6 +87,9 @@ std::byte* World::element(Entity entity, ComponentId id) const {
         throw Error(ErrorCode::MissingComponent, describe(entity, pool_.layout()) + " has no '" + desc.name + "'");
     }
     if (desc.is_tag()) {
+        if (desc.relation) {
+            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a relation, not a component: use get_pair");
+        }
         throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a tag: it has no values to read or write");
     }
     return column->element(at.row);
@@ -144,6 +148,9 @@ void World::require_structural(const char* operation) const {
 void World::check_values(std::span<const ComponentValue> values) const {
     for (std::size_t i = 0; i < values.size(); ++i) {
         const ComponentDesc& desc = registry_.desc(values[i].id);
+        if (desc.relation) {
+            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a relation, not a component: use add_pair");
+        }
         if (values[i].bytes != nullptr && values[i].size != desc.size) {
             throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes " + std::to_string(desc.size) + " bytes, got " +
                                                  std::to_string(values[i].size));
@@ -219,7 +226,16 @@ void World::place_in(TableIndex index, Entity entity, std::span<const ComponentV
 
 void World::despawn(Entity entity) {
     require_structural("despawn");
-    const EntityLocation at = locate(entity);
+    locate(entity);  // StaleEntity
+    if (relations_.pair_count() != 0) {
+        despawn_with_pairs(entity);
+        return;
+    }
+    despawn_row(entity);
+}
+
+void World::despawn_row(Entity entity) {
+    const EntityLocation at = locations_[pool_.layout().index(entity)];
     // No copy of the signature needed: observers cannot change structure, tables never move
     // (the graph owns them by pointer) and a table's signature never changes.
     const std::vector<ComponentId>& signature = graph_.table(at.table).signature();
@@ -255,7 +271,11 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     require_structural(adds.empty() ? "remove" : "add");
     const EntityLocation at = locate(entity);
     check_values(adds);
-    for (ComponentId id : removes) registry_.desc(id);
+    for (ComponentId id : removes) {
+        if (registry_.desc(id).relation) {
+            throw Error(ErrorCode::BadValue, "'" + registry_.desc(id).name + "' is a relation, not a component: use remove_pair");
+        }
+    }
 
     const Table& before = graph_.table(at.table);
     // removes[i] is removed when the entity has it and it is not named earlier in `removes`. No
@@ -342,6 +362,12 @@ Query World::query(QueryDesc desc) {
     for (const auto* list : {&desc.with, &desc.without, &desc.optional, &desc.changed, &desc.added}) {
         for (ComponentId id : *list) registry_.desc(id);
     }
+    for (const auto* list : {&desc.pairs, &desc.without_pairs}) {
+        for (const PairTerm& term : *list) {
+            checked_relation(term.relation);
+            if (term.target != kAnyTarget) check_pair_entity(term.target, "pair term's target");
+        }
+    }
     return Query(*this, std::move(desc));
 }
 
@@ -369,7 +395,11 @@ void World::release_unused(const EntityReservation& reservation) {
 
 ObserverId World::observe(ObserverEvent event, ComponentId component, ObserverFn fn) {
     require_serial("observe");
-    registry_.desc(component);
+    if (registry_.desc(component).relation && event == ObserverEvent::OnChange) {
+        // set_pair queues no change events, so such an observer would never run: refused, not silent (G3).
+        throw Error(ErrorCode::BadValue, "'" + registry_.desc(component).name +
+                                             "' is a relation: its observers see pairs added and removed, not changed");
+    }
     return observers_.add(event, component, std::move(fn));
 }
 

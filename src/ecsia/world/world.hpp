@@ -23,6 +23,7 @@
 #include "ecsia/entity/entity_reservation.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/reactivity/observers.hpp"
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/schema/component_registry.hpp"
 #include "ecsia/storage/table_graph.hpp"
 #include "ecsia/world/system_cursors.hpp"
@@ -77,6 +78,8 @@ public:
         return spawn_with(list);
     }
     Entity spawn_with(std::span<const ComponentValue> values);
+    // Also removes the entity's pairs, and the pairs to it from their subjects, or despawns those
+    // subjects where the relation says OnDeleteTarget::Delete (recursively; world_relations.cpp).
     void despawn(Entity entity);
     bool is_alive(Entity entity) const noexcept { return pool_.is_alive(entity); }
     // Whether a direct structural change is allowed now (serial phase, no observer running): the
@@ -175,6 +178,59 @@ public:
     // BadValue (a tag) like get_bytes, and WrongPhase during a wave (a kernel's writes through its
     // chunk are tracked already; this would race with the other batches).
     void mark_changed(Entity entity, ComponentId id);
+
+    // ---- relations: pairs (relation, target) on a subject. Design, orders and why they are
+    // stored outside the archetype: relation/relation.hpp. Implemented in world_relations.cpp.
+    // Every call refuses bad input with the world unchanged (G5): a dead or stale subject or
+    // target (StaleEntity), an id that is a component and not a relation or the reverse
+    // (BadValue), an unknown id (UnknownComponent), data of the wrong size (BadValue), a pair
+    // on itself or a cycle through an acyclic relation such as ChildOf (BadValue).
+
+    // Built in, in every world, with these ids: ChildOf (exclusive, acyclic; despawning the
+    // parent despawns the children) and IsA (acyclic; an instance's link to its prefab).
+    static constexpr RelationId kChildOf = 0;
+    static constexpr RelationId kIsA = 1;
+    // `fields` is each pair's data (none: a tag relation). The name shares the components'
+    // namespace (DuplicateName).
+    RelationId define_relation(std::string name, const std::vector<FieldSpec>& fields = {},
+                               RelationOptions options = {});
+    // Throws UnknownComponent listing the defined relations, or BadValue for a component's name.
+    RelationId relation_id(std::string_view name) const;
+    const RelationOptions& relation_options(RelationId relation) const;
+    // Adds the pair with `data` (the relation's data size; nullptr: zeroed fields). An existing
+    // pair keeps its data unless `data` is given. Exclusive: replaces the subject's other target
+    // (a remove then an add for observers); the subject's row stays in its table either way.
+    void add_pair(Entity subject, RelationId relation, Entity target, const void* data = nullptr,
+                  std::uint32_t size = 0);
+    template <typename T>
+    void add_pair(Entity subject, RelationId relation, Entity target, const T& data) {
+        add_pair(subject, relation, target, &data, static_cast<std::uint32_t>(sizeof(T)));
+    }
+    // Overwrites an existing pair's data (MissingComponent when the pair is absent).
+    void set_pair(Entity subject, RelationId relation, Entity target, const void* data, std::uint32_t size);
+    template <typename T>
+    void set_pair(Entity subject, RelationId relation, Entity target, const T& data) {
+        set_pair(subject, relation, target, &data, static_cast<std::uint32_t>(sizeof(T)));
+    }
+    // The pair's data bytes (MissingComponent when absent, BadValue for a tag relation).
+    const std::byte* get_pair(Entity subject, RelationId relation, Entity target) const;
+    template <typename T>
+    T get_pair(Entity subject, RelationId relation, Entity target) const {
+        T value;
+        copy_pair_data(subject, relation, target, &value, sizeof(T));
+        return value;
+    }
+    // target kAnyTarget: whether the subject has any pair of the relation.
+    bool has_pair(Entity subject, RelationId relation, Entity target) const;
+    // Removes the pair if present (absent is fine, like remove()); kAnyTarget removes them all.
+    void remove_pair(Entity subject, RelationId relation, Entity target);
+    // An exclusive relation's one target, or the null entity (BadValue for a non-exclusive one).
+    Entity target_of(Entity subject, RelationId relation) const;
+    // Ascending target index.
+    std::vector<Entity> targets_of(Entity subject, RelationId relation) const;
+    // Ascending subject index; target kAnyTarget: every subject with a pair of the relation.
+    std::vector<Entity> subjects_of(RelationId relation, Entity target) const;
+    const RelationStore& relations() const noexcept { return relations_; }
 
     // ---- queries
     Query query(QueryDesc desc);
@@ -286,6 +342,18 @@ private:
     }
     void fire_observers(ObserverEvent event, ComponentId id, Entity entity);
     void write_value(Table& table, std::uint32_t row, const ComponentValue& value);
+    // despawn() of one entity's row and handle, after its pairs are gone.
+    void despawn_row(Entity entity);
+    // world_relations.cpp: despawn() when any pair exists; the built-in relations; the checks.
+    void despawn_with_pairs(Entity entity);
+    void define_builtin_relations();
+    RelationStore::Relation& checked_relation(RelationId relation) const;
+    void check_pair_entity(Entity entity, const char* role) const;
+    void copy_pair_data(Entity subject, RelationId relation, Entity target, void* out, std::size_t size) const;
+    // Removes one pair that exists, firing its remove observers; moves the subject out of the
+    // presence table when it was its last pair of the relation.
+    void erase_pair(RelationStore::Relation& r, Entity subject, Entity target);
+    void fire_pair(ObserverEvent event, RelationId relation, Entity subject, Entity target);
 
     Diagnostics diagnostics_;
     ComponentRegistry registry_;
@@ -296,6 +364,7 @@ private:
     Tick tick_ = 1;
     SystemCursors cursors_;
     ObserverRegistry observers_;
+    mutable RelationStore relations_;
     struct PendingChange {
         Entity entity;
         ComponentId component;
@@ -326,7 +395,9 @@ private:
 // A query bound to a world: matched tables stay cached across calls.
 class Query {
 public:
-    Query(World& world, QueryDesc desc) : world_(&world), cache_(std::move(desc)) {}
+    Query(World& world, QueryDesc desc) : world_(&world), cache_(std::move(desc)) {
+        cache_.bind_relations(&world.relations_);
+    }
 
     // Calls fn(Chunk&) per run of rows. Writes through chunk.write<T>() are stamped at the world's
     // current tick and their change observers queued once the iteration ends.

@@ -1,0 +1,125 @@
+#include "ecsia/relation/relation_store.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ecsia {
+
+RelationStore::Relation& RelationStore::define(RelationId id, ComponentDesc data, RelationOptions options) {
+    if (slot_by_id_.size() <= id) slot_by_id_.resize(std::size_t(id) + 1, -1);
+    Relation relation;
+    relation.id = id;
+    relation.options = options;
+    relation.data = std::move(data);
+    relations_.push_back(std::move(relation));
+    slot_by_id_[id] = static_cast<std::int32_t>(relations_.size() - 1);
+    return relations_.back();
+}
+
+RelationStore::Relation* RelationStore::find(RelationId id) noexcept {
+    if (id >= slot_by_id_.size() || slot_by_id_[id] < 0) return nullptr;
+    return &relations_[static_cast<std::size_t>(slot_by_id_[id])];
+}
+
+const RelationStore::Relation* RelationStore::find(RelationId id) const noexcept {
+    return const_cast<RelationStore*>(this)->find(id);
+}
+
+std::size_t RelationStore::lower_bound(const std::vector<Entity>& list, Entity e) const noexcept {
+    const std::uint32_t key = index(e);
+    return static_cast<std::size_t>(
+        std::lower_bound(list.begin(), list.end(), key, [&](Entity a, std::uint32_t k) { return index(a) < k; }) -
+        list.begin());
+}
+
+std::span<const Entity> RelationStore::targets(const Relation& r, Entity subject) const noexcept {
+    const std::uint32_t slot = index(subject);
+    if (slot >= r.by_subject.size()) return {};
+    return r.by_subject[slot].targets;
+}
+
+std::span<const Entity> RelationStore::subjects(const Relation& r, Entity target) const noexcept {
+    const std::uint32_t slot = index(target);
+    if (slot >= r.by_target.size()) return {};
+    return r.by_target[slot];
+}
+
+bool RelationStore::has(const Relation& r, Entity subject, Entity target) const noexcept {
+    const std::uint32_t slot = index(subject);
+    if (slot >= r.by_subject.size()) return false;
+    const std::vector<Entity>& list = r.by_subject[slot].targets;
+    if (target == kAnyTarget) return !list.empty();
+    const std::size_t at = lower_bound(list, target);
+    return at < list.size() && list[at] == target;
+}
+
+bool RelationStore::has_pair(RelationId relation, Entity subject, Entity target) const noexcept {
+    const Relation* r = find(relation);
+    return r != nullptr && has(*r, subject, target);
+}
+
+std::byte* RelationStore::data(Relation& r, Entity subject, Entity target) noexcept {
+    const std::uint32_t slot = index(subject);
+    if (r.data.size == 0 || slot >= r.by_subject.size()) return nullptr;
+    Relation::Targets& entry = r.by_subject[slot];
+    const std::size_t at = lower_bound(entry.targets, target);
+    if (at >= entry.targets.size() || !(entry.targets[at] == target)) return nullptr;
+    return entry.data.data() + at * r.data.size;
+}
+
+void RelationStore::insert(Relation& r, Entity subject, Entity target, const void* bytes) {
+    const std::uint32_t subject_slot = index(subject), target_slot = index(target);
+    // Both indexes grow before either changes: out of heap, the store is as it was.
+    if (r.by_subject.size() <= subject_slot) r.by_subject.resize(std::size_t(subject_slot) + 1);
+    if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
+    Relation::Targets& entry = r.by_subject[subject_slot];
+    std::vector<Entity>& subjects = r.by_target[target_slot];
+    entry.targets.reserve(entry.targets.size() + 1);
+    entry.data.reserve(entry.data.size() + r.data.size);
+    subjects.reserve(subjects.size() + 1);
+
+    const std::size_t at = lower_bound(entry.targets, target);
+    if (entry.targets.empty()) ++r.subjects;
+    entry.targets.insert(entry.targets.begin() + static_cast<std::ptrdiff_t>(at), target);
+    const std::size_t size = r.data.size;
+    if (size != 0) {
+        const auto offset = static_cast<std::ptrdiff_t>(at * size);
+        entry.data.insert(entry.data.begin() + offset, size, std::byte{0});
+        if (bytes != nullptr) std::memcpy(entry.data.data() + offset, bytes, size);
+    }
+    subjects.insert(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)), subject);
+    ++r.pairs;
+    ++pair_count_;
+}
+
+bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
+    const std::uint32_t subject_slot = index(subject), target_slot = index(target);
+    if (subject_slot >= r.by_subject.size()) return false;
+    Relation::Targets& entry = r.by_subject[subject_slot];
+    const std::size_t at = lower_bound(entry.targets, target);
+    if (at >= entry.targets.size() || !(entry.targets[at] == target)) return false;
+    entry.targets.erase(entry.targets.begin() + static_cast<std::ptrdiff_t>(at));
+    const std::size_t size = r.data.size;
+    if (size != 0) {
+        const auto offset = static_cast<std::ptrdiff_t>(at * size);
+        entry.data.erase(entry.data.begin() + offset, entry.data.begin() + offset + static_cast<std::ptrdiff_t>(size));
+    }
+    if (entry.targets.empty()) --r.subjects;
+    std::vector<Entity>& subjects = r.by_target[target_slot];
+    subjects.erase(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)));
+    --r.pairs;
+    --pair_count_;
+    return true;
+}
+
+void RelationStore::clear_pairs() noexcept {
+    for (Relation& r : relations_) {
+        r.by_subject.clear();
+        r.by_target.clear();
+        r.pairs = 0;
+        r.subjects = 0;
+    }
+    pair_count_ = 0;
+}
+
+}  // namespace ecsia

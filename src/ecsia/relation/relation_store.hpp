@@ -1,0 +1,75 @@
+#pragma once
+// RelationStore: every relation's definition and pairs (the design and orders: relation.hpp).
+// It keeps the two indexes consistent and nothing else: liveness, phases, archetype moves,
+// observers and refusals are the world's (world_relations.cpp). Serial phase only.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ecsia/relation/relation.hpp"
+#include "ecsia/schema/component_desc.hpp"
+
+namespace ecsia {
+
+class RelationStore {
+public:
+    // One relation: its definition and its pairs, both indexes keyed by entity slot.
+    struct Relation {
+        RelationId id = kNoComponent;
+        RelationOptions options;
+        ComponentDesc data;  // the layout of one pair's data (size 0: a tag relation)
+        // by_subject[slot]: the subject's targets, ascending index, and their data, `data.size`
+        // bytes each in the same order.
+        struct Targets {
+            std::vector<Entity> targets;
+            std::vector<std::byte> data;
+        };
+        std::vector<Targets> by_subject;
+        std::vector<std::vector<Entity>> by_target;  // by_target[slot]: subjects, ascending index
+        std::uint64_t pairs = 0;
+        std::uint32_t subjects = 0;  // subjects with at least one pair
+    };
+
+    explicit RelationStore(HandleLayout layout) : layout_(layout) {}
+
+    // `id` is the presence component just registered for it; ids rise with each definition.
+    Relation& define(RelationId id, ComponentDesc data, RelationOptions options);
+    // nullptr when `id` is not a relation.
+    Relation* find(RelationId id) noexcept;
+    const Relation* find(RelationId id) const noexcept;
+    // In definition order, which is ascending RelationId.
+    std::vector<Relation>& all() noexcept { return relations_; }
+    const std::vector<Relation>& all() const noexcept { return relations_; }
+    std::uint64_t pair_count() const noexcept { return pair_count_; }
+
+    std::span<const Entity> targets(const Relation& r, Entity subject) const noexcept;
+    std::span<const Entity> subjects(const Relation& r, Entity target) const noexcept;
+    // The pair's data (nullptr for a tag relation or a missing pair).
+    std::byte* data(Relation& r, Entity subject, Entity target) noexcept;
+    bool has(const Relation& r, Entity subject, Entity target) const noexcept;
+    // Whether the subject has a pair (R, target); target kAnyTarget: any pair of R.
+    bool has_pair(RelationId relation, Entity subject, Entity target) const noexcept;
+
+    // Adds the pair with `bytes` (nullptr: zero bytes, the fields' defaults); the pair must be new.
+    void insert(Relation& r, Entity subject, Entity target, const void* bytes);
+    // Removes the pair if present; true when it was.
+    bool erase(Relation& r, Entity subject, Entity target);
+    // Forgets every pair (a snapshot restore replaces them); definitions stay.
+    void clear_pairs() noexcept;
+
+private:
+    std::uint32_t index(Entity e) const noexcept { return layout_.index(e); }
+    // Where `e` is or would go in `list` (sorted by index).
+    std::size_t lower_bound(const std::vector<Entity>& list, Entity e) const noexcept;
+
+    HandleLayout layout_;
+    std::vector<Relation> relations_;
+    std::vector<std::int32_t> slot_by_id_;  // component id -> index in relations_, or -1
+    std::uint64_t pair_count_ = 0;
+};
+
+}  // namespace ecsia

@@ -1,0 +1,84 @@
+// Pair records in command buffers (what kernels and observers record): applied by the ordered
+// merge like the World calls, with handles spawned earlier in the same buffer as subject or
+// target, and drop-if-dead for both ends.
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "ecsia/world/world_access.hpp"
+#include "support/captured_diagnostics.hpp"
+#include "support/world_checks.hpp"
+#include "relation/pair_data.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+ApplyStats apply_pair_records(World& world, CommandBuffer& buffer) {
+    CommandBuffer* list[] = {&buffer};
+    return detail::WorldAccess::apply(world, list);
+}
+
+}  // namespace
+
+TEST_CASE("pair records apply in order, with spawns of the same buffer as subject and target", "[relation][command]") {
+    World world;
+    const RelationId likes = world.define_relation("Likes", {{"since", FieldType::U32}});
+    const Entity existing = world.spawn();
+    const HandleLayout& layout = world.entities().layout();
+    CommandBuffer buffer;
+    buffer.spawn(kNullEntity, nullptr, 0);  // pending(0): a parent
+    buffer.spawn(kNullEntity, nullptr, 0);  // pending(1): its child
+    buffer.add_pair(layout.pending(1), World::kChildOf, layout.pending(0));
+    const test::Since since{5};
+    buffer.add_pair(layout.pending(0), likes, existing, &since, sizeof since);
+    buffer.add_pair(existing, likes, layout.pending(1));
+    const ApplyStats stats = apply_pair_records(world, buffer);
+    CHECK(stats.applied == 5);
+    const std::vector<Entity> parents = world.subjects_of(likes, existing);
+    REQUIRE(parents.size() == 1);
+    const Entity parent = parents[0];
+    const std::vector<Entity> children = world.subjects_of(World::kChildOf, parent);
+    REQUIRE(children.size() == 1);
+    CHECK(world.get_pair<test::Since>(parent, likes, existing).since == 5);
+    CHECK(world.targets_of(existing, likes) == children);
+
+    CommandBuffer removal;
+    removal.remove_pair(existing, likes, kNullEntity);  // null target: every target
+    removal.remove_pair(children[0], World::kChildOf, parent);
+    apply_pair_records(world, removal);
+    CHECK_FALSE(world.has_pair(existing, likes, kAnyTarget));
+    CHECK(world.target_of(children[0], World::kChildOf) == kNullEntity);
+}
+
+TEST_CASE("pair records to or from an entity dead by the merge are dropped and counted", "[relation][command]") {
+    World world;
+    const RelationId likes = world.define_relation("Likes");
+    const Entity a = world.spawn(), b = world.spawn(), c = world.spawn();
+    CommandBuffer buffer;
+    buffer.despawn(b);
+    buffer.add_pair(a, likes, b);  // target dead by then
+    buffer.add_pair(b, likes, a);  // subject dead by then
+    buffer.add_pair(a, likes, c);
+    const ApplyStats stats = apply_pair_records(world, buffer);
+    CHECK(stats.skipped_dead_target == 2);
+    CHECK(world.targets_of(a, likes) == std::vector<Entity>{c});
+    CHECK(world.relations().pair_count() == 1);
+}
+
+TEST_CASE("a pair record the world refuses is skipped with a diagnostic; the rest apply", "[relation][command]") {
+    World world;
+    test::CapturedDiagnostics diagnostics(world);
+    const Entity a = world.spawn(), b = world.spawn();
+    world.add_pair(b, World::kChildOf, a);
+    CommandBuffer buffer;
+    buffer.add_pair(a, World::kChildOf, b);  // a cycle
+    buffer.add_pair(a, World::kChildOf, a);  // on itself
+    buffer.add_pair(a, 4242, b);             // unknown relation
+    buffer.add_pair(a, World::kIsA, b);
+    apply_pair_records(world, buffer);
+    CHECK(diagnostics.occurrences("command skipped") == 3);
+    CHECK(world.target_of(a, World::kChildOf) == kNullEntity);
+    CHECK(world.targets_of(a, World::kIsA) == std::vector<Entity>{b});
+}

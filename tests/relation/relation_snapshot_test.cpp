@@ -1,0 +1,127 @@
+// Pairs in snapshots (format 5's PAIR section): a round trip keeps every pair, its data and the
+// orders; a restore replaces the world's pairs; damaged pair data is refused with the world
+// unchanged (G5).
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "relation/pair_data.hpp"
+#include "support/snapshot_layout.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+struct PairWorld {
+    World world;
+    RelationId likes;
+    std::vector<Entity> e;
+
+    PairWorld() : likes(world.define_relation("Likes", {{"since", FieldType::U32}})) {
+        for (int i = 0; i < 6; ++i) e.push_back(world.spawn());
+    }
+    // e1 and e2 children of e0, e3 a child of e1; e4 likes e5 and e0 with data; e5 likes itself.
+    void fill() {
+        world.add_pair(e[1], World::kChildOf, e[0]);
+        world.add_pair(e[2], World::kChildOf, e[0]);
+        world.add_pair(e[3], World::kChildOf, e[1]);
+        world.add_pair(e[4], likes, e[5], test::Since{7});
+        world.add_pair(e[4], likes, e[0], test::Since{9});
+        world.add_pair(e[5], likes, e[5], test::Since{1});
+    }
+};
+
+// Where the PAIR section's first relation's first subject entry lies in `bytes`.
+struct PairOffsets {
+    std::size_t relations, first_name, data_size, subjects, first_subject, first_targets, first_target;
+};
+PairOffsets pair_offsets(const std::vector<std::byte>& bytes) {
+    PairOffsets at{};
+    at.relations = test::walk_snapshot(bytes).pair_relations;
+    at.first_name = at.relations + 4;
+    at.data_size = at.first_name + 4 + test::read_u32(bytes, at.first_name);
+    at.subjects = at.data_size + 4;
+    at.first_subject = at.subjects + 4;
+    at.first_targets = at.first_subject + 4;
+    at.first_target = at.first_targets + 4;
+    return at;
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot carries pairs: restored into a fresh world, every pair, datum and order is back", "[relation][snapshot]") {
+    PairWorld source;
+    source.fill();
+    const std::vector<std::byte> bytes = snapshot(source.world);
+    PairWorld fresh;  // defines Likes and spawns entities of its own, which the restore replaces
+    fresh.world.add_pair(fresh.e[2], fresh.likes, fresh.e[3]);
+    restore(fresh.world, bytes);
+    CHECK(state_hash(fresh.world) == state_hash(source.world));
+    CHECK(snapshot(fresh.world) == bytes);
+    const std::vector<Entity>& e = source.e;
+    CHECK(fresh.world.subjects_of(World::kChildOf, e[0]) == std::vector<Entity>{e[1], e[2]});
+    CHECK(fresh.world.target_of(e[3], World::kChildOf) == e[1]);
+    CHECK(fresh.world.targets_of(e[4], fresh.likes) == std::vector<Entity>{e[0], e[5]});
+    CHECK(fresh.world.get_pair<test::Since>(e[4], fresh.likes, e[5]).since == 7);
+    CHECK_FALSE(fresh.world.has_pair(e[2], fresh.likes, kAnyTarget));  // the world's own pair is gone
+    CHECK(fresh.world.relations().pair_count() == 6);
+    // And the restored pairs behave: the cascade still reaches e3 through e1.
+    fresh.world.despawn(e[0]);
+    CHECK_FALSE(fresh.world.is_alive(e[3]));
+    CHECK(fresh.world.is_alive(e[4]));
+    CHECK(fresh.world.targets_of(e[4], fresh.likes) == std::vector<Entity>{e[5]});
+}
+
+TEST_CASE("restoring a snapshot without pairs drops the world's pairs and presence", "[relation][snapshot]") {
+    PairWorld world;
+    const std::vector<std::byte> before = snapshot(world.world);
+    world.fill();
+    restore(world.world, before);
+    CHECK(world.world.relations().pair_count() == 0);
+    CHECK_FALSE(world.world.has(world.e[1], World::kChildOf));
+    CHECK(snapshot(world.world) == before);
+}
+
+TEST_CASE("damaged pair data is refused with a clear error and the world unchanged", "[relation][snapshot][g5]") {
+    PairWorld source;
+    source.fill();
+    const std::vector<std::byte> valid = snapshot(source.world);
+    const PairOffsets at = pair_offsets(valid);
+    // The first relation in name order is ChildOf: subjects e1, e2, e3 (one target each).
+    REQUIRE(test::read_u32(valid, at.relations) == 2);
+    REQUIRE(test::read_u32(valid, at.first_subject) == source.e[1].bits);
+
+    PairWorld target;
+    target.fill();
+    target.world.add_pair(target.e[3], target.likes, target.e[2]);
+    auto refused = [&](const char* what, auto damage, const char* expected_text) {
+        INFO(what);
+        std::vector<std::byte> bytes = valid;
+        damage(bytes);
+        test::reseal(bytes);
+        const test::WorldFingerprint before = test::fingerprint(target.world);
+        const std::string message = test::thrown_message([&] { restore(target.world, bytes); });
+        CHECK_THAT(message, Catch::Contains(expected_text));
+        CHECK(test::fingerprint(target.world) == before);
+        CHECK(target.world.has_pair(target.e[3], target.likes, target.e[2]));
+    };
+    const Entity dead = target.world.spawn();
+    target.world.despawn(dead);
+    refused("a dead subject", [&](auto& b) { test::write_u32(b, at.first_subject, source.e[1].bits + (1u << 22)); }, "is not alive");
+    refused("a dead target", [&](auto& b) { test::write_u32(b, at.first_target, 0x00300000u); }, "is not alive");
+    refused("a subject without presence", [&](auto& b) { test::write_u32(b, at.first_subject, source.e[4].bits); },
+            "lacks the relation");
+    refused("two targets of an exclusive relation", [&](auto& b) { test::write_u32(b, at.first_targets, 2); }, "");
+    refused("a pair of an acyclic relation on itself", [&](auto& b) { test::write_u32(b, at.first_target, source.e[1].bits); },
+            "paired with itself");
+    // e1 ChildOf e3 while e3 is ChildOf e1.
+    refused("a cycle", [&](auto& b) { test::write_u32(b, at.first_target, source.e[3].bits); }, "cycle");
+    refused("a subject count that does not match the tables", [&](auto& b) { test::write_u32(b, at.subjects, 2); }, "");
+    refused("data of another size", [&](auto& b) { test::write_u32(b, at.data_size, 4); }, "pair data");
+    refused("an unknown relation", [&](auto& b) { std::memcpy(b.data() + at.first_name + 4, "Child", 5); /* unchanged */ 
+                                                  b[at.first_name + 4] = std::byte{'X'}; }, "does not define");
+    refused("a relation count past the bytes", [&](auto& b) { test::write_u32(b, at.relations, 1000); }, "");
+}
