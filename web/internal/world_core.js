@@ -165,6 +165,17 @@ function worldExports(engine) {
   return { ...table };
 }
 
+
+/**
+ * A key of `values` that `entry` has no field for: undefined when it is inherited (skipped, like
+ * every inherited key); an own key throws naming `op`.
+ */
+function unknownField(op, entry, values, key) {
+  if (!Object.prototype.hasOwnProperty.call(values, key)) return undefined;
+  throw new Error(entry.tag
+    ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
+    : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
+}
 export class WorldCore {
   #raw;
   #components = new Map();  // name -> component entry
@@ -303,13 +314,8 @@ export class WorldCore {
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
     for (const key in values) {
-      const field = entry.fieldMap.get(key);
-      if (field === undefined) {
-        if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
-        throw new Error(entry.tag
-          ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
-          : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
-      }
+      const field = entry.fieldMap.get(key) ?? unknownField(op, entry, values, key);
+      if (field === undefined) continue;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
@@ -394,13 +400,8 @@ export class WorldCore {
     const staged = entry.staged;
     let mask = 0;
     for (const key in values) {
-      const field = entry.fieldMap.get(key);
-      if (field === undefined) {
-        if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
-        throw new Error(entry.tag
-          ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
-          : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
-      }
+      const field = entry.fieldMap.get(key) ?? unknownField(op, entry, values, key);
+      if (field === undefined) continue;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
