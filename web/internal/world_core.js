@@ -165,7 +165,6 @@ function worldExports(engine) {
   return { ...table };
 }
 
-
 /**
  * A key of `values` that `entry` has no field for: undefined when it is inherited (skipped, like
  * every inherited key); an own key throws naming `op`.
