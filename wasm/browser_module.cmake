@@ -58,11 +58,14 @@ endif()
 # e2e/g2_stress.spec.js shows it under allocation-heavy waves.
 set(ECSIA_WASM_POOL_SIZE 8 CACHE STRING "Web Workers a threaded browser module starts with")
 set(ECSIA_WASM_POOL_PRE_JS ${CMAKE_BINARY_DIR}/ecsia_pool_size.pre.js CACHE INTERNAL "")
-file(WRITE ${ECSIA_WASM_POOL_PRE_JS}
+file(WRITE ${ECSIA_WASM_POOL_PRE_JS}.in
      "// Written by wasm/browser_module.cmake: the Web Workers the pool starts (PTHREAD_POOL_SIZE\n"
      "// reads ecsiaPoolSize): the factory's ecsiaPoolSize (loadEcsia's worker count), at most\n"
      "// ${ECSIA_WASM_POOL_SIZE}; the whole pool when it is not given.\n"
      "var ecsiaPoolSize = Math.min(Number.isInteger(Module['ecsiaPoolSize']) && Module['ecsiaPoolSize'] >= 0 ? Module['ecsiaPoolSize'] : ${ECSIA_WASM_POOL_SIZE}, ${ECSIA_WASM_POOL_SIZE});\n")
+# Copied only when it changed: the modules' links depend on it (LINK_DEPENDS), and a file
+# rewritten at every configure made each re-configure (scripts/pack's) re-link every module.
+configure_file(${ECSIA_WASM_POOL_PRE_JS}.in ${ECSIA_WASM_POOL_PRE_JS} COPYONLY)
 set(ECSIA_BROWSER_VARIANTS threaded single CACHE INTERNAL "browser module variants")
 set(ECSIA_BROWSER_threaded_CORE ecsia::core_threaded CACHE INTERNAL "")
 set(ECSIA_BROWSER_threaded_COMPILE "" CACHE INTERNAL "")

@@ -200,7 +200,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t en
     return 1;
 }
 
-// set's one crossing when the write can be made in place (detail::WorldAccess::change_in_place): the element's
+// set's one crossing when the write can be made in place (ecsia::detail::WorldAccess::change_in_place): the element's
 // address, already marked changed, for JS to write the checked fields into. 1 when the write must
 // go through ecsia_world_set instead (a change observer of the component, something queued for
 // flush(): JS encodes into scratch and calls it). 0 failed: set's own error (a dead handle, a
@@ -209,7 +209,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_set_in_place(WorldBinding* bindin
     if (binding == nullptr) return disposed();
     World& world = binding->world();
     const Entity e{entity};
-    if (std::byte* element = detail::WorldAccess::change_in_place(world, e, id)) return address_of(element);
+    if (std::byte* element = ecsia::detail::WorldAccess::change_in_place(world, e, id)) return address_of(element);
     if (world.phase() == ecsia::WorldPhase::Serial && world.find_bytes(e, id) != nullptr) return 1;
     const std::byte none{};
     return capture_error([&] { world.set_bytes(e, id, 0, &none, 0); }) ? 1 : 0;
