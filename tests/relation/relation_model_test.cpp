@@ -138,8 +138,9 @@ private:
             for (const auto& [key, data] : pairs_) {
                 const auto& [rel, s, t] = key;
                 if (t != doomed[i]) continue;
+                const RelationId relation = rel;  // a lambda may not capture a structured binding (clang 14)
                 const bool deletes = std::any_of(relations_.begin(), relations_.end(), [&](const ModelRelation& r) {
-                    return r.id == rel && r.options.on_delete_target == OnDeleteTarget::Delete;
+                    return r.id == relation && r.options.on_delete_target == OnDeleteTarget::Delete;
                 });
                 if (deletes && marked.insert(s).second) doomed.push_back(s);
             }
