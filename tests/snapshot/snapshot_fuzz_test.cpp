@@ -124,8 +124,8 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     const std::uint64_t target_hash = state_hash(target);
 
     // A quarter under Emscripten: the wasm run checks the same code compiled to wasm, where clock()
-    // under node counts more than this process's CPU time, so a loaded machine left it short of
-    // the native count within the bound. The native runs (plain, ASan+UBSan) do all of them.
+    // is wall time (Emscripten 3.1.6's library.js: Date.now()), so a loaded machine left it short
+    // of the native count within the bound. The native runs (plain, ASan+UBSan) do all of them.
 #ifdef __EMSCRIPTEN__
     constexpr std::uint64_t kMutations = 25'000;
 #else
