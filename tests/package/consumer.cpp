@@ -66,7 +66,9 @@ int main() {
     std::vector<std::string> hashes;
     for (std::uint32_t workers : {0u, 2u}) {
         ecsia::World world;  // position and velocity from construction
-        check(world.component_id("position") == 0 && world.component_id("velocity") == 1, "registered components");
+        // Registered components come right after the built-in relations (ChildOf, IsA).
+        check(world.component_id("position") == ecsia::World::kIsA + 1 && world.component_id("velocity") == ecsia::World::kIsA + 2,
+              "registered components");
         std::uint32_t added = 0;
         world.observe(ecsia::ObserverEvent::OnAdd, world.component<Frozen>(), [&](ecsia::ObserverContext&) { ++added; });
         for (int i = 0; i < 100; ++i) world.spawn(Position{0, float(i)}, Velocity{float(i) / 50, 0});
