@@ -240,7 +240,7 @@ PlacedRun run_placed_scenario(std::uint32_t workers, std::uint32_t extra_movers,
 
 TEST_CASE("every placement, pinned or decided, hashes like the serial executor at several sizes", "[schedule][threads][determinism][placement]") {
     // Six frames: the first measures (the pool), the next five decide; a pinned 3-cycle gives every
-    // wave every placement. Sizes: the scenario alone (its waves stay inline), and with extra
+    // wave every placement. Sizes: the scenario alone (its waves usually stay inline), and with extra
     // movers that make Move's wave long enough for the pool to pay (natively the choice flips
     // between the two; under TSan, whose per-row costs are higher, it flips earlier).
     constexpr std::uint32_t kFrames = 6;
@@ -269,9 +269,11 @@ TEST_CASE("every placement, pinned or decided, hashes like the serial executor a
             for (std::size_t i = 0; i < pinned.placements.size(); ++i) REQUIRE(pinned.placements[i] == cycle[i % 3]);
         }
     }
-    // The decided runs measured on the pool first and went inline where it could not pay.
+    // The decided runs measured on the pool first. Where they went after that depends on the costs
+    // this machine measured (on a loaded 2-core CI machine under TSan, the pool can pay at every
+    // size), so this case asserts only the hashes; the choice itself is tested on fixed models above
+    // and, for one-batch waves, by the next case.
     CHECK(std::count(decided.begin(), decided.end(), kPool) > 0);
-    CHECK(std::count(decided.begin(), decided.end(), kInline) > 0);
 }
 
 TEST_CASE("the executor dispatches to the workers to measure first, then keeps one-batch waves inline", "[schedule][threads][placement]") {
