@@ -43,9 +43,10 @@ Refusal attempt(World& world, const std::vector<std::byte>& before, const test::
 // Tries the restore; reports what it threw and whether the world stayed byte-for-byte the same.
 // A refused restore is tried again through a SnapshotRestorer (which pulls the bytes in as it
 // reads them, and checks the checksum last), which must refuse it alike and with the same error.
-Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
-    const std::vector<std::byte> before = snapshot(world);
-    const test::WorldFingerprint fingerprint = test::fingerprint(world);
+// `before` and `fingerprint` may be given when the caller already holds them (the exhaustive loops
+// below restore into one unchanged world thousands of times).
+Refusal try_restore(World& world, const std::vector<std::byte>& bytes, const std::vector<std::byte>& before,
+                    const test::WorldFingerprint& fingerprint) {
     const Refusal r = attempt(world, before, fingerprint, [&] { restore(world, bytes); });
     if (r.threw && r.unchanged) {
         SnapshotRestorer restorer;
@@ -57,6 +58,10 @@ Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
         CHECK(pulled.unchanged);
     }
     return r;
+}
+
+Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
+    return try_restore(world, bytes, snapshot(world), test::fingerprint(world));
 }
 
 #define CHECK_REFUSED(world, bytes, expected_code, words)        \
@@ -179,13 +184,15 @@ TEST_CASE("every truncation of a snapshot is refused and changes nothing", "[sna
     const std::vector<std::byte> bytes = source_snapshot();
     World target;
     fill_target(target);
+    const std::vector<std::byte> before = snapshot(target);
+    const test::WorldFingerprint fingerprint = test::fingerprint(target);
     std::size_t accepted = 0, changed = 0;
     for (std::size_t size = 0; size < bytes.size(); ++size) {
         for (bool resealed : {false, true}) {
             if (resealed && size < 32) continue;
             std::vector<std::byte> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
             if (resealed) test::reseal(cut);  // the header agrees: the sections must notice
-            const Refusal r = try_restore(target, cut);
+            const Refusal r = try_restore(target, cut, before, fingerprint);
             accepted += !r.threw || r.code != ErrorCode::BadSnapshot;
             changed += !r.unchanged;
         }
@@ -200,11 +207,13 @@ TEST_CASE("every single flipped bit of a snapshot is refused and changes nothing
     const std::vector<std::byte> bytes = source_snapshot();
     World target;
     fill_target(target);
+    const std::vector<std::byte> before = snapshot(target);
+    const test::WorldFingerprint fingerprint = test::fingerprint(target);
     std::size_t accepted = 0, changed = 0;
     for (std::size_t bit = 0; bit < bytes.size() * 8; ++bit) {
         std::vector<std::byte> damaged = bytes;
         damaged[bit / 8] ^= std::byte(1u << (bit % 8));
-        const Refusal r = try_restore(target, damaged);
+        const Refusal r = try_restore(target, damaged, before, fingerprint);
         accepted += !r.threw || r.code != ErrorCode::BadSnapshot;
         changed += !r.unchanged;
     }
