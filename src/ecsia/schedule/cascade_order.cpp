@@ -32,15 +32,12 @@ bool CascadeOrder::current(const World& world) const noexcept {
     return true;
 }
 
-std::uint32_t CascadeOrder::depth_of(const World& world, Entity entity) {
-    const RelationStore& store = world.relations();
-    const RelationStore::Relation& r = *store.find(relation_);
-    const HandleLayout& layout = world.entities().layout();
+std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationStore::Relation& r,
+                                     const HandleLayout& layout, std::size_t limit, Entity entity) {
     // Walk up to the first ancestor whose depth is known (or a root), then number the path down.
     path_.clear();
     Entity at = entity;
     std::uint32_t above = 0;  // depth of the node above path_.back(), plus one; 0: it is a root
-    const std::size_t limit = std::size_t(world.entities().slot_count()) + 1;
     for (;;) {
         const std::uint32_t slot = layout.index(at);
         if (stamp_[slot] == epoch_) {
@@ -53,6 +50,7 @@ std::uint32_t CascadeOrder::depth_of(const World& world, Entity entity) {
                                                  ": its pairs form a cycle through entity slot " + std::to_string(slot));
         }
         const std::span<const Entity> targets = store.targets(r, at);
+        parent_[slot] = targets.empty() ? kNullEntity : targets[0];
         if (targets.empty()) break;
         at = targets[0];
     }
@@ -84,12 +82,18 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     if (stamp_.size() < slots) {
         stamp_.resize(slots, 0);
         depth_.resize(slots, 0);
+        parent_.resize(slots, kNullEntity);
     }
+    const RelationStore& store = world.relations();
+    const RelationStore::Relation& r = *store.find(relation_);
+    const HandleLayout& layout = world.entities().layout();
+    const std::size_t limit = std::size_t(slots) + 1;
     if (++epoch_ == 0) {  // the stamps wrapped: forget them all
         std::fill(stamp_.begin(), stamp_.end(), 0);
         epoch_ = 1;
     }
-    tables_.assign(graph.table_count(), TableOrder{});
+    tables_.resize(graph.table_count());
+    for (TableOrder& order : tables_) order.level_begin.clear();
 
     // 1. Depths, and each table's rows in depth order (a stable counting sort, so rows of one
     // level keep their relative order: the result depends only on the world, never on timing).
@@ -104,7 +108,7 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
         bool sorted = true;
         std::uint32_t table_deepest = 0;
         for (std::uint32_t row = 0; row < rows; ++row) {
-            row_depths_[row] = depth_of(world, table.entities()[row]);
+            row_depths_[row] = depth_of(store, r, layout, limit, table.entities()[row]);
             if (row > 0 && row_depths_[row] < row_depths_[row - 1]) sorted = false;
             table_deepest = std::max(table_deepest, row_depths_[row]);
         }
@@ -127,22 +131,27 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     }
 
     // 2. Parent locations, after every table is in order (a parent may be in any table).
-    const RelationStore& store = world.relations();
-    const RelationStore::Relation& r = *store.find(relation_);
-    for (TableIndex t : tables) {
-        TableOrder& order = tables_[t];
-        if (order.level_begin.empty()) continue;
-        const Table& table = graph.table(t);
-        const std::uint32_t first_child = order.level_begin[1];
-        order.parent.resize(parent_reads_.size());
-        for (std::size_t k = 0; k < parent_reads_.size(); ++k) {
+    base_.resize(graph.table_count());
+    for (std::size_t k = 0; k < parent_reads_.size(); ++k) {
+        // Each table's column of this parent read, looked up once (zeros_ with stride 0: lacking it).
+        for (TableIndex t = 0; t < graph.table_count(); ++t) {
+            const Column* column = graph.table(t).column(parent_reads_[k]);
+            base_[t] = column != nullptr && column->data() != nullptr ? column->data() : nullptr;
+        }
+        const std::size_t size = sizes_[k];
+        for (TableIndex t : tables) {
+            TableOrder& order = tables_[t];
+            if (order.level_begin.empty()) continue;
+            const Table& table = graph.table(t);
+            const std::uint32_t first_child = order.level_begin[1];
+            order.parent.resize(parent_reads_.size());
             std::vector<const std::byte*>& parent = order.parent[k];
             parent.assign(table.size(), nullptr);
             for (std::uint32_t row = first_child; row < table.size(); ++row) {
-                const Entity target = store.targets(r, table.entities()[row])[0];
+                const Entity target = parent_[layout.index(table.entities()[row])];
                 const EntityLocation at = detail::WorldAccess::location(world, target);
-                const Column* column = graph.table(at.table).column(parent_reads_[k]);
-                parent[row] = column != nullptr && column->data() != nullptr ? column->element(at.row) : zeros_.data();
+                const std::byte* base = base_[at.table];
+                parent[row] = base != nullptr ? base + at.row * size : zeros_.data();
             }
         }
     }

@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
+#include "ecsia/entity/entity.hpp"
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/relation/relation_store.hpp"
 
 namespace ecsia {
 
@@ -53,13 +55,15 @@ private:
         std::vector<std::vector<const std::byte*>> parent;
     };
     bool current(const World& world) const noexcept;
-    std::uint32_t depth_of(const World& world, Entity entity);
+    std::uint32_t depth_of(const RelationStore& store, const RelationStore::Relation& r, const HandleLayout& layout,
+                           std::size_t limit, Entity entity);
 
     RelationId relation_;
     std::vector<ComponentId> parent_reads_;
     std::vector<std::uint32_t> sizes_;
     std::vector<std::byte> zeros_;  // the element of a parent lacking a component
-    std::vector<TableOrder> tables_;  // by TableIndex
+    std::vector<TableOrder> tables_;  // by TableIndex (kept across refreshes: their memory is reused)
+    std::vector<const std::byte*> base_;  // scratch: by TableIndex, one parent read's column data
     std::uint32_t levels_ = 0;
     bool recomputed_ = false;
 
@@ -72,6 +76,7 @@ private:
 
     // Depth memo by entity slot, valid where stamp_ == epoch_ (no clearing between refreshes).
     std::vector<std::uint32_t> depth_;
+    std::vector<Entity> parent_;  // the slot's target (null for a root), read by the location pass
     std::vector<std::uint32_t> stamp_;
     std::uint32_t epoch_ = 0;
     std::vector<Entity> path_;
