@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ecsia/query/parent_view.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/storage/table.hpp"
 #include "ecsia/storage/write_log.hpp"
@@ -70,6 +71,18 @@ public:
     const std::byte* raw(ComponentId id) const ECSIA_ACCESS_NOEXCEPT;
     std::byte* write_raw(ComponentId id);
 
+    // A cascade system's chunk (SystemDesc::cascade) holds rows of one depth level: depth() is
+    // that level (0: rows without a target of the relation), and parent() their parents' values
+    // of the system's parent_reads (parent_view.hpp), already updated by this frame's earlier
+    // levels. parent() is nullptr at depth 0 and for systems without cascade.
+    std::uint32_t depth() const noexcept { return depth_; }
+    const ParentView* parent() const noexcept { return parent_; }
+    // The scheduler's, when it makes a cascade batch's chunk.
+    void set_cascade(std::uint32_t depth, const ParentView* parent) noexcept {
+        depth_ = depth;
+        parent_ = parent;
+    }
+
 #if ECSIA_ACCESS_CHECKS
     // Reads and writes are checked against `access` from now on (nullptr: unchecked).
     void set_access(const DeclaredAccess* access) noexcept { access_ = access; }
@@ -81,6 +94,8 @@ private:
     std::uint32_t end_;
     Tick tick_;
     WriteLog* log_;
+    std::uint32_t depth_ = 0;
+    const ParentView* parent_ = nullptr;
 #if ECSIA_ACCESS_CHECKS
     const DeclaredAccess* access_ = nullptr;
 #endif

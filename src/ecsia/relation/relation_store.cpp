@@ -89,6 +89,7 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     }
     subjects.insert(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)), subject);
     ++r.pairs;
+    ++r.version;
     ++pair_count_;
 }
 
@@ -108,6 +109,7 @@ bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
     std::vector<Entity>& subjects = r.by_target[target_slot];
     subjects.erase(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)));
     --r.pairs;
+    ++r.version;
     --pair_count_;
     return true;
 }
@@ -118,6 +120,7 @@ void RelationStore::clear_pairs() noexcept {
         r.by_target.clear();
         r.pairs = 0;
         r.subjects = 0;
+        ++r.version;
     }
     pair_count_ = 0;
 }

@@ -32,6 +32,9 @@ public:
         std::vector<std::vector<Entity>> by_target;  // by_target[slot]: subjects, ascending index
         std::uint64_t pairs = 0;
         std::uint32_t subjects = 0;  // subjects with at least one pair
+        // Rises with every pair added or removed (not with pair data): a cache of who is whose
+        // target (a cascade system's depths) is valid while it stays the same.
+        std::uint64_t version = 0;
     };
 
     explicit RelationStore(HandleLayout layout) : layout_(layout) {}

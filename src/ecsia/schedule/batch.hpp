@@ -36,6 +36,12 @@ struct Batch {
     // inline batch; 0 on the others), when the executor times batches; and who ran it.
     std::int64_t ns = 0;
     std::uint32_t runner = WorkerPool::kCoordinator;
+    // A cascade system's batch: its rows' depth level (they run after every batch of the levels
+    // above) and, above level 0, room for its rows' parent values (one buffer per parent read,
+    // sized before the wave, filled by the thread that runs it).
+    std::uint32_t depth = 0;
+    std::vector<std::vector<std::byte>> parent_values;
+    std::vector<const std::byte*> parent_data;  // parent_values[k].data(), for the ParentView
 
     // Makes it batch `id` of a new wave over `bounds`, with empty outputs (its buffers keep their
     // capacity: batches are reused across waves and frames). The reservation is set afterwards.
@@ -53,6 +59,7 @@ struct Batch {
         notes.clear();
         ns = 0;
         runner = WorkerPool::kCoordinator;
+        depth = 0;
     }
     // Rows the cost model counts for it: a batch over no rows (a system without query terms) is one.
     std::uint32_t cost_rows() const noexcept { return row_end > row_begin ? row_end - row_begin : 1; }

@@ -8,6 +8,7 @@
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/schedule/batch.hpp"
 #include "ecsia/schedule/batching.hpp"
+#include "ecsia/schedule/cascade_order.hpp"
 #include "ecsia/schedule/deciding_executor.hpp"
 #include "ecsia/schedule/executor.hpp"
 #include "ecsia/schedule/serial_executor.hpp"
@@ -43,6 +44,7 @@ public:
     std::vector<SystemDesc> systems_;
     std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
     std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
+    std::vector<std::unique_ptr<CascadeOrder>> cascades_;  // by system: null unless it declared a cascade
     // by system: its slot in the world's cursors, which holds the tick of its previous run (in
     // the world, so that a snapshot carries it and a fresh scheduler resumes from it)
     std::vector<std::uint32_t> cursor_slots_;
@@ -72,6 +74,12 @@ public:
     // Batches of the current wave by batch id; the storage is reused across waves and frames.
     std::vector<std::unique_ptr<Batch>> batch_pool_;
     std::vector<Batch*> batches_;
+    // The wave's batches by step: step d holds level d of its cascade systems, and step 0 every
+    // other batch too. Steps run one after another (each like a wave of its own, fence included),
+    // all merged together at the wave's end; without cascade systems a wave is one step.
+    std::vector<std::vector<Batch*>> steps_;
+    std::size_t step_ = 0;
+    std::vector<RowRun> level_runs_;     // prepare_batches: one level's row runs (reused)
     std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
     std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
@@ -85,7 +93,10 @@ private:
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void run_main_thread_system(std::uint32_t s);
     void merge_main_thread_writes(std::uint32_t s);
+    void check_cascade(const SystemDesc& system) const;
     void prepare_batches(const std::vector<std::uint32_t>& wave);
+    void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
+    bool start_steps();
     FrameStatus run_waves();
     void capture_extracts() noexcept;
     void finish_wave(bool merge_results);
@@ -164,9 +175,10 @@ void Scheduler::Impl::add_system(SystemDesc system) {
                                                      : std::string(bodies[0]) + ", " + bodies[1] + " and " + bodies[2];
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has " + which + ": give it one of them");
     }
-    for (const auto* list : {&system.reads, &system.writes}) {
+    for (const auto* list : {&system.reads, &system.writes, &system.parent_reads}) {
         for (ComponentId id : *list) world_->components().desc(id);
     }
+    check_cascade(system);
     if (!system.query_set) {
         system.query = QueryDesc{};
         system.query.with = system.reads;
@@ -179,6 +191,16 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     queries_.back()->bind_relations(&world_->relations());
     runs_once_.push_back(system.query.required().empty() && system.query.without.empty() &&
                          system.query.without_pairs.empty());
+    if (system.cascade != kNoComponent) {
+        if (runs_once_.back()) {
+            runs_once_.pop_back();
+            queries_.pop_back();
+            throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' declares a cascade but its query has no terms: it has no rows to order");
+        }
+        cascades_.push_back(std::make_unique<CascadeOrder>(system.cascade, system.parent_reads));
+    } else {
+        cascades_.push_back(nullptr);
+    }
     cursor_slots_.push_back(detail::WorldAccess::cursors(*world_).slot(system.name));
 #if ECSIA_ACCESS_CHECKS
     auto access = std::make_unique<DeclaredAccess>();
@@ -258,6 +280,29 @@ FrameStatus Scheduler::Impl::step() {
     return status;
 }
 
+// Runs the wave's steps from step_ on: inline ones to their end, until one is dispatched to the
+// workers (true: the caller checks its fence, then calls this again with the next step) or none
+// is left (false: the wave is over).
+bool Scheduler::Impl::start_steps() {
+    static const std::vector<Batch*> kNoBatches;
+    // A wave without batches still starts once (an executor's bookkeeping sees every wave).
+    const std::size_t count = std::max<std::size_t>(steps_.size(), 1);
+    for (; step_ < count; ++step_) {
+        const std::vector<Batch*>& step = steps_.empty() ? kNoBatches : steps_[step_];
+        const WavePlacement placement = executor_->start(step, *this);
+        // The wave's placement as timing reports it: the first step's, or any that left the coordinator.
+        if (step_ == 0 || placement != WavePlacement::Inline) waves_.back().placement = placement;
+        if (placement != WavePlacement::Inline) {
+            deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
+            set_state(FrameState::Dispatched);
+            executor_->run_coordinator_share();
+            poll_fence();
+            return true;
+        }
+    }
+    return false;
+}
+
 FrameStatus Scheduler::Impl::run_waves() {
     while (wave_ < plan_.waves.size()) {
         if (dispose_requested_) return FrameStatus::Done;  // step() finishes the disposal
@@ -273,6 +318,8 @@ FrameStatus Scheduler::Impl::run_waves() {
             }
             set_state(FrameState::Running);
             executor_->finish();
+            ++step_;
+            if (start_steps()) continue;  // the next level is out on the workers
             finish_wave(true);
             ++wave_;
             continue;
@@ -288,17 +335,10 @@ FrameStatus Scheduler::Impl::run_waves() {
         // 2. batching
         prepare_batches(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
-        // 3. execution
+        // 3. execution, step after step (one step unless the wave has a cascade system)
         detail::WorldAccess::set_phase(*world_, WorldPhase::Wave);
-        const WavePlacement placement = executor_->start(batches_, *this);
-        waves_.back().placement = placement;
-        if (placement != WavePlacement::Inline) {
-            deadline_ = std::chrono::steady_clock::now() + options_.wave_deadline;
-            set_state(FrameState::Dispatched);
-            executor_->run_coordinator_share();
-            poll_fence();
-            continue;  // fast waves are often done already: check before reporting Waiting
-        }
+        step_ = 0;
+        if (start_steps()) continue;  // fast waves are often done already: check before reporting Waiting
         // 5. merge (an inline wave is over as soon as it started)
         finish_wave(true);
         ++wave_;
@@ -385,9 +425,44 @@ void Scheduler::Impl::merge_main_thread_writes(std::uint32_t s) {
     }
 }
 
+void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
+    if (system.cascade == kNoComponent) {
+        if (!system.parent_reads.empty()) {
+            throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' declares parent_reads without a cascade relation");
+        }
+        return;
+    }
+    const RelationOptions& options = world_->relation_options(system.cascade);  // UnknownComponent, BadValue
+    const std::string& relation = world_->components().desc(system.cascade).name;
+    if (!options.exclusive) {
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' cascades over '" + relation +
+                                                  "', which is not exclusive: a cascade needs one parent per row");
+    }
+    if (!system.kernel) {
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name +
+                                                  "' declares a cascade but has no kernel: cascade order is for worker systems");
+    }
+    for (ComponentId id : system.parent_reads) {
+        const ComponentDesc& desc = world_->components().desc(id);
+        if (desc.size == 0) {
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' parent_reads '" + desc.name +
+                                                 "', which has no fields: there is no value to read");
+        }
+        if (std::count(system.parent_reads.begin(), system.parent_reads.end(), id) > 1) {
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' lists '" + desc.name + "' twice in parent_reads");
+        }
+    }
+}
+
 void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
+    // Cascade systems first put their tables' rows in depth order: rows move within tables, so
+    // this comes before any system of the wave finds its rows.
+    for (std::uint32_t s : wave) {
+        if (cascades_[s]) cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
+    }
+    std::vector<std::uint32_t> depths;  // by batch id (bounds_): its depth level
     for (std::uint32_t s : wave) {
         if (plan_.main_thread[s]) continue;
         run_tick_[s] = detail::WorldAccess::advance_tick(*world_);
@@ -400,14 +475,30 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
                                         run_tick_[s], nullptr, [&](Chunk& chunk) {
                                             runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
                                         });
-            append_batches(s, runs_, options_.batch_rows, bounds_);
+            if (cascades_[s]) {
+                append_cascade_batches(s, depths);
+            } else {
+                append_batches(s, runs_, options_.batch_rows, bounds_);
+            }
         }
+        depths.resize(bounds_.size(), 0);
         const std::uint32_t spawns = systems_[s].spawns_per_batch;
+        const std::size_t parent_reads = systems_[s].parent_reads.size();
         for (std::size_t b = first; b < bounds_.size(); ++b) {
             if (b == batch_pool_.size()) batch_pool_.push_back(std::make_unique<Batch>());
             Batch& batch = *batch_pool_[b];
             batch.reset(bounds_[b], static_cast<std::uint32_t>(b));
+            batch.depth = depths[b];
             batches_.push_back(&batch);
+            // Sized here, on the coordinator, so that a worker's gather allocates nothing.
+            batch.parent_values.resize(batch.depth > 0 ? parent_reads : 0);
+            batch.parent_data.resize(batch.parent_values.size());
+            if (!batch.parent_values.empty()) {
+                for (std::size_t k = 0; k < parent_reads; ++k) {
+                    batch.parent_values[k].resize(std::size_t(batch.row_end - batch.row_begin) * cascades_[s]->element_size(k));
+                    batch.parent_data[k] = batch.parent_values[k].data();
+                }
+            }
             if (spawns == 0) continue;
             try {
                 batch.reservation = detail::WorldAccess::reserve(*world_, spawns);
@@ -417,6 +508,13 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
             }
         }
     }
+    // Steps: level d of every cascade system in step d, every other batch in step 0.
+    for (std::vector<Batch*>& step : steps_) step.clear();
+    for (Batch* batch : batches_) {
+        if (steps_.size() <= batch->depth) steps_.resize(std::size_t(batch->depth) + 1);
+        steps_[batch->depth].push_back(batch);
+    }
+    while (!steps_.empty() && steps_.back().empty()) steps_.pop_back();
     // Pending names for every batch (any kernel may spawn beyond its reservation), fixed here by
     // the plan and the world's earlier waves, so that no thread decides them (G1, G4).
     const HandleLayout& layout = world_->entities().layout();
@@ -425,6 +523,22 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     for (Batch* batch : batches_) {
         batch->commands.name_pending(PendingNames::for_batch(static_cast<std::uint32_t>(first % PendingNames::ring_size(layout)),
                                                              stride, batch->id, layout));
+    }
+}
+
+void Scheduler::Impl::append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths) {
+    // Level after level, each level's rows (of the query's runs) batched on their own: batch ids
+    // follow level order, then chunk order, and each level is cut as a system of its rows is.
+    const CascadeOrder& cascade = *cascades_[s];
+    for (std::uint32_t depth = 0; depth < cascade.levels(); ++depth) {
+        level_runs_.clear();
+        for (const RowRun& run : runs_) {
+            const std::uint32_t begin = std::max(run.begin, cascade.level_begin(run.table, depth));
+            const std::uint32_t end = std::min(run.end, cascade.level_begin(run.table, depth + 1));
+            if (begin < end) level_runs_.push_back(RowRun{run.table, begin, end});
+        }
+        append_batches(s, level_runs_, options_.batch_rows, bounds_);
+        depths.resize(bounds_.size(), depth);
     }
 }
 
@@ -478,6 +592,17 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif
+    ParentView parent;
+    if (batch.depth > 0) {
+        // The levels above finished before this batch started (a step's fence), so the parents'
+        // values read here are this frame's.
+        const CascadeOrder& cascade = *cascades_[batch.system];
+        for (std::size_t k = 0; k < batch.parent_data.size(); ++k) {
+            cascade.gather(batch.table, batch.row_begin, batch.row_end, k, batch.parent_values[k].data());
+        }
+        parent = ParentView(cascade.parent_reads(), batch.parent_data);
+        chunk.set_cascade(batch.depth, &parent);
+    }
     systems_[batch.system].kernel(context);
 }
 

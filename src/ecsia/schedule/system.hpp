@@ -18,6 +18,7 @@
 #include "ecsia/entity/entity_reservation.hpp"
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
+#include "ecsia/relation/relation.hpp"
 
 namespace ecsia {
 
@@ -91,6 +92,18 @@ struct SystemDesc {
     MainThreadFn main_thread;               // main-thread system
     MainThreadChunksFn main_thread_chunks;  // main-thread system that gets its query's chunks
     std::uint32_t spawns_per_batch = 0;  // reserved handles per batch (overflow still works)
+
+    // Cascade order (worker systems only): an exclusive relation, e.g. World::kChildOf. The
+    // system's rows then run in depth order, level after level (depth 0: rows without a target;
+    // depth d: rows whose target is at depth d - 1, whether or not the query matches it), each
+    // level cut into batches that run in parallel like any wave; a chunk holds rows of one level
+    // (Chunk::depth()). Each table's rows are kept grouped by depth for this (rows move within
+    // their table when depths change). kNoComponent: no cascade.
+    RelationId cascade = kNoComponent;
+    // With cascade: components (with fields) whose parent's values the kernel reads through
+    // chunk.parent()->read<T>(id), as earlier levels of this frame left them. Planned like reads;
+    // reading a component of the parents that the system itself writes is what levels make safe.
+    std::vector<ComponentId> parent_reads;
 };
 
 }  // namespace ecsia

@@ -56,6 +56,27 @@ void Column::settle_bulk_from(std::uint32_t from) const noexcept {
     bulk_changed_rows_ = std::min(bulk_changed_rows_, from);
 }
 
+void Column::permute_rows(const std::vector<std::uint32_t>& order, std::vector<std::byte>& scratch) {
+    const auto rows = static_cast<std::uint32_t>(order.size());
+    if (rows == 0) return;
+    // The bulk stamp covers a prefix of rows; after a reorder its rows are elsewhere, so fold it
+    // into the per-row ticks first. A permutation keeps a uniform-tick memo true (same ticks).
+    settle_bulk_from(0);
+    if (element_size_ != 0) {
+        scratch.resize(std::size_t(rows) * element_size_);
+        std::memcpy(scratch.data(), data_, scratch.size());
+        for (std::uint32_t row = 0; row < rows; ++row) {
+            detail::copy_element(element(row), scratch.data() + std::size_t(order[row]) * element_size_, element_size_);
+        }
+    }
+    for (std::vector<Tick>* ticks : {&added_ticks_, &changed_ticks_}) {
+        scratch.resize(std::size_t(rows) * sizeof(Tick));
+        std::memcpy(scratch.data(), ticks->data(), scratch.size());
+        const auto* old = reinterpret_cast<const Tick*>(scratch.data());
+        for (std::uint32_t row = 0; row < rows; ++row) (*ticks)[row] = old[order[row]];
+    }
+}
+
 bool Column::reserve(std::uint32_t capacity, std::uint32_t rows) {
     added_ticks_.resize(capacity);
     changed_ticks_.resize(capacity);

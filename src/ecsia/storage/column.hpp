@@ -78,6 +78,9 @@ public:
     void copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept;
     // Moves row `last` into `row` (swap-remove); `last` is the table's last row, which then leaves.
     void move_last_into(std::uint32_t row, std::uint32_t last) noexcept;
+    // Reorders the first order.size() rows: row i takes what row order[i] held (elements and
+    // ticks). `order` must be a permutation of [0, rows). `scratch` is reused memory.
+    void permute_rows(const std::vector<std::uint32_t>& order, std::vector<std::byte>& scratch);
     // A hint that `row` (< the table's row count) is about to be moved or overwritten: fetches its
     // element and ticks for writing. Changes nothing.
     void prefetch_row(std::uint32_t row) const noexcept {

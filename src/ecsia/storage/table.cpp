@@ -36,6 +36,7 @@ void Table::reserve(std::uint32_t rows) {
 std::uint32_t Table::push_entity(Entity entity) {
     if (size() + 1 > capacity_) reserve(size() + 1);
     entities_.push_back(entity);
+    ++rows_version_;
     return size() - 1;
 }
 
@@ -57,11 +58,25 @@ std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_
     return row;
 }
 
+void Table::permute_rows(const std::vector<std::uint32_t>& order) {
+    // Everything that allocates comes first: out of heap, no row has moved yet.
+    std::uint32_t widest = sizeof(Tick);
+    for (const Column& column : columns_) widest = std::max(widest, column.element_size());
+    std::vector<std::byte> scratch;
+    scratch.reserve(std::size_t(widest) * order.size());
+    const std::vector<Entity> old = entities_;
+    for (Column& column : columns_) column.permute_rows(order, scratch);
+    for (std::size_t row = 0; row < order.size(); ++row) entities_[row] = old[order[row]];
+    counted_rows_ = 0;
+    ++rows_version_;
+}
+
 Entity Table::swap_remove(std::uint32_t row) noexcept {
     const std::uint32_t last = size() - 1;
     for (Column& column : columns_) column.move_last_into(row, last);
     entities_[row] = entities_[last];
     entities_.pop_back();
+    ++rows_version_;
     if (row < counted_rows_) counted_rows_ = row;
     return row == last ? kNullEntity : entities_[row];
 }

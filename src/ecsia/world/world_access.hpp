@@ -8,6 +8,7 @@
 // Thread rule: coordinator thread, serial phase (set_phase: the scheduler's frame only).
 
 #include <span>
+#include <vector>
 
 #include "ecsia/world/world.hpp"
 
@@ -46,6 +47,19 @@ struct WorldAccess {
     // in place with nothing left for flush(); nullptr otherwise (World::change_in_place).
     static std::byte* change_in_place(World& world, Entity entity, ComponentId id) noexcept {
         return world.change_in_place(entity, id);
+    }
+    // Where an alive entity's row is, unchecked (the caller knows it is alive).
+    static EntityLocation location(const World& world, Entity entity) noexcept {
+        return world.locations_[world.pool_.layout().index(entity)];
+    }
+    // Reorders one table's rows (Table::permute_rows) and keeps the entity -> row map true.
+    // Serial phase; a cascade system's ordering of rows by depth (schedule/cascade_order.cpp).
+    static void permute_rows(World& world, TableIndex index, const std::vector<std::uint32_t>& order) {
+        Table& table = world.graph_.table(index);
+        table.permute_rows(order);
+        const HandleLayout& layout = world.pool_.layout();
+        for (std::uint32_t row = 0; row < table.size(); ++row) world.locations_[layout.index(table.entities()[row])].row = row;
+        ++world.structure_version_;  // rows moved: views that index rows must look again
     }
     static void attach(World& world, WorldDependent& dependent) { world.attach(dependent); }
     static void detach(World& world, WorldDependent& dependent) noexcept { world.detach(dependent); }

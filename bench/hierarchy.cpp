@@ -1,0 +1,217 @@
+// The *hierarchy* workload of DESIGN.md: world position = parent's world position + local
+// position, every frame, through a 100,000-node forest (1,000 roots, depth up to 8, random
+// fan-out, 2D float add). Compares a cascade system (SystemDesc::cascade = ChildOf, parent_reads =
+// world position; a C++ kernel) on the serial executor and on 2 workers against a hand-written
+// loop over the same nodes pre-sorted by depth with a parent-index array (the practical limit),
+// measured in the same run. Then re-parents 10,000 nodes between frames and measures the frame
+// (the cascade's depths, row order and parent locations are recomputed after any change) and the
+// re-parenting calls themselves.
+//
+// Build and run (on demand; never part of the tests):
+//   cmake --preset native-bench && cmake --build --preset native-bench -j2 --target bench_hierarchy
+//   build/bench/bench/bench_hierarchy [nodes] [repetitions]
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "ecsia/ecsia.hpp"
+
+namespace hierarchy_bench {
+struct Local {
+    float x;
+    float y;
+};
+struct WorldPos {
+    float x;
+    float y;
+};
+}  // namespace hierarchy_bench
+
+ECSIA_COMPONENT(hierarchy_bench::Local, "hierarchy_local", x, y)
+ECSIA_COMPONENT(hierarchy_bench::WorldPos, "hierarchy_world", x, y)
+
+namespace {
+
+using hierarchy_bench::Local;
+using hierarchy_bench::WorldPos;
+using Clock = std::chrono::steady_clock;
+
+struct Rng {
+    std::uint64_t state;
+    std::uint32_t below(std::uint32_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<std::uint32_t>((state >> 33) % n);
+    }
+};
+
+struct Forest {
+    std::vector<std::int32_t> parent;  // -1: a root
+    std::vector<std::uint32_t> depth;
+    std::vector<Local> local;
+};
+
+// Roots first, then each node under a random earlier node shallower than 8: random fan-out.
+Forest make_forest(std::uint32_t nodes, std::uint32_t roots, Rng& rng) {
+    Forest f;
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        f.local.push_back(Local{float(rng.below(100)) * 0.25f, float(rng.below(100)) * 0.5f});
+        if (i < roots) {
+            f.parent.push_back(-1);
+            f.depth.push_back(0);
+            continue;
+        }
+        std::uint32_t p = rng.below(i);
+        while (f.depth[p] >= 7) p = rng.below(i);
+        f.parent.push_back(static_cast<std::int32_t>(p));
+        f.depth.push_back(f.depth[p] + 1);
+    }
+    return f;
+}
+
+// Out of line so the compiler cannot fold frames together.
+[[gnu::noinline]] void hand_loop(const std::int32_t* parent, const Local* local, WorldPos* world, std::uint32_t n) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::int32_t p = parent[i];
+        if (p < 0) {
+            world[i] = WorldPos{local[i].x, local[i].y};
+        } else {
+            world[i] = WorldPos{world[p].x + local[i].x, world[p].y + local[i].y};
+        }
+    }
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+template <typename Fn>
+double median_ms(int repetitions, int frames, Fn&& frame) {
+    std::vector<double> samples;
+    for (int r = 0; r < repetitions; ++r) {
+        const auto start = Clock::now();
+        for (int f = 0; f < frames; ++f) frame();
+        samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() / frames);
+    }
+    return median_of(samples);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::uint32_t nodes = argc > 1 ? static_cast<std::uint32_t>(std::atoi(argv[1])) : 100000;
+    const int repetitions = argc > 2 ? std::atoi(argv[2]) : 15;
+    const std::uint32_t roots = std::max<std::uint32_t>(1, nodes / 100);
+    const std::uint32_t reparents = nodes / 10;
+    Rng rng{42};
+    const Forest forest = make_forest(nodes, roots, rng);
+
+    // The practical limit: nodes sorted by depth (stable), parents re-indexed.
+    std::vector<std::uint32_t> order(nodes);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return forest.depth[a] < forest.depth[b]; });
+    std::vector<std::uint32_t> position(nodes);
+    for (std::uint32_t i = 0; i < nodes; ++i) position[order[i]] = i;
+    std::vector<std::int32_t> sorted_parent(nodes);
+    std::vector<Local> sorted_local(nodes);
+    std::vector<WorldPos> sorted_world(nodes);
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        const std::int32_t p = forest.parent[order[i]];
+        sorted_parent[i] = p < 0 ? -1 : static_cast<std::int32_t>(position[static_cast<std::uint32_t>(p)]);
+        sorted_local[i] = forest.local[order[i]];
+    }
+    const int frames = 20;
+    const double hand_ms = median_ms(repetitions, frames, [&] {
+        hand_loop(sorted_parent.data(), sorted_local.data(), sorted_world.data(), nodes);
+        bench::consume(sorted_world[nodes / 2].x);
+    });
+
+    std::printf("hierarchy: %u nodes, %u roots, max depth %u; medians of %d repetitions of %d frames (wall ms per frame)\n",
+                nodes, roots, *std::max_element(forest.depth.begin(), forest.depth.end()), repetitions, frames);
+    std::printf("  hand-written loop (sorted by depth, parent indices)  %8.3f ms  (%.2f ns/node)\n", hand_ms, hand_ms * 1e6 / nodes);
+
+    for (std::uint32_t workers : {0u, 1u, 2u}) {
+        ecsia::WorldOptions options;
+        options.max_entities = nodes + 1024;
+        ecsia::World world(options);
+        const ecsia::ComponentId local_id = world.component<Local>();
+        const ecsia::ComponentId world_id = world.component<WorldPos>();
+        std::vector<ecsia::Entity> handles(nodes);
+        // Spawned in node order (parents before children), so rows start out not sorted by depth.
+        for (std::uint32_t i = 0; i < nodes; ++i) handles[i] = world.spawn(forest.local[i], WorldPos{0, 0});
+        for (std::uint32_t i = 0; i < nodes; ++i) {
+            if (forest.parent[i] >= 0) world.add_pair(handles[i], ecsia::World::kChildOf, handles[static_cast<std::uint32_t>(forest.parent[i])]);
+        }
+        ecsia::SchedulerOptions scheduler_options;
+        scheduler_options.workers = workers;
+        ecsia::Scheduler scheduler(world, scheduler_options);
+        ecsia::SystemDesc system;
+        system.name = "Propagate";
+        system.reads = {local_id};
+        system.writes = {world_id};
+        system.cascade = ecsia::World::kChildOf;
+        system.parent_reads = {world_id};
+        system.kernel = [local_id, world_id](ecsia::KernelContext& ctx) {
+            const Local* local = ctx.chunk.read<Local>(local_id);
+            WorldPos* out = ctx.chunk.write<WorldPos>(world_id);
+            const std::uint32_t n = ctx.chunk.size();
+            if (const ecsia::ParentView* parent = ctx.chunk.parent()) {
+                const WorldPos* up = parent->read<WorldPos>(world_id);
+                for (std::uint32_t i = 0; i < n; ++i) out[i] = WorldPos{up[i].x + local[i].x, up[i].y + local[i].y};
+            } else {
+                for (std::uint32_t i = 0; i < n; ++i) out[i] = WorldPos{local[i].x, local[i].y};
+            }
+        };
+        scheduler.add_system(system);
+        const auto first = Clock::now();
+        scheduler.update(0.016f);  // the first frame sorts the rows by depth and finds the parents
+        const double first_ms = std::chrono::duration<double, std::milli>(Clock::now() - first).count();
+        const double steady_ms = median_ms(repetitions, frames, [&] { scheduler.update(0.016f); });
+
+        // Check against the hand loop's result: every node's world position.
+        std::size_t wrong = 0;
+        for (std::uint32_t i = 0; i < nodes; ++i) {
+            const WorldPos& got = world.get<WorldPos>(handles[i]);
+            const WorldPos& want = sorted_world[position[i]];
+            if (got.x != want.x || got.y != want.y) ++wrong;
+        }
+
+        // Re-parenting: `reparents` nodes a frame get a new parent (an acyclic one: a node of
+        // smaller index and depth < 7 whose chain cannot reach it, as in the generator), then a frame.
+        Rng churn{7};
+        std::vector<double> reparent_ms, frame_ms;
+        std::vector<std::uint32_t> depth = forest.depth;
+        std::vector<std::int32_t> parent = forest.parent;
+        for (int r = 0; r < repetitions; ++r) {
+            const auto start = Clock::now();
+            for (std::uint32_t k = 0; k < reparents; ++k) {
+                const std::uint32_t node = roots + churn.below(nodes - roots);
+                std::uint32_t p = churn.below(node);
+                // A parent of smaller index keeps the forest acyclic; its depth bounds the subtree's.
+                if (depth[p] >= 7) continue;
+                world.add_pair(handles[node], ecsia::World::kChildOf, handles[p]);
+                parent[node] = static_cast<std::int32_t>(p);
+            }
+            const auto between = Clock::now();
+            scheduler.update(0.016f);
+            const auto end = Clock::now();
+            reparent_ms.push_back(std::chrono::duration<double, std::milli>(between - start).count());
+            frame_ms.push_back(std::chrono::duration<double, std::milli>(end - between).count());
+            (void)depth;
+        }
+        const double steady_after_ms = median_ms(repetitions, frames, [&] { scheduler.update(0.016f); });
+
+        std::printf("  cascade system, %s%-10s steady %8.3f ms (%.2f ns/node, %.2fx the hand loop); first frame %.3f ms; %zu nodes differ from the hand loop\n",
+                    workers == 0 ? "serial" : "workers ", workers == 0 ? "" : std::to_string(workers).c_str(), steady_ms,
+                    steady_ms * 1e6 / nodes, steady_ms / hand_ms, first_ms, wrong);
+        std::printf("      re-parenting %u nodes/frame: add_pair calls %.3f ms, then the frame %.3f ms (%.2fx a steady frame); steady again %.3f ms\n",
+                    reparents, median_of(reparent_ms), median_of(frame_ms), median_of(frame_ms) / steady_ms, steady_after_ms);
+    }
+    return 0;
+}

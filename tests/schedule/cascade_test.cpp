@@ -1,0 +1,283 @@
+// Cascade systems (SystemDesc::cascade, parent_reads): rows run level after level in depth order,
+// each row seeing its parent's value of this frame. World position = parent's world position +
+// local position, checked exactly against a recursive model after every frame, with the forest
+// built so that children come before their parents in their table (a level run before its
+// parent level would read last frame's or zero values), re-parented, cut (subtree despawn) and
+// grown between frames and by kernels; and the same state hash after every frame for the serial
+// executor and 1, 2 and 4 workers.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/world/world.hpp"
+#include "support/rng.hpp"
+#include "support/world_checks.hpp"
+
+namespace cascade_test {
+struct Local {
+    float x;
+    float y;
+};
+struct WorldPos {
+    float x;
+    float y;
+};
+}  // namespace cascade_test
+
+ECSIA_COMPONENT(cascade_test::Local, "cascade_local", x, y)
+ECSIA_COMPONENT(cascade_test::WorldPos, "cascade_world", x, y)
+
+using namespace ecsia;
+using cascade_test::Local;
+using cascade_test::WorldPos;
+
+namespace {
+
+struct Forest {
+    World world{WorldOptions{1u << 16, 22}};
+    ComponentId local = world.component<Local>();
+    ComponentId pos = world.component<WorldPos>();
+    std::vector<Entity> nodes;
+    std::size_t diagnostics = 0;
+
+    Forest() { world.diagnostics().set_sink([this](const std::string&) { ++diagnostics; }); }
+
+    std::uint32_t depth(Entity e) const {
+        std::uint32_t d = 0;
+        for (Entity p = world.target_of(e, World::kChildOf); !p.is_null(); p = world.target_of(p, World::kChildOf)) ++d;
+        return d;
+    }
+    // The model: the sum of local positions up the chain, added root first as the levels do.
+    WorldPos expected(Entity e) const {
+        const Local& l = world.get<Local>(e);
+        const Entity parent = world.target_of(e, World::kChildOf);
+        if (parent.is_null()) return WorldPos{l.x, l.y};
+        const WorldPos up = expected(parent);
+        return WorldPos{up.x + l.x, up.y + l.y};
+    }
+    // `count` nodes; node i's parent (if any) has a LARGER index, so it was spawned later and sits
+    // after its children in the table: row order is the reverse of depth order.
+    void build(test::Rng& rng, std::uint32_t count) {
+        for (std::uint32_t i = 0; i < count; ++i) {
+            nodes.push_back(world.spawn(Local{float(rng.below(100)), float(rng.below(100))}, WorldPos{-1, -1}));
+        }
+        for (std::uint32_t i = 0; i + 1 < count; ++i) {
+            if (rng.chance(15)) continue;  // a root
+            const std::uint32_t parent = i + 1 + rng.below(std::min<std::uint32_t>(count - i - 1, 6));
+            if (depth(nodes[parent]) < 7) world.add_pair(nodes[i], World::kChildOf, nodes[parent]);
+        }
+    }
+    std::vector<Entity> alive() const {
+        std::vector<Entity> out;
+        for (Entity e : nodes) {
+            if (world.is_alive(e)) out.push_back(e);
+        }
+        return out;
+    }
+    // Between frames: re-parent, cut a subtree, grow children, move some locals.
+    void churn(test::Rng& rng) {
+        std::vector<Entity> live = alive();
+        for (int i = 0; i < 6 && live.size() > 2; ++i) {
+            const Entity child = rng.pick(live);
+            const Entity parent = rng.pick(live);
+            try {
+                if (rng.chance(20)) {
+                    world.remove_pair(child, World::kChildOf, kAnyTarget);
+                } else if (depth(parent) < 7) {
+                    world.add_pair(child, World::kChildOf, parent);  // a cycle is refused: fine
+                }
+            } catch (const Error&) {
+            }
+        }
+        if (live.size() > 20) world.despawn(rng.pick(live));  // its subtree goes with it (ChildOf deletes)
+        live = alive();
+        for (int i = 0; i < 4 && !live.empty(); ++i) {
+            const Entity parent = rng.pick(live);
+            const Entity child = world.spawn(Local{float(rng.below(10)), 1.0f}, WorldPos{-1, -1});
+            nodes.push_back(child);
+            if (depth(parent) < 7) world.add_pair(child, World::kChildOf, parent);
+        }
+        for (int i = 0; i < 4 && !live.empty(); ++i) world.set(rng.pick(live), Local{float(rng.below(50)), 2.0f});
+    }
+};
+
+SystemDesc propagate(const Forest& forest) {
+    SystemDesc system;
+    system.name = "Propagate";
+    system.reads = {forest.local};
+    system.writes = {forest.pos};
+    system.cascade = World::kChildOf;
+    system.parent_reads = {forest.pos};
+    const ComponentId local = forest.local, pos = forest.pos;
+    system.kernel = [local, pos](KernelContext& ctx) {
+        const Local* l = ctx.chunk.read<Local>(local);
+        WorldPos* w = ctx.chunk.write<WorldPos>(pos);
+        const std::uint32_t n = ctx.chunk.size();
+        if (const ParentView* parent = ctx.chunk.parent()) {
+            const WorldPos* up = parent->read<WorldPos>(pos);
+            for (std::uint32_t i = 0; i < n; ++i) w[i] = WorldPos{up[i].x + l[i].x, up[i].y + l[i].y};
+        } else {
+            for (std::uint32_t i = 0; i < n; ++i) w[i] = WorldPos{l[i].x, l[i].y};
+        }
+    };
+    return system;
+}
+
+// A kernel that re-parents and grows the forest from inside the frame (commands, a pending
+// handle as a target), in a later wave than the propagation.
+SystemDesc gardener(const Forest& forest) {
+    SystemDesc system;
+    system.name = "Gardener";
+    system.reads = {forest.local};
+    system.after = {"Propagate"};
+    system.spawns_per_batch = 1;
+    const ComponentId local = forest.local, pos = forest.pos;
+    system.kernel = [local, pos](KernelContext& ctx) {
+        const Entity* rows = ctx.chunk.entities();
+        const std::uint32_t n = ctx.chunk.size();
+        if (ctx.frame % 3 == 1 && n > 1) {
+            ctx.commands.remove_pair(rows[n - 1], World::kChildOf, kAnyTarget);  // a new root
+        }
+        if (ctx.frame % 4 == 2) {
+            const Local values[2] = {Local{3, 4}, Local{5, 6}};
+            const WorldPos zero{0, 0};
+            const ComponentValue first[] = {ComponentValue{local, &values[0]}, ComponentValue{pos, &zero}};
+            const ComponentValue second[] = {ComponentValue{local, &values[1]}, ComponentValue{pos, &zero}};
+            const Entity a = ctx.spawn(first, 2);   // reserved
+            const Entity b = ctx.spawn(second, 2);  // pending: a target later in this batch
+            ctx.commands.add_pair(a, World::kChildOf, rows[0]);
+            ctx.commands.add_pair(b, World::kChildOf, a);
+        }
+    };
+    return system;
+}
+
+void check_model(const Forest& forest) {
+    for (Entity e : forest.alive()) {
+        const WorldPos got = forest.world.get<WorldPos>(e);
+        const WorldPos want = forest.expected(e);
+        if (got.x != want.x || got.y != want.y) {
+            FAIL("entity " << e.bits << " at depth " << forest.depth(e) << ": world (" << got.x << ", " << got.y
+                           << "), model (" << want.x << ", " << want.y << ")");
+        }
+    }
+}
+
+std::vector<std::uint64_t> run(std::uint32_t workers, std::uint64_t seed, bool with_gardener, bool check) {
+    Forest forest;
+    test::Rng rng(seed);
+    forest.build(rng, 600);
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = 16;  // several batches per level
+    Scheduler scheduler(forest.world, options);
+    scheduler.add_system(propagate(forest));
+    if (with_gardener) scheduler.add_system(gardener(forest));
+    std::vector<std::uint64_t> hashes;
+    for (int frame = 0; frame < 30; ++frame) {
+        scheduler.update(0.016f);
+        if (check && !with_gardener) check_model(forest);
+        hashes.push_back(state_hash(forest.world));
+        forest.churn(rng);
+    }
+    return hashes;
+}
+
+}  // namespace
+
+TEST_CASE("a cascade system propagates parent before child in one frame, as a recursive model says", "[schedule][cascade]") {
+    for (std::uint64_t seed : {1ull, 2ull, 3ull}) {
+        INFO("seed " << seed);
+        run(0, seed, false, true);
+    }
+}
+
+TEST_CASE("a cascade system's chunks hold one depth level each, with a parent view above level 0", "[schedule][cascade]") {
+    Forest forest;
+    test::Rng rng(9);
+    forest.build(rng, 300);
+    Scheduler scheduler(forest.world, SchedulerOptions{.workers = 0, .batch_rows = 16});
+    SystemDesc system = propagate(forest);
+    const Kernel inner = system.kernel;
+    std::vector<std::string> problems;
+    std::vector<std::uint32_t> order;  // depth of each chunk, in the order they ran
+    system.kernel = [&](KernelContext& ctx) {
+        order.push_back(ctx.chunk.depth());
+        if ((ctx.chunk.depth() == 0) != (ctx.chunk.parent() == nullptr)) problems.push_back("parent view at the wrong depth");
+        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+            if (forest.depth(ctx.chunk.entities()[i]) != ctx.chunk.depth()) problems.push_back("a row of another level");
+        }
+        inner(ctx);
+    };
+    scheduler.add_system(system);
+    scheduler.update(0.016f);
+    CHECK(problems.empty());
+    CHECK(std::is_sorted(order.begin(), order.end()));
+    CHECK(order.back() >= 3);
+    check_model(forest);
+}
+
+TEST_CASE("cascade systems hash the same after every frame for the serial executor and 1, 2 and 4 workers",
+          "[schedule][cascade][threads][determinism]") {
+    for (std::uint64_t seed : {4ull, 5ull}) {
+        const std::vector<std::uint64_t> serial = run(0, seed, true, false);
+        for (std::uint32_t workers : {1u, 2u, 4u}) {
+            INFO("seed " << seed << ", workers " << workers);
+            CHECK(run(workers, seed, true, false) == serial);
+        }
+    }
+}
+
+TEST_CASE("threaded cascade propagation matches the model every frame", "[schedule][cascade][threads]") {
+    run(2, 11, false, true);
+    run(4, 12, false, true);
+}
+
+TEST_CASE("the planner treats parent reads as reads; a cascade's own writes of them are no conflict", "[schedule][cascade]") {
+    Forest forest;
+    Scheduler scheduler(forest.world);
+    scheduler.add_system(propagate(forest));
+    SystemDesc writer;
+    writer.name = "Teleport";
+    writer.writes = {forest.pos};
+    writer.query = QueryDesc{};
+    writer.query.with = {forest.local};
+    writer.query_set = true;
+    writer.kernel = [](KernelContext&) {};
+    scheduler.add_system(writer);
+    const Plan& plan = scheduler.plan();
+    CHECK(plan.wave_of[0] == 0);
+    CHECK(plan.wave_of[1] == 1);
+    CHECK(scheduler.explain_plan().find("both write") != std::string::npos);
+    // Reading parents' positions alone conflicts with a writer of them too.
+    SystemDesc reader = propagate(forest);
+    reader.name = "Follow";
+    reader.writes = {};
+    reader.reads = {forest.local};
+    CHECK(conflict_between(reader, writer, forest.world.components()).find("reads of parents") != std::string::npos);
+}
+
+TEST_CASE("cascade declarations are checked when the system is added", "[schedule][cascade][g5]") {
+    Forest forest;
+    Scheduler scheduler(forest.world);
+    const RelationId likes = forest.world.define_relation("Likes");
+    SystemDesc shared = propagate(forest);
+    shared.cascade = likes;  // not exclusive
+    CHECK(test::thrown_code([&] { scheduler.add_system(shared); }) == std::string("BadDefinition"));
+    SystemDesc stray = propagate(forest);
+    stray.cascade = kNoComponent;
+    CHECK(test::thrown_code([&] { scheduler.add_system(stray); }) == std::string("BadDefinition"));
+    SystemDesc component = propagate(forest);
+    component.cascade = forest.pos;  // a component, not a relation
+    CHECK(test::thrown_code([&] { scheduler.add_system(component); }) == std::string("BadValue"));
+    SystemDesc main = propagate(forest);
+    main.kernel = nullptr;
+    main.main_thread = [](World&, float) {};
+    CHECK(test::thrown_code([&] { scheduler.add_system(main); }) == std::string("BadDefinition"));
+    CHECK(scheduler.systems().empty());
+}
