@@ -24,15 +24,25 @@ run_web_tests() {
   emcmake cmake --preset wasm >/dev/null
   # The browser modules first: Playwright needs them even if a test source fails to compile.
   cmake --build --preset wasm-modules -j "$jobs"
-  cmake --build --preset wasm -j "$jobs" || status=1
-  # examples/boids/dist: e2e/examples.spec.js loads it (scripts/lib/test_examples.sh).
-  build_examples_wasm || status=1
+  local suite_built=1
+  cmake --build --preset wasm -j "$jobs" || { status=1; suite_built=0; }
 
-  if [ "$status" -eq 0 ]; then
-    echo "==> wasm tests: Catch2 under node"
-    ctest --preset wasm || status=1
+  # The Catch2 suite under node runs mostly on one thread, so it runs beside the example's build
+  # (a build folder of its own); its output is printed in one piece once it is over.
+  local node_log=build/wasm/scripts_test_ctest.log node_tests=
+  if [ "$suite_built" -eq 1 ]; then
+    echo "==> wasm tests: Catch2 under node (beside the next step; printed when it ends)"
+    ctest --preset wasm >"$node_log" 2>&1 &
+    node_tests=$!
   else
     echo "==> wasm tests: skipped, the Catch2 suite did not build" >&2
+  fi
+  # examples/boids/dist: e2e/examples.spec.js loads it (scripts/lib/test_examples.sh).
+  build_examples_wasm || status=1
+  if [ -n "$node_tests" ]; then
+    wait "$node_tests" || status=1
+    echo "==> wasm tests: Catch2 under node (its output)"
+    cat "$node_log"
   fi
 
   echo "==> npm package: scripts/pack, then the consumer apps of e2e/apps (e2e/package.spec.js)"
