@@ -228,6 +228,40 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('a JS kernel system takes pair terms too', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const { KERNELS_URL } = await import('/web/test/kernel_scenario.js');
+        const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL.href, onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        world.defineRelation('Targets');
+        const [p, q] = [world.spawn(), world.spawn()];
+        const es = [];
+        for (let i = 0; i < 6; i += 1) es.push(world.spawn({ position: { x: i, y: 0 }, velocity: { dx: 1, dy: 0 } }));
+        for (let i = 0; i < 6; i += 1) world.addPair(es[i], 'ChildOf', i % 2 === 0 ? p : q);
+        world.addPair(es[0], 'Targets', q);
+        const scheduler = world.createScheduler({});
+        scheduler.addSystem({
+          name: 'MoveChildren', kernel: 'integrate', reads: ['velocity'], writes: ['position'],
+          query: { with: ['position', 'velocity'], pairs: [['ChildOf', p]], withoutPairs: [['Targets', '*']] },
+        });
+        const out = {};
+        try {
+          scheduler.addSystem({ name: 'Bad', kernel: 'integrate', reads: [], writes: [], query: { pairs: [['Nope', p]] } });
+          out.bad = 'no error';
+        } catch (e) { out.bad = `${e.code}: ${e.message}`; }
+        await scheduler.update(1);
+        await scheduler.update(1);
+        out.x = es.map((h) => world.get(h, 'position').x);
+        scheduler.dispose();
+        world.dispose();
+        return out;
+      });
+      expect(r.x).toEqual([0, 1, 4, 3, 6, 5]);
+      expect(r.bad).toMatch(/^UnknownComponent: .*no relation named 'Nope'/);
+      expectNoPageErrors(log);
+    });
+
     test('bad input is refused with a clear error and the world unchanged', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

@@ -16,16 +16,6 @@ namespace ecsia::wasm {
 
 namespace {
 
-// Pair terms from [relation id, target bits, ...] (JS resolved the names; kANY_TARGET is '*').
-std::vector<PairTerm> pair_terms(const val& flat) {
-    std::vector<PairTerm> terms;
-    const auto words = flat["length"].as<unsigned>();
-    for (unsigned i = 0; i + 1 < words; i += 2) {
-        terms.push_back(PairTerm{flat[i].as<std::uint32_t>(), Entity{flat[i + 1].as<std::uint32_t>()}});
-    }
-    return terms;
-}
-
 // The query's terms, checked by the core as World::query checks them (unknown ids, a pair term
 // whose relation is a component, a dead or stale target), so its errors reach JS as worded there.
 QueryDesc make_desc(World& world, const val& with, const val& without, const val& optional, const val& changed,
@@ -37,8 +27,8 @@ QueryDesc make_desc(World& world, const val& with, const val& without, const val
     desc.optional = component_ids_of(registry, optional, "optional");
     desc.changed = component_ids_of(registry, changed, "changed");
     desc.added = component_ids_of(registry, added, "added");
-    desc.pairs = pair_terms(pairs);
-    desc.without_pairs = pair_terms(without_pairs);
+    desc.pairs = pair_terms_of(pairs);
+    desc.without_pairs = pair_terms_of(without_pairs);
     world.query(desc);
     return desc;
 }

@@ -53,6 +53,16 @@ std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, con
     return ids;
 }
 
+std::vector<PairTerm> pair_terms_of(const val& flat) {
+    std::vector<PairTerm> terms;
+    if (flat.isUndefined() || flat.isNull()) return terms;
+    const auto words = flat["length"].as<unsigned>();
+    for (unsigned i = 0; i + 1 < words; i += 2) {
+        terms.push_back(PairTerm{flat[i].as<std::uint32_t>(), Entity{flat[i + 1].as<std::uint32_t>()}});
+    }
+    return terms;
+}
+
 std::string describe_js(const val& value) {
     if (value.isNull()) return "null";
     if (value.isUndefined()) return "undefined";

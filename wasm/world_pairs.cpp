@@ -21,7 +21,6 @@
 #include <cstring>
 #include <vector>
 
-#include "boundary_constants.hpp"
 #include "js_error.hpp"
 #include "world_binding.hpp"
 
@@ -146,5 +145,3 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_subjects_of(WorldBinding* binding
 }
 
 }  // extern "C"
-
-static_assert(ecsia::wasm::kANY_TARGET == ecsia::kAnyTarget.bits, "JS's '*' is the core's wildcard");

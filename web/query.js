@@ -83,7 +83,24 @@ export function querySpec(core, op, spec) {
       if (out[term].includes(name)) throw new Error(`${op}: '${name}' is in both without and ${term}`);
     }
   }
+  const { pairs, withoutPairs, pairIds, withoutPairIds } = pairTerms(core, op, spec);
+  out.pairs = pairs;
+  out.withoutPairs = withoutPairs;
+  Object.defineProperty(out, 'pairIds', { value: pairIds });
+  Object.defineProperty(out, 'withoutPairIds', { value: withoutPairIds });
+  return out;
+}
+
+/**
+ * A spec's pair terms, `pairs` and `withoutPairs` (each a list of [relation, target or '*']),
+ * checked: { pairs, withoutPairs } as given (frozen copies) and { pairIds, withoutPairIds } as
+ * [relation id, target bits, ...] ('*' is ANY_TARGET), which the engine takes. Throws naming
+ * `op` for a bad shape, an unknown relation (the engine's error), a bad target, or a pair in both.
+ */
+export function pairTerms(core, op, spec) {
+  const out = {};
   const ids = {};
+  const shortOp = op.replace(/^world\./, '');
   for (const term of PAIR_TERMS) {
     const value = spec[term] ?? [];
     if (!Array.isArray(value)) throw new Error(`${op}: ${term} must be an array of [relation, target] pairs, got ${describe(value)}`);
@@ -93,7 +110,6 @@ export function querySpec(core, op, spec) {
         throw new Error(`${op}: ${term}[${i}] must be [relation, target] (the target an entity or '*'), got ${describe(pair)}`);
       }
       const [relation, target] = pair;
-      const shortOp = op.replace(/^world\./, '');
       flat.push(core.relation(shortOp, relation).id, core.pairTarget(`${shortOp}: ${term}[${i}]`, target, true));
       return Object.freeze([relation, target]);
     });
@@ -106,9 +122,7 @@ export function querySpec(core, op, spec) {
       }
     }
   }
-  Object.defineProperty(out, 'pairIds', { value: ids.pairs });
-  Object.defineProperty(out, 'withoutPairIds', { value: ids.withoutPairs });
-  return out;
+  return { pairs: out.pairs, withoutPairs: out.withoutPairs, pairIds: ids.pairs, withoutPairIds: ids.withoutPairs };
 }
 
 export class Query {

@@ -315,13 +315,13 @@ export class World {
     }
     const wanted = { exclusive: options.exclusive ?? false, onDeleteTarget, acyclic: options.acyclic ?? false };
     const core = this.#core;
-    if (core.isRelation(name)) {
+    if (core.isRelation(op, name)) {
       const { info } = core.relation(op, name);
       const same = sameFields(info, fields) && RELATION_OPTIONS.every((key) => info[key] === wanted[key]);
       if (same) return info;
-      const options = (o) => `{ exclusive: ${o.exclusive}, onDeleteTarget: '${o.onDeleteTarget}', acyclic: ${o.acyclic} }`;
+      const optionList = (o) => `{ exclusive: ${o.exclusive}, onDeleteTarget: '${o.onDeleteTarget}', acyclic: ${o.acyclic} }`;
       throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))} ` +
-        `and options ${options(info)}, which differ from ${fieldList(Object.entries(fields))} and ${options(wanted)}`);
+        `and options ${optionList(info)}, which differ from ${fieldList(Object.entries(fields))} and ${optionList(wanted)}`);
     }
     core.call(op, (r) => r.defineRelation(name, fields, wanted));
     return core.relation(op, name).info;
@@ -519,7 +519,7 @@ export class World {
     }
     const core = this.#core;
     // A relation's observers see its pairs: fn(subject, target); the engine refuses 'change'.
-    const relation = core.isRelation(name);
+    const relation = core.isRelation(op, name);
     if (relation) core.relation(op, name);
     else core.component(op, name);
     checkFunction(`world.${op}`, 'the callback', fn);

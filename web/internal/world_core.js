@@ -284,8 +284,8 @@ export class WorldCore {
   }
 
   /** Whether a relation of that name is defined (no error for unknown names). */
-  isRelation(name) {
-    return this.#relations.has(name) || (typeof name === 'string' && this.call('defineRelation', (r) => r.relationNames()).includes(name));
+  isRelation(op, name) {
+    return this.#relations.has(name) || (typeof name === 'string' && this.call(op, (r) => r.relationNames()).includes(name));
   }
 
   /**
