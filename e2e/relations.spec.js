@@ -250,6 +250,10 @@ for (const { variant, server } of variants) {
           scheduler.addSystem({ name: 'Bad', kernel: 'integrate', reads: [], writes: [], query: { pairs: [['Nope', p]] } });
           out.bad = 'no error';
         } catch (e) { out.bad = `${e.code}: ${e.message}`; }
+        try {
+          scheduler.addSystem({ name: 'Bad2', kernel: 'integrate', reads: [], writes: [], query: { with: ['ChildOf'] } });
+          out.relationAsComponent = 'no error';
+        } catch (e) { out.relationAsComponent = `${e.code}: ${e.message}`; }
         await scheduler.update(1);
         await scheduler.update(1);
         out.x = es.map((h) => world.get(h, 'position').x);
@@ -259,6 +263,7 @@ for (const { variant, server } of variants) {
       });
       expect(r.x).toEqual([0, 1, 4, 3, 6, 5]);
       expect(r.bad).toMatch(/^UnknownComponent: .*no relation named 'Nope'/);
+      expect(r.relationAsComponent).toMatch(/^BadValue: .*query\.with names 'ChildOf', which is a relation, not a component/);
       expectNoPageErrors(log);
     });
 

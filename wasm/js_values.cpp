@@ -48,6 +48,11 @@ std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, con
             throw Error(ErrorCode::UnknownComponent,
                         what + " names unknown component '" + name + "' (defined: " + defined_component_names(registry) + ")");
         }
+        // A relation's presence component is no component to read, write or require by name.
+        if (registry.desc(id).relation) {
+            throw Error(ErrorCode::BadValue, what + " names '" + name + "', which is a relation, not a component: " +
+                                                 "pairs go in pair terms (pairs, withoutPairs)");
+        }
         ids.push_back(id);
     }
     return ids;

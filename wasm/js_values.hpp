@@ -25,7 +25,8 @@ std::string describe_js(const emscripten::val& value);
 std::vector<std::string> names_of(const emscripten::val& names, const std::string& what);
 // "position, velocity" (or "none"): the components an unknown-name error lists.
 std::string defined_component_names(const ComponentRegistry& registry);
-// The same, as component ids of `registry`: an unknown name is UnknownComponent, naming those defined.
+// The same, as component ids of `registry`: an unknown name is UnknownComponent, naming those
+// defined; a relation's name is BadValue (its presence component is not the user's).
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const emscripten::val& names,
                                           const std::string& what);
 // Query pair terms from a JS array [relation id, target bits, ...] (undefined or null: none), as
