@@ -1,4 +1,4 @@
-// The public JS objects (extracts and their frames too) keep the Embind plumbing private: no `module`, `raw` or `heapState`, and
+// The public JS objects (extracts and their frames, and queries with pair terms, too) keep the Embind plumbing private: no `module`, `raw` or `heapState`, and
 // no property (own, inherited or a getter's value) that is a raw Embind object or the wasm module.
 import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, openTestPage, variants } from './support.js';
@@ -14,10 +14,15 @@ for (const { variant, server } of variants) {
       const [chunk] = world.chunks(['position']);
       const extract = scheduler.extract({ components: ['position'] });
       const extracted = extract.latest();
+      // The relations: a pair query is scanned like the rest, and the pair calls are the World's.
+      world.defineRelation('Targets', { since: 'u32' });
+      const pairQuery = world.query({ with: ['position'], pairs: [['ChildOf', '*']], withoutPairs: [['Targets', '*']] });
+      const relationCalls = ['defineRelation', 'addPair', 'setPair', 'getPair', 'hasPair', 'removePair', 'targetOf', 'targetsOf', 'subjectsOf']
+        .filter((name) => typeof world[name] !== 'function');
       const looksRaw = (v) => v !== null && (typeof v === 'object' || typeof v === 'function') &&
         ('$$' in v || 'HEAPU8' in v || '_malloc' in v || 'stackSave' in v);
       const found = [];
-      for (const [label, object] of Object.entries({ ecsia, world, scheduler, chunk, extract, extracted })) {
+      for (const [label, object] of Object.entries({ ecsia, world, scheduler, chunk, extract, extracted, pairQuery })) {
         for (let o = object; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
           for (const key of Reflect.ownKeys(o)) {
             if (['module', 'raw', 'heapState', '_raw', '_module'].includes(String(key))) found.push(`${label}.${String(key)}`);
@@ -29,9 +34,10 @@ for (const { variant, server } of variants) {
       }
       scheduler.dispose();
       world.dispose();
-      return { found, internalsReachable: typeof window.ecsiaTest.internalsOf(ecsia).module.World === 'function' };
+      return { found, relationCalls, internalsReachable: typeof window.ecsiaTest.internalsOf(ecsia).module.World === 'function' };
     });
     expect(r.found).toEqual([]);
+    expect(r.relationCalls).toEqual([]);  // every relation call of the API is there
     expect(r.internalsReachable).toBe(true);  // the internal module still reaches it
     expectNoPageErrors(log);
   });

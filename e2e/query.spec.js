@@ -239,7 +239,7 @@ for (const { variant, server } of variants) {
       expect(errors[1]).toMatch(/unknown component 'nope'/);
       expect(errors[2]).toMatch(/'position' is in both without and with/);
       expect(errors[3]).toMatch(/changed must hold component names/);
-      expect(errors[4]).toMatch(/takes \{ with, without, optional, changed, added \}/);
+      expect(errors[4]).toMatch(/takes \{ with, without, optional, changed, added, pairs, withoutPairs \}/);
       expect(errors[5]).toMatch(/chunks: takes at most 2 arguments, got 3/);
       expect(errors[6]).toMatch(/unknown component 'nope'/);
       expect(errors[7]).toMatch(/count: takes at most 2 arguments/);

@@ -47,7 +47,12 @@ blocks.forEach((code, index) => {
     if (index === 0) {
       expect(printed.some((t) => /^plan \[\["Move".*state hash [0-9a-f]{16}$/.test(t))).toBe(true);
     }
-    if (index === 1) {
+    if (code.includes("defineRelation('Targets'")) {
+      // The relations example, line by line.
+      expect(printed).toEqual(['since 4', 'parent is ship true', 'targets 2', 'aimed at enemy 1 1', 'idle children 0',
+        'target lost true', 'target lost false', 'turret alive false rock alive true']);
+    }
+    if (code.includes("'rows moved'")) {
       expect(printed).toContain('9999 rows moved');
       expect(printed.filter((t) => t.startsWith('velocity changed'))).toHaveLength(1);
     }

@@ -19,7 +19,7 @@ std::vector<ComponentId> ids_of(const World& world, const val& spec, const char*
 }
 
 // spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, query?: { with,
-// without, optional, changed, added } }, already checked for shape by web/scheduler.js; names are resolved here.
+// without, optional, changed, added, pairs, withoutPairs } } (pair terms as ids: pair_terms_of), already checked for shape by web/scheduler.js; names are resolved here.
 void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
     rethrow_as_js([&] {
         World& world = scheduler.world_binding().world();
@@ -40,6 +40,10 @@ void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
             s.query.optional = ids_of(world, query, "optional", what + " query.optional");
             s.query.changed = ids_of(world, query, "changed", what + " query.changed");
             s.query.added = ids_of(world, query, "added", what + " query.added");
+            // [relation id, target bits, ...] from web/scheduler.js; checked with the system's
+            // query by Scheduler::add_system (World::query's checks and errors).
+            s.query.pairs = pair_terms_of(query["pairs"]);
+            s.query.without_pairs = pair_terms_of(query["withoutPairs"]);
         }
         scheduler.scheduler().add_system(make_js_kernel_system(world, std::move(s)));
     });

@@ -16,24 +16,33 @@ namespace ecsia::wasm {
 
 namespace {
 
-QueryDesc make_desc(const ComponentRegistry& registry, const val& with, const val& without, const val& optional,
-                    const val& changed, const val& added) {
+// The query's terms, checked by the core as World::query checks them (unknown ids, a pair term
+// whose relation is a component, a dead or stale target), so its errors reach JS as worded there.
+QueryDesc make_desc(World& world, const val& with, const val& without, const val& optional, const val& changed,
+                    const val& added, const val& pairs, const val& without_pairs) {
+    const ComponentRegistry& registry = world.components();
     QueryDesc desc;
     desc.with = component_ids_of(registry, with, "with");
     desc.without = component_ids_of(registry, without, "without");
     desc.optional = component_ids_of(registry, optional, "optional");
     desc.changed = component_ids_of(registry, changed, "changed");
     desc.added = component_ids_of(registry, added, "added");
+    desc.pairs = pair_terms_of(pairs);
+    desc.without_pairs = pair_terms_of(without_pairs);
+    world.query(desc);
     return desc;
 }
 
 }  // namespace
 
 QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& without, const val& optional,
-                           const val& changed, const val& added, const val& columns)
+                           const val& changed, const val& added, const val& pairs, const val& without_pairs,
+                           const val& columns)
     : world_(world),
-      cache_(make_desc(world.world().components(), with, without, optional, changed, added)),
-      columns_(component_ids_of(world.world().components(), columns, "columns")) {}
+      cache_(make_desc(world.world(), with, without, optional, changed, added, pairs, without_pairs)),
+      columns_(component_ids_of(world.world().components(), columns, "columns")) {
+    cache_.bind_relations(&world.world().relations());  // pair terms with a target look pairs up there
+}
 
 std::uint32_t QueryBinding::fetch(bool advance) {
     World& world = world_.world();
@@ -49,7 +58,9 @@ std::uint32_t QueryBinding::fetch(bool advance) {
     records_generation_ = world.storage_generation();
     records_pages_ = __builtin_wasm_memory_size(0);
     records_valid_ = true;
-    if (cache_.desc().has_row_filter()) {
+    // Only changed/added terms have a cursor: a pair term with a target filters rows too, but by the
+    // pairs now, so it leaves the tick alone (a query of children must not change the world).
+    if (!cache_.desc().changed.empty() || !cache_.desc().added.empty()) {
         since_ = now;
         if (advance) ::ecsia::detail::WorldAccess::advance_tick(world);
     }
@@ -84,8 +95,9 @@ std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::World
 namespace {
 
 QueryBinding* make_query(WorldBinding& world, const val& with, const val& without, const val& optional, const val& changed,
-                         const val& added, const val& columns) {
-    return rethrow_as_js([&] { return new QueryBinding(world, with, without, optional, changed, added, columns); });
+                         const val& added, const val& pairs, const val& without_pairs, const val& columns) {
+    return rethrow_as_js(
+        [&] { return new QueryBinding(world, with, without, optional, changed, added, pairs, without_pairs, columns); });
 }
 
 }  // namespace

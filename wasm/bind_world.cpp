@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "boundary_constants.hpp"
 #include "encoded_values.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
@@ -30,7 +33,8 @@ ComponentId id_of(const World& world, const std::string& name) {
     // A relation's presence component is not a component to add, read or observe by name: the
     // core refuses those calls anyway, but the fast paths (world_fast.cpp) call it outside a catch.
     if (world.components().desc(id).relation) {
-        throw Error(ErrorCode::BadValue, "'" + name + "' is a relation, not a component (JS pair calls come in a later version)");
+        throw Error(ErrorCode::BadValue, "'" + name + "' is a relation, not a component: its pairs go through addPair, "
+                                             "removePair, hasPair, getPair, setPair and query pair terms");
     }
     return id;
 }
@@ -43,13 +47,13 @@ WorldBinding::WorldBinding(std::uint32_t max_entities) {
     world_ = std::make_unique<World>(options);  // with the module's registered components
 }
 
-std::uint32_t WorldBinding::define_component(const std::string& name, const val& fields) {
+namespace {
+
+// { field: type } as FieldSpecs, in JS key order; `what` names the component or relation.
+std::vector<FieldSpec> field_specs(const std::string& what, const std::string& name, const val& fields) {
     if (!is_plain_object(fields)) {
         throw Error(ErrorCode::BadDefinition,
-                    "component '" + name + "' needs an object of field types, got " + describe_js(fields));
-    }
-    if (world_->components().find(name) != kNoComponent) {
-        throw Error(ErrorCode::DuplicateName, "a component named '" + name + "' is already defined");
+                    what + " '" + name + "' needs an object of field types, got " + describe_js(fields));
     }
     std::vector<FieldSpec> specs;
     for (const std::string& key : object_keys(fields)) {
@@ -62,11 +66,10 @@ std::uint32_t WorldBinding::define_component(const std::string& name, const val&
         }
         specs.push_back(FieldSpec{key, *parsed});
     }
-    return world_->define_component(name, specs);
+    return specs;
 }
 
-val WorldBinding::component_info(const std::string& name) const {
-    const ComponentDesc& desc = world_->components().desc(id_of(*world_, name));
+val fields_info(const ComponentDesc& desc) {
     val fields = val::array();
     for (const FieldDesc& field : desc.fields) {
         val f = val::object();
@@ -75,13 +78,82 @@ val WorldBinding::component_info(const std::string& name) const {
         f.set("offset", field.offset);
         fields.call<void>("push", f);
     }
+    return fields;
+}
+
+// The names of ECSIA_BOUNDARY_ON_DELETE_TARGETS, in OnDeleteTarget order.
+#define ECSIA_ON_DELETE_NAME(enumerator, name) name,
+constexpr const char* kOnDeleteNames[] = {ECSIA_BOUNDARY_ON_DELETE_TARGETS(ECSIA_ON_DELETE_NAME)};
+#undef ECSIA_ON_DELETE_NAME
+
+}  // namespace
+
+std::uint32_t WorldBinding::define_component(const std::string& name, const val& fields) {
+    std::vector<FieldSpec> specs = field_specs("component", name, fields);
+    if (world_->components().find(name) != kNoComponent) {
+        throw Error(ErrorCode::DuplicateName, "a component named '" + name + "' is already defined");
+    }
+    return world_->define_component(name, specs);
+}
+
+std::uint32_t WorldBinding::define_relation(const std::string& name, const val& fields, const val& options) {
+    std::vector<FieldSpec> specs = field_specs("relation", name, fields);
+    RelationOptions parsed;
+    parsed.exclusive = options["exclusive"].isTrue();
+    parsed.acyclic = options["acyclic"].isTrue();
+    const val on_delete = options["onDeleteTarget"];
+    if (!on_delete.isUndefined()) {
+        const std::string given = on_delete.isString() ? on_delete.as<std::string>() : describe_js(on_delete);
+        const auto* found = std::find(std::begin(kOnDeleteNames), std::end(kOnDeleteNames), given);
+        if (!on_delete.isString() || found == std::end(kOnDeleteNames)) {
+            throw Error(ErrorCode::BadDefinition, "relation '" + name + "': onDeleteTarget is 'remove' or 'delete', got " +
+                                                      describe_js(on_delete));
+        }
+        parsed.on_delete_target = static_cast<OnDeleteTarget>(found - std::begin(kOnDeleteNames));
+    }
+    return world_->define_relation(name, specs, parsed);  // DuplicateName, BadDefinition, WrongPhase
+}
+
+val WorldBinding::relation_info(const std::string& name) const {
+    const RelationId id = world_->relation_id(name);  // the core's errors, listing the relations
+    const RelationStore::Relation& relation = *world_->relations().find(id);
+    val info = val::object();
+    info.set("id", id);
+    info.set("name", name);
+    info.set("size", relation.data.size);
+    info.set("alignment", relation.data.alignment);
+    info.set("tag", relation.data.size == 0);
+    info.set("fields", fields_info(relation.data));
+    info.set("exclusive", relation.options.exclusive);
+    info.set("onDeleteTarget", std::string(kOnDeleteNames[static_cast<int>(relation.options.on_delete_target)]));
+    info.set("acyclic", relation.options.acyclic);
+    return info;
+}
+
+val WorldBinding::relation_names() const {
+    val names = val::array();
+    for (const RelationStore::Relation& relation : world_->relations().all()) {
+        names.call<void>("push", world_->components().desc(relation.id).name);
+    }
+    return names;
+}
+
+std::uint32_t WorldBinding::entity_list(const std::vector<Entity>& entities) {
+    entity_list_.resize(1 + entities.size());
+    entity_list_[0] = static_cast<std::uint32_t>(entities.size());
+    for (std::size_t i = 0; i < entities.size(); ++i) entity_list_[1 + i] = entities[i].bits;
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(entity_list_.data()));
+}
+
+val WorldBinding::component_info(const std::string& name) const {
+    const ComponentDesc& desc = world_->components().desc(id_of(*world_, name));
     val info = val::object();
     info.set("id", desc.id);
     info.set("name", desc.name);
     info.set("size", desc.size);
     info.set("alignment", desc.alignment);
     info.set("tag", desc.is_tag());
-    info.set("fields", fields);
+    info.set("fields", fields_info(desc));
     return info;
 }
 
@@ -222,6 +294,11 @@ std::uint32_t WorldBinding::observe(const std::string& event, const std::string&
     else if (event == "remove") kind = ObserverEvent::OnRemove;
     else if (event == "change") kind = ObserverEvent::OnChange;
     else throw Error(ErrorCode::BadValue, "observer events are 'add', 'remove' and 'change', got '" + event + "'");
+    const ComponentId found = world_->components().find(name);
+    if (found != kNoComponent && world_->components().desc(found).relation) {
+        // A relation's pairs: the subject and the target (World::observe refuses 'change').
+        return world_->observe(kind, found, [fn](ObserverContext& ctx) { fn(ctx.entity.bits, ctx.target.bits); });
+    }
     const ComponentId id = id_of(*world_, name);
     return world_->observe(kind, id, [fn](ObserverContext& ctx) { fn(ctx.entity.bits); });
 }
@@ -262,6 +339,9 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("defineComponent", &Guarded<&WorldBinding::define_component>::call)
         .function("componentInfo", &Guarded<&WorldBinding::component_info>::call)
         .function("componentNames", &Guarded<&WorldBinding::component_names>::call)
+        .function("defineRelation", &Guarded<&WorldBinding::define_relation>::call)
+        .function("relationInfo", &Guarded<&WorldBinding::relation_info>::call)
+        .function("relationNames", &Guarded<&WorldBinding::relation_names>::call)
         .function("address", &WorldBinding::address)
         .function("aliveCount", &Guarded<&WorldBinding::alive_count>::call)
         .function("maxEntities", &Guarded<&WorldBinding::max_entities>::call)

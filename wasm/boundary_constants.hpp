@@ -1,19 +1,23 @@
 #pragma once
 // The numbers and names the JS layer shares with the engine, said once: wasm/boundary_constants.cmake
-// generates web/internal/constants.js from the two lists below whenever the build is configured
+// generates web/internal/constants.js from the lists below whenever the build is configured
 // (a change here shows up there; never edit that file by hand), and the static_asserts tie each
 // entry to the core's own definition, so neither side can drift.
 // Thread rule: constants only.
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 #include "ecsia/entity/entity.hpp"
+#include "ecsia/relation/relation.hpp"
 #include "ecsia/schema/field_type.hpp"
 
 // X(NAME, value, what it is as a string): plain numbers, one per line.
 #define ECSIA_BOUNDARY_NUMBERS(X)                                                                         \
     X(NULL_ENTITY, 0xFFFFFFFF, "The null entity handle: no entity (an entity field's default).")         \
-    X(VALUE_ALIGNMENT, 8, "Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this.")
+    X(VALUE_ALIGNMENT, 8, "Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this.") \
+    X(ANY_TARGET, 0xFFFFFFFF, "The wildcard target of pair calls and pair terms ('*' in JS): any target.")
 
 // X(Enumerator, its name as a string): the field types in FieldType order, as components name them.
 #define ECSIA_BOUNDARY_FIELD_TYPES(X) \
@@ -28,6 +32,12 @@
     X(Bool, "bool")                   \
     X(Entity, "entity")
 
+// X(Enumerator, its name as a string): what despawning a target does to its subjects
+// (OnDeleteTarget order), as defineRelation's `onDeleteTarget` option names it.
+#define ECSIA_BOUNDARY_ON_DELETE_TARGETS(X) \
+    X(Remove, "remove")                      \
+    X(Delete, "delete")
+
 namespace ecsia::wasm {
 
 #define ECSIA_BOUNDARY_NUMBER(name, value, what) inline constexpr std::uint32_t k##name = value##u;
@@ -35,6 +45,7 @@ ECSIA_BOUNDARY_NUMBERS(ECSIA_BOUNDARY_NUMBER)
 #undef ECSIA_BOUNDARY_NUMBER
 
 static_assert(kNULL_ENTITY == kNullEntity.bits);
+static_assert(kANY_TARGET == kAnyTarget.bits);
 
 namespace detail {
 #define ECSIA_BOUNDARY_FIELD_TYPE(enumerator, name) FieldType::enumerator,
@@ -47,6 +58,17 @@ constexpr bool in_enum_order() {
     return std::size(kBoundaryFieldTypes) == static_cast<std::size_t>(FieldType::Entity) + 1;
 }
 static_assert(in_enum_order(), "ECSIA_BOUNDARY_FIELD_TYPES lists every FieldType once, in enum order");
+
+#define ECSIA_BOUNDARY_ON_DELETE_TARGET(enumerator, name) OnDeleteTarget::enumerator,
+inline constexpr OnDeleteTarget kBoundaryOnDeleteTargets[] = {ECSIA_BOUNDARY_ON_DELETE_TARGETS(ECSIA_BOUNDARY_ON_DELETE_TARGET)};
+#undef ECSIA_BOUNDARY_ON_DELETE_TARGET
+constexpr bool on_delete_in_enum_order() {
+    for (std::size_t i = 0; i < std::size(kBoundaryOnDeleteTargets); ++i) {
+        if (static_cast<std::size_t>(kBoundaryOnDeleteTargets[i]) != i) return false;
+    }
+    return std::size(kBoundaryOnDeleteTargets) == static_cast<std::size_t>(OnDeleteTarget::Delete) + 1;
+}
+static_assert(on_delete_in_enum_order(), "ECSIA_BOUNDARY_ON_DELETE_TARGETS lists every OnDeleteTarget once, in enum order");
 }  // namespace detail
 
 }  // namespace ecsia::wasm

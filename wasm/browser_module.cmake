@@ -106,6 +106,7 @@ set(ECSIA_BINDING_SOURCES
     ${ECSIA_WASM_DIR}/bind_kernels.cpp
     ${ECSIA_WASM_DIR}/js_kernel.cpp
     ${ECSIA_WASM_DIR}/world_fast.cpp
+    ${ECSIA_WASM_DIR}/world_pairs.cpp
     ${ECSIA_WASM_DIR}/bind_snapshot.cpp
     ${ECSIA_WASM_DIR}/js_error.cpp
     ${ECSIA_WASM_DIR}/js_values.cpp)

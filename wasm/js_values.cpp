@@ -48,9 +48,24 @@ std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, con
             throw Error(ErrorCode::UnknownComponent,
                         what + " names unknown component '" + name + "' (defined: " + defined_component_names(registry) + ")");
         }
+        // A relation's presence component is no component to read, write or require by name.
+        if (registry.desc(id).relation) {
+            throw Error(ErrorCode::BadValue, what + " names '" + name + "', which is a relation, not a component: " +
+                                                 "pairs go in pair terms (pairs, withoutPairs)");
+        }
         ids.push_back(id);
     }
     return ids;
+}
+
+std::vector<PairTerm> pair_terms_of(const val& flat) {
+    std::vector<PairTerm> terms;
+    if (flat.isUndefined() || flat.isNull()) return terms;
+    const auto words = flat["length"].as<unsigned>();
+    for (unsigned i = 0; i + 1 < words; i += 2) {
+        terms.push_back(PairTerm{flat[i].as<std::uint32_t>(), Entity{flat[i + 1].as<std::uint32_t>()}});
+    }
+    return terms;
 }
 
 std::string describe_js(const val& value) {

@@ -10,6 +10,7 @@
 
 #include <emscripten/val.h>
 
+#include "ecsia/query/query_desc.hpp"
 #include "ecsia/schema/component_registry.hpp"
 
 namespace ecsia::wasm {
@@ -24,8 +25,13 @@ std::string describe_js(const emscripten::val& value);
 std::vector<std::string> names_of(const emscripten::val& names, const std::string& what);
 // "position, velocity" (or "none"): the components an unknown-name error lists.
 std::string defined_component_names(const ComponentRegistry& registry);
-// The same, as component ids of `registry`: an unknown name is UnknownComponent, naming those defined.
+// The same, as component ids of `registry`: an unknown name is UnknownComponent, naming those
+// defined; a relation's name is BadValue (its presence component is not the user's).
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const emscripten::val& names,
                                           const std::string& what);
+// Query pair terms from a JS array [relation id, target bits, ...] (undefined or null: none), as
+// web/query.js resolves them from names (kANY_TARGET: any target). The ids are checked later,
+// by World::query, with the core's errors.
+std::vector<PairTerm> pair_terms_of(const emscripten::val& flat);
 
 }  // namespace ecsia::wasm

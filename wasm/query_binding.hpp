@@ -7,7 +7,7 @@
 // so a re-fetch of an unchanged world costs O(matched tables) and builds no JS objects:
 //   [table, row_begin, rows, entities address, column address per `columns` id (0 if absent)]
 // Addresses are valid until the world's storage generation or structure version changes.
-// A query without changed/added terms selects the same records for as long as neither changes
+// A query without changed/added terms (or pair terms with a target) selects the same records for as long as neither changes
 // (nor the heap's size, which gives JS a new buffer), so JS first asks ecsia_query_unchanged (a
 // plain C export: one direct wasm call, no Embind marshalling, never throws) and reuses its last
 // chunks when the answer is yes.
@@ -27,10 +27,11 @@ namespace ecsia::wasm {
 
 class QueryBinding {
 public:
-    // Arrays of component names; `columns` lists the components whose column addresses records carry.
+    // Arrays of component names; `pairs` and `without_pairs`: [relation id, target bits, ...]
+    // (kANY_TARGET: any target); `columns` lists the components whose column addresses records carry.
     QueryBinding(WorldBinding& world, const emscripten::val& with, const emscripten::val& without,
                  const emscripten::val& optional, const emscripten::val& changed, const emscripten::val& added,
-                 const emscripten::val& columns);
+                 const emscripten::val& pairs, const emscripten::val& without_pairs, const emscripten::val& columns);
 
     // Selects the rows now (rows changed/added since the previous fetch when the query has such
     // terms) and returns how many records. The cursor moves to the world's tick; with `advance`
@@ -44,7 +45,7 @@ public:
     // This binding's address, the argument of ecsia_query_unchanged.
     std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
     // Whether a fetch now would write the records it wrote last time, over the same heap buffer:
-    // no changed/added terms, and since then no row added, removed or moved, no column moved and
+    // no changed/added terms and no pair term with a target (pairs change without moving rows), and since then no row added, removed or moved, no column moved and
     // no heap growth. Never throws.
     bool unchanged() const noexcept;
     // Rows a fetch() would select now; the cursor does not move.

@@ -37,6 +37,19 @@ public:
     // Names in id order.
     emscripten::val component_names() const;
 
+    // ---- relations: definitions and names here; the pair calls are C exports (world_pairs.cpp)
+    // `fields` as define_component takes them ({}: a tag relation); `options`: { exclusive,
+    // onDeleteTarget: 'remove' | 'delete', acyclic }, each optional (JS checked the keys).
+    std::uint32_t define_relation(const std::string& name, const emscripten::val& fields, const emscripten::val& options);
+    // component_info's object plus { exclusive, onDeleteTarget, acyclic }; the core's error for an
+    // unknown name (listing the defined relations) or a component's name.
+    emscripten::val relation_info(const std::string& name) const;
+    // Relation names in id order (ChildOf and IsA first).
+    emscripten::val relation_names() const;
+    // Copies `entities` to a list JS reads as [count, handle...]; its address, valid until the
+    // next call (targets_of and subjects_of return through it).
+    std::uint32_t entity_list(const std::vector<Entity>& entities);
+
     // ---- entities and their components: the per-entity calls are C exports (world_fast.cpp)
     std::uint32_t alive_count() const;
     std::uint32_t max_entities() const;
@@ -65,8 +78,10 @@ public:
     // Runs queued change observers when the phase allows (a no-op inside an observer or a wave).
     void flush_if_allowed();
 
-    // ---- observers: fn(entityBits) on 'add' | 'remove' | 'change' of a component. fn must not
-    // throw (the JS layer wraps it). Returns an id for unobserve.
+    // ---- observers: fn(entityBits) on 'add' | 'remove' | 'change' of a component, or
+    // fn(subjectBits, targetBits) on 'add' | 'remove' of a relation's pairs (a relation has no
+    // 'change': the core refuses it). fn must not throw (the JS layer wraps it). Returns an id
+    // for unobserve.
     std::uint32_t observe(const std::string& event, const std::string& name, const emscripten::val& fn);
     void unobserve(std::uint32_t id);
 
@@ -95,6 +110,7 @@ private:
     std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
     std::vector<std::uint32_t> spawned_;        // spawn_many's handles
     std::vector<std::uint8_t> despawn_marks_;   // despawn_many's duplicate check, by slot index
+    std::vector<std::uint32_t> entity_list_;    // entity_list(): [count, handle...]
     SnapshotRestorer restorer_;
 };
 

@@ -42,7 +42,11 @@ const std::byte* at(std::uint32_t address) { return reinterpret_cast<const std::
 template <typename T>
 std::uint32_t address_of(const T* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
-bool known(const World& world, ComponentId id) { return id < world.components().size(); }
+// A component JS may add, read or observe: registered, and not a relation's presence component
+// (a relation's id must take the core's path, which refuses it with its own error).
+bool known(const World& world, ComponentId id) {
+    return id < world.components().size() && !world.components().desc(id).relation;
+}
 
 // A component's element lives in a column: not a tag, the entity alive and holding it.
 bool holds(const World& world, Entity e, ComponentId id) {

@@ -6,8 +6,11 @@
 
 import type { World } from './world.js';
 
-export type { ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, World } from './world.js';
-export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
+export type {
+  ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, OnDeleteTarget, PairTarget, RelationInfo,
+  RelationOptions, World,
+} from './world.js';
+export type { Chunk, ColumnView, PairTerm, Query, QuerySpec } from './query.js';
 export type {
   FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Scheduler, SchedulerOptions, SystemSpec, WaveTiming,
 } from './scheduler.js';

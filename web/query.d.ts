@@ -8,6 +8,12 @@ export type ColumnView =
   | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array
   | DataView;
 
+/**
+ * A pair term: [relation, target]; the target an entity or '*' (any target). A term with '*'
+ * selects whole tables; one with an entity selects rows (subjects with exactly that pair).
+ */
+export type PairTerm = readonly [relation: string, target: number | '*'];
+
 /** Terms of a query, each a component name or a list of names (all optional). */
 export interface QuerySpec {
   /** Components every selected entity has (their columns are in each chunk). */
@@ -20,6 +26,10 @@ export interface QuerySpec {
   changed?: readonly string[] | string;
   /** Required, and only rows added since this query's previous chunks(). */
   added?: readonly string[] | string;
+  /** Pairs every selected entity has: `[['ChildOf', parent]]`, `[['Targets', '*']]`. */
+  pairs?: readonly PairTerm[];
+  /** Pairs no selected entity has: `[['Targets', '*']]` (no Targets pair at all). */
+  withoutPairs?: readonly PairTerm[];
 }
 
 /**
@@ -58,7 +68,10 @@ export interface Chunk {
  */
 export interface Query extends Iterable<Chunk> {
   /** The terms as given. */
-  readonly terms: Readonly<Required<{ [K in keyof QuerySpec]: readonly string[] }>>;
+  readonly terms: Readonly<Required<{ [K in Exclude<keyof QuerySpec, 'pairs' | 'withoutPairs'>]: readonly string[] }>> & {
+    readonly pairs: readonly PairTerm[];
+    readonly withoutPairs: readonly PairTerm[];
+  };
   /**
    * The chunks of the rows selected now. With changed/added terms: the rows changed or added
    * since this query's previous chunks() (its own cursor; a new query's first call sees every

@@ -1,5 +1,5 @@
-// Query and Chunk of the JS API: world.query({ with, without, optional, changed, added }) returns a
-// cached Query; query.chunks() gives zero-copy views over the matching rows, table by table.
+// Query and Chunk of the JS API: world.query({ with, without, optional, changed, added, pairs,
+// withoutPairs }) returns a cached Query; query.chunks() gives zero-copy views over the matching rows, table by table.
 // The raw QueryBinding (wasm/query_binding.hpp) keeps the matched tables and the query's own
 // change cursor. Small worlds call chunks() many times a frame, so its fixed cost is kept small:
 // while nothing structural changed (and the query has no changed/added terms) a call is one
@@ -11,6 +11,7 @@
 import { describe, isPlainObject, knownKeys } from './internal/checks.js';
 
 const TERMS = ['with', 'without', 'optional', 'changed', 'added'];
+const PAIR_TERMS = ['pairs', 'withoutPairs'];
 
 // A Query the page dropped frees its raw binding (its cached tables and records); the world frees
 // the rest when it is disposed. The held value must not reference the Query itself.
@@ -57,10 +58,15 @@ export class Chunk {
   static rowsOf(chunk) { return [chunk.#table, chunk.#begin, chunk.count]; }
 }
 
-/** Checks a query spec; returns { with, without, optional, changed, added } as name lists. */
+/**
+ * Checks a query spec; returns { with, without, optional, changed, added } as name lists and
+ * { pairs, withoutPairs } as lists of [relation, target or '*'], plus, not enumerable,
+ * `pairIds` and `withoutPairIds`: the pair terms as [relation id, target bits, ...] ('*' is
+ * ANY_TARGET), which the engine takes.
+ */
 export function querySpec(core, op, spec) {
-  if (!isPlainObject(spec)) throw new Error(`${op}: takes { with, without, optional, changed, added }, got ${describe(spec)}`);
-  knownKeys(op, spec, TERMS, 'the query');
+  if (!isPlainObject(spec)) throw new Error(`${op}: takes { with, without, optional, changed, added, pairs, withoutPairs }, got ${describe(spec)}`);
+  knownKeys(op, spec, [...TERMS, ...PAIR_TERMS], 'the query');
   const out = {};
   for (const term of TERMS) {
     const value = spec[term] ?? [];
@@ -77,7 +83,46 @@ export function querySpec(core, op, spec) {
       if (out[term].includes(name)) throw new Error(`${op}: '${name}' is in both without and ${term}`);
     }
   }
+  const { pairs, withoutPairs, pairIds, withoutPairIds } = pairTerms(core, op, spec);
+  out.pairs = pairs;
+  out.withoutPairs = withoutPairs;
+  Object.defineProperty(out, 'pairIds', { value: pairIds });
+  Object.defineProperty(out, 'withoutPairIds', { value: withoutPairIds });
   return out;
+}
+
+/**
+ * A spec's pair terms, `pairs` and `withoutPairs` (each a list of [relation, target or '*']),
+ * checked: { pairs, withoutPairs } as given (frozen copies) and { pairIds, withoutPairIds } as
+ * [relation id, target bits, ...] ('*' is ANY_TARGET), which the engine takes. Throws naming
+ * `op` for a bad shape, an unknown relation (the engine's error), a bad target, or a pair in both.
+ */
+export function pairTerms(core, op, spec) {
+  const out = {};
+  const ids = {};
+  const shortOp = op.replace(/^world\./, '');
+  for (const term of PAIR_TERMS) {
+    const value = spec[term] ?? [];
+    if (!Array.isArray(value)) throw new Error(`${op}: ${term} must be an array of [relation, target] pairs, got ${describe(value)}`);
+    const flat = [];
+    out[term] = value.map((pair, i) => {
+      if (!Array.isArray(pair) || pair.length !== 2) {
+        throw new Error(`${op}: ${term}[${i}] must be [relation, target] (the target an entity or '*'), got ${describe(pair)}`);
+      }
+      const [relation, target] = pair;
+      flat.push(core.relation(shortOp, relation).id, core.pairTarget(`${shortOp}: ${term}[${i}]`, target, true));
+      return Object.freeze([relation, target]);
+    });
+    ids[term] = flat;
+  }
+  for (let i = 0; i < ids.pairs.length; i += 2) {
+    for (let j = 0; j < ids.withoutPairs.length; j += 2) {
+      if (ids.pairs[i] === ids.withoutPairs[j] && ids.pairs[i + 1] === ids.withoutPairs[j + 1]) {
+        throw new Error(`${op}: the pair ['${out.pairs[i / 2][0]}', ${describe(out.pairs[i / 2][1])}] is in both pairs and withoutPairs`);
+      }
+    }
+  }
+  return { pairs: out.pairs, withoutPairs: out.withoutPairs, pairIds: ids.pairs, withoutPairIds: ids.withoutPairs };
 }
 
 export class Query {
@@ -109,7 +154,7 @@ export class Query {
     const module = core.engine.module;
     const rawWorld = core.raw('query');
     this.#raw = core.engine.call(op, () => new module.Query(rawWorld, terms.with, terms.without, terms.optional,
-      terms.changed, terms.added, names));
+      terms.changed, terms.added, terms.pairIds, terms.withoutPairIds, names));
     this.#words = this.#raw.recordWords();
     this.#address = this.#raw.address();
     this.#unchanged = core.engine.direct('_ecsia_query_unchanged');

@@ -2,7 +2,7 @@
 // Thread rule: the page's main thread.
 
 import type { Extract, ExtractSpec } from './extract.js';
-import type { Chunk, QuerySpec } from './query.js';
+import type { Chunk, PairTerm, QuerySpec } from './query.js';
 import type { World } from './world.js';
 
 export interface SchedulerOptions {
@@ -100,6 +100,10 @@ export interface KernelQuery {
   /** Only rows whose component changed (or was added) since the system's last run. */
   changed?: readonly string[];
   added?: readonly string[];
+  /** Pairs every selected row's entity has: [relation, target or '*'] (as QuerySpec.pairs). */
+  pairs?: readonly PairTerm[];
+  /** Pairs no selected row's entity has (as QuerySpec.withoutPairs). */
+  withoutPairs?: readonly PairTerm[];
 }
 
 /**

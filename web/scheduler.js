@@ -19,7 +19,7 @@ import { describe, isPlainObject, knownKeys, stringList as stringListOf } from '
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
-import { Chunk, Query } from './query.js';
+import { Chunk, pairTerms, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
 const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch'];
@@ -225,6 +225,10 @@ export class Scheduler {
     const op = 'addSystem';
     const { kernel } = spec;
     const { kernelId, query, spawnsPerBatch } = kernelSystemParts(op, name, spec, this.#engine.kernels);
+    // Pair terms go to the engine as [relation id, target bits, ...], as a Query's do.
+    const { pairIds, withoutPairIds } = pairTerms(this.#world, `scheduler.${op}('${name}').query`, query);
+    query.pairs = pairIds;
+    query.withoutPairs = withoutPairIds;
     const module = this.#engine.module;
     this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch }));
     this.#names.add(name);

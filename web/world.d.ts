@@ -5,7 +5,7 @@
 import type { Chunk, Query, QuerySpec } from './query.js';
 import type { Scheduler, SchedulerOptions } from './scheduler.js';
 
-export type { Chunk, ColumnView, Query, QuerySpec } from './query.js';
+export type { Chunk, ColumnView, PairTerm, Query, QuerySpec } from './query.js';
 
 /** A 32-bit entity handle (index + generation bits): a number spawn() returned. */
 export type Entity = number;
@@ -41,6 +41,35 @@ export interface ComponentInfo {
 
 /** Values for spawnMany and addMany: per field, one number for every entity or an array-like of one number per entity. */
 export type ManyValues = { readonly [field: string]: number | boolean | null | ArrayLike<number> | undefined };
+
+/** What despawning a pair's target does to its subjects: removes the pairs, or despawns the subjects too (recursively). */
+export type OnDeleteTarget = 'remove' | 'delete';
+
+/** A relation's options (defineRelation's third argument); every one optional. */
+export interface RelationOptions {
+  /** At most one target per subject: adding a pair with another target replaces the old pair. Default false. */
+  exclusive?: boolean;
+  /**
+   * When a target is despawned: 'remove' (default) removes its pairs from the subjects; 'delete'
+   * despawns the subjects too, recursively (a subtree goes with its root).
+   */
+  onDeleteTarget?: OnDeleteTarget;
+  /** A pair on the subject itself, and any cycle through the relation, are refused. Default false. */
+  acyclic?: boolean;
+}
+
+/**
+ * What defineRelation() returns: the layout of one pair's data (as a component's: no fields for
+ * a tag relation) and the options in force.
+ */
+export interface RelationInfo extends ComponentInfo {
+  readonly exclusive: boolean;
+  readonly onDeleteTarget: OnDeleteTarget;
+  readonly acyclic: boolean;
+}
+
+/** A pair's target where any target may be meant: an entity, or '*' (any target). */
+export type PairTarget = Entity | '*';
 
 /** What an observer watches: a component added (also at spawn), removed (also at despawn), changed. */
 export type ObserverEvent = 'add' | 'remove' | 'change';
@@ -89,6 +118,47 @@ export interface World {
    * views outside a system that declares it: one entity's component, or every row of a chunk.
    */
   markChanged(entityOrChunk: Entity | Chunk, name: string): void;
+
+  // ---- relations: pairs (relation, target entity) on a subject entity. Relation names share the
+  // components' names; ChildOf (exclusive, onDeleteTarget 'delete', acyclic) and IsA (acyclic)
+  // are built in. A relation named where a component belongs, or the reverse, is an error.
+
+  /**
+   * Defines a relation: `fields` as defineComponent takes them (none or {}: a tag relation, its
+   * pairs carry no data) and its options. Defining a name again with the same fields and options
+   * returns the existing description; anything else is an error.
+   */
+  defineRelation(name: string, fields?: { readonly [field: string]: FieldType }, options?: RelationOptions): RelationInfo;
+  /**
+   * Adds the pair (relation, target) to `subject` with data `values` (fields not given get
+   * default values), or overwrites an existing pair's data whole, like add(). An exclusive
+   * relation's other target is replaced. Refused, world unchanged: a dead or stale subject or
+   * target, a pair that would make a cycle of an acyclic relation (ChildOf: an entity cannot be
+   * its own ancestor), values that do not fit the fields.
+   */
+  addPair(subject: Entity, relation: string, target: Entity, values?: ComponentValues | true | null): void;
+  /** Writes some or all fields of an existing pair's data; the others keep their values. */
+  setPair(subject: Entity, relation: string, target: Entity, values: ComponentValues): void;
+  /** A copy of the pair's data; an error when `subject` lacks the pair, or for a tag relation. */
+  getPair(subject: Entity, relation: string, target: Entity): { [field: string]: number | boolean | null };
+  /** Whether `subject` has the pair; target '*': any pair of the relation. */
+  hasPair(subject: Entity, relation: string, target: PairTarget): boolean;
+  /** Removes the pair if present (absent is fine); target '*': every pair of the relation on `subject`. */
+  removePair(subject: Entity, relation: string, target: PairTarget): void;
+  /** An exclusive relation's one target of `subject` (ChildOf: its parent), or null; an error for a non-exclusive relation. */
+  targetOf(subject: Entity, relation: string): Entity | null;
+  /**
+   * Every target of `subject`'s pairs of the relation, in ascending entity index order (the low
+   * index bits of the handle): a function of the pairs alone, never of the order they were
+   * added, so the same after a snapshot round trip and in every build.
+   */
+  targetsOf(subject: Entity, relation: string): Entity[];
+  /**
+   * Every subject with the pair (relation, target), in ascending entity index order; target
+   * '*': every subject with any pair of the relation, each once.
+   */
+  subjectsOf(relation: string, target: PairTarget): Entity[];
+
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
   count(withNames?: readonly string[] | string, withoutNames?: readonly string[] | string): number;
   /** A cached query (see Query). */
@@ -110,6 +180,12 @@ export interface World {
    * a throwing fn becomes a diagnostic naming it. Returns a function that unsubscribes.
    */
   observe(event: ObserverEvent, name: string, fn: (entity: Entity) => void): () => void;
+  /**
+   * With a relation's name: calls fn(subject, target) when one of its pairs is added ('add') or
+   * removed ('remove': also when an exclusive pair is replaced, before the new one is added, and
+   * when a despawn removes pairs; the pair's data still readable). Relations have no 'change'.
+   */
+  observe(event: 'add' | 'remove', relation: string, fn: (subject: Entity, target: Entity) => void): () => void;
   /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
   stateHash(): string;
   /**

@@ -7,8 +7,8 @@
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: the page's main thread.
 
-import { checkEntity, checkFunction, describe, isPlainObject } from './internal/checks.js';
-import { NULL_ENTITY } from './internal/constants.js';
+import { checkEntity, checkFunction, describe, isPlainObject, knownKeys } from './internal/checks.js';
+import { NULL_ENTITY, ON_DELETE_TARGETS } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
 import { align8, checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
@@ -18,6 +18,7 @@ import { Scheduler } from './scheduler.js';
 export { Chunk, Query };
 
 const OBSERVER_EVENTS = ['add', 'remove', 'change'];
+const RELATION_OPTIONS = ['exclusive', 'onDeleteTarget', 'acyclic'];
 
 // Extra arguments are an error, never ignored (a misplaced option must not pass silently).
 // Callers test `arguments.length` themselves: handing `arguments` to a function makes V8
@@ -31,6 +32,18 @@ const sameFields = (info, fields) => {
   return given.length === info.fields.length && given.every(([name, type], i) => info.fields[i].name === name && info.fields[i].type === type);
 };
 const fieldList = (pairs) => `{ ${pairs.map(([name, type]) => `${name}: '${type}'`).join(', ')} }`;
+
+// Checks a { field: type } object of defineComponent or defineRelation (`what`: "component 'x'").
+function checkFieldTypes(op, name, fields) {
+  if (!isPlainObject(fields)) {
+    throw new Error(`world.${op}('${name}'): fields must be an object of field types, got ${describe(fields)}`);
+  }
+  for (const [field, type] of Object.entries(fields)) {
+    if (typeof type !== 'string' || !(type in VIEW_TYPES)) {
+      throw new Error(`world.${op}('${name}'): field '${field}' has type ${describe(type)}; the types are ${Object.keys(VIEW_TYPES).join(', ')}`);
+    }
+  }
+}
 
 export class World {
   #core;
@@ -59,14 +72,7 @@ export class World {
     if (typeof name !== 'string' || name === '') {
       throw new Error(`world.${op}: a component name must be a non-empty string, got ${describe(name)}`);
     }
-    if (!isPlainObject(fields)) {
-      throw new Error(`world.${op}('${name}'): fields must be an object of field types, got ${describe(fields)}`);
-    }
-    for (const [field, type] of Object.entries(fields)) {
-      if (typeof type !== 'string' || !(type in VIEW_TYPES)) {
-        throw new Error(`world.${op}('${name}'): field '${field}' has type ${describe(type)}; the types are ${Object.keys(VIEW_TYPES).join(', ')}`);
-      }
-    }
+    checkFieldTypes(op, name, fields);
     const core = this.#core;
     if (core.isDefined(name)) {
       const { info } = core.component(op, name);
@@ -273,6 +279,173 @@ export class World {
     if (core.fast.markChanged(core.address, entityOrChunk, entry.id) === 0) core.fail(op);
   }
 
+  // ---- relations: pairs (relation, target entity) on a subject entity
+  //
+  // A relation is defined like a component (a tag, or fields: each pair's own data) and shares
+  // the components' names. Each pair call crosses into wasm once (wasm/world_pairs.cpp) and the
+  // engine's own error comes back on failure (a dead or stale handle, a component named where a
+  // relation belongs, a ChildOf cycle, a missing pair), the world unchanged. Orders: targetsOf
+  // ascending target index, subjectsOf ascending subject index (src/ecsia/relation/relation.hpp),
+  // so they depend on the pairs only, never on the order they were added.
+
+  /**
+   * Defines a relation: `fields` as defineComponent takes them ({} or none: a tag relation, pairs
+   * without data); options { exclusive (false), onDeleteTarget ('remove' | 'delete'; 'remove'),
+   * acyclic (false) }. Returns its description. Defining a name again with the same fields and
+   * options returns the existing description (ChildOf and IsA are built in); anything else is
+   * an error.
+   */
+  defineRelation(name, fields = {}, options = {}) {
+    const op = 'defineRelation';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if (typeof name !== 'string' || name === '') {
+      throw new Error(`world.${op}: a relation name must be a non-empty string, got ${describe(name)}`);
+    }
+    checkFieldTypes(op, name, fields);
+    if (!isPlainObject(options)) throw new Error(`world.${op}('${name}'): options must be an object, got ${describe(options)}`);
+    knownKeys(`world.${op}('${name}')`, options, RELATION_OPTIONS);
+    for (const key of ['exclusive', 'acyclic']) {
+      if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+        throw new Error(`world.${op}('${name}'): ${key} must be true or false, got ${describe(options[key])}`);
+      }
+    }
+    const onDeleteTarget = options.onDeleteTarget ?? 'remove';
+    if (!ON_DELETE_TARGETS.includes(onDeleteTarget)) {
+      throw new Error(`world.${op}('${name}'): onDeleteTarget must be ${ON_DELETE_TARGETS.map((v) => `'${v}'`).join(' or ')}, got ${describe(options.onDeleteTarget)}`);
+    }
+    const wanted = { exclusive: options.exclusive ?? false, onDeleteTarget, acyclic: options.acyclic ?? false };
+    const core = this.#core;
+    if (core.isRelation(op, name)) {
+      const { info } = core.relation(op, name);
+      const same = sameFields(info, fields) && RELATION_OPTIONS.every((key) => info[key] === wanted[key]);
+      if (same) return info;
+      const optionList = (o) => `{ exclusive: ${o.exclusive}, onDeleteTarget: '${o.onDeleteTarget}', acyclic: ${o.acyclic} }`;
+      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))} ` +
+        `and options ${optionList(info)}, which differ from ${fieldList(Object.entries(fields))} and ${optionList(wanted)}`);
+    }
+    core.call(op, (r) => r.defineRelation(name, fields, wanted));
+    return core.relation(op, name).info;
+  }
+
+  /**
+   * Adds the pair (relation, target) to `subject` with data `values` (fields not given get
+   * default values; none for a tag relation), or overwrites an existing pair's data whole, like
+   * add(). An exclusive relation's other target is replaced (its remove observers, then add).
+   */
+  addPair(subject, relation, target, values) {
+    const op = 'addPair';
+    if (arguments.length > 4) arity(op, arguments.length, 4);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, false);
+    const entry = core.relation(op, relation);
+    if (core.fast.addPair(core.address, subject, entry.id, to, core.encodeOne(op, entry, values)) === 0) core.fail(op);
+  }
+
+  /** Writes some or all fields of an existing pair's data; the others keep their values. */
+  setPair(subject, relation, target, values) {
+    const op = 'setPair';
+    if (arguments.length > 4) arity(op, arguments.length, 4);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, false);
+    const entry = core.relation(op, relation);
+    let mask;
+    let address;
+    if (entry.fields.length < 32) {
+      mask = core.stageValues(op, entry, values);
+      address = core.scratch(entry.size, op);
+      core.writeStaged(entry, address, mask);
+    } else {
+      // Beyond what the export's field mask tells apart: the whole element, the rest copied from
+      // the pair's current data.
+      const current = core.fast.getPair(core.address, subject, entry.id, to) >>> 0;
+      if (current === 0) core.fail(op);
+      address = core.scratch(entry.size, op);
+      const views = core.engine.viewsCovering(address + entry.size);
+      views.u8.copyWithin(address, current, current + entry.size);
+      core.encodeElement(op, entry, values, views, address, false);
+      mask = 0xffffffff;
+    }
+    if (core.fast.setPair(core.address, subject, entry.id, to, address, mask) === 0) core.fail(op);
+  }
+
+  /** A copy of the pair's data (an error when the subject has no such pair, or for a tag relation). */
+  getPair(subject, relation, target) {
+    const op = 'getPair';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, false);
+    const entry = core.relation(op, relation);
+    const address = core.fast.getPair(core.address, subject, entry.id, to) >>> 0;
+    if (address === 0) core.fail(op);
+    return core.decodeElement(entry, address);
+  }
+
+  /** Whether `subject` has the pair; target '*': any pair of the relation. */
+  hasPair(subject, relation, target) {
+    const op = 'hasPair';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, true);
+    const result = core.fast.hasPair(core.address, subject, core.relation(op, relation).id, to);
+    if (result < 0) core.fail(op);
+    return result === 1;
+  }
+
+  /** Removes the pair if `subject` has it (absent is fine, like remove()); target '*': every pair of the relation. */
+  removePair(subject, relation, target) {
+    const op = 'removePair';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, true);
+    if (core.fast.removePair(core.address, subject, core.relation(op, relation).id, to) === 0) core.fail(op);
+  }
+
+  /** An exclusive relation's one target of `subject` (ChildOf: its parent), or null; an error for a non-exclusive relation. */
+  targetOf(subject, relation) {
+    const op = 'targetOf';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    const target = core.fast.targetOf(core.address, subject, core.relation(op, relation).id);
+    if (target < 0) core.fail(op);
+    return target === NULL_ENTITY ? null : target;
+  }
+
+  /** Every target of `subject`'s pairs of the relation, in ascending entity index order. */
+  targetsOf(subject, relation) {
+    const op = 'targetsOf';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    if ((subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    const core = this.#core;
+    return this.#entityList(op, core.fast.targetsOf(core.address, subject, core.relation(op, relation).id));
+  }
+
+  /**
+   * Every subject with the pair (relation, target), in ascending entity index order; target '*':
+   * every subject with any pair of the relation, each once.
+   */
+  subjectsOf(relation, target) {
+    const op = 'subjectsOf';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    const core = this.#core;
+    const to = core.pairTarget(op, target, true);
+    return this.#entityList(op, core.fast.subjectsOf(core.address, core.relation(op, relation).id, to));
+  }
+
+  // The [count, handle...] list an export returned (0: it failed) as an array of handles.
+  #entityList(op, address) {
+    const core = this.#core;
+    if ((address >>> 0) === 0) core.fail(op);
+    const u32 = core.engine.views().u32;
+    const at = (address >>> 0) >>> 2;
+    return Array.from(u32.subarray(at + 1, at + 1 + u32[at]));
+  }
+
   // ---- queries and storage
 
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
@@ -284,7 +457,8 @@ export class World {
   }
 
   /**
-   * A cached query: { with, without, optional, changed, added } (arrays of component names).
+   * A cached query: { with, without, optional, changed, added } (arrays of component names) and
+   * { pairs, withoutPairs } (arrays of [relation, target or '*']).
    * See Query in web/query.js: chunks(), count(), iteration.
    */
   query(spec) {
@@ -331,7 +505,9 @@ export class World {
   /**
    * Calls fn(entity) when `name` is added to an entity ('add', also at spawn), removed from one
    * ('remove', also at despawn, while its values can still be read) or changed ('change': a
-   * tracked write, at the next flush). Same points and order as the engine's C++ observers: by
+   * tracked write, at the next flush). `name` a relation: fn(subject, target) when one of its
+   * pairs is added or removed (also when an exclusive pair is replaced, and when a despawn
+   * removes pairs; no 'change'). Same points and order as the engine's C++ observers: by
    * the order of the changes, then of registration. fn must not make structural changes. A
    * throwing fn becomes a diagnostic naming it; the rest goes on. Returns unsubscribe().
    */
@@ -341,14 +517,18 @@ export class World {
     if (!OBSERVER_EVENTS.includes(event)) {
       throw new Error(`world.${op}: the event must be 'add', 'remove' or 'change', got ${describe(event)}`);
     }
-    this.#core.component(op, name);
-    checkFunction(`world.${op}`, 'the callback', fn);
-    const label = `the '${event}' observer of '${name}'${fn.name ? ` (${fn.name})` : ''}`;
     const core = this.#core;
-    const id = core.call(op, (r) => r.observe(event, name, (entity) => {
+    // A relation's observers see its pairs: fn(subject, target); the engine refuses 'change'.
+    const relation = core.isRelation(op, name);
+    if (relation) core.relation(op, name);
+    else core.component(op, name);
+    checkFunction(`world.${op}`, 'the callback', fn);
+    const label = `the '${event}' observer of ${relation ? 'relation ' : ''}'${name}'${fn.name ? ` (${fn.name})` : ''}`;
+    const id = core.call(op, (r) => r.observe(event, name, (entity, target) => {
       core.callbackDepth += 1;
       try {
-        fn(entity >>> 0);
+        if (relation) fn(entity >>> 0, target >>> 0);
+        else fn(entity >>> 0);
       } catch (error) {
         core.report(`${label} threw for entity ${entity >>> 0}: ${error instanceof Error ? error.message : String(error)}`);
       } finally {

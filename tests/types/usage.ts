@@ -1,7 +1,7 @@
 // A page's use of the JS API, type-checked against web/*.d.ts (never run: e2e/ runs the code).
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
-import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Query, Scheduler, World } from '../../web/ecsia.js';
+import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Query, RelationInfo, Scheduler, World } from '../../web/ecsia.js';
 import { builtinsOf, forcePlacement } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 // The kernel types come from the package's entry, as a user's editor finds them.
@@ -166,6 +166,29 @@ export async function usage(): Promise<void> {
   const xs: number = (shown.columns.position as Float32Array)[shown.offsets.position.x];
   const frameNumber: number = shown.frame + shown.count + shown.entities.length + xs;
   drawn.dispose();
+  // Relations: pairs (relation, target) on a subject.
+  const targets: RelationInfo = world.defineRelation('Targets', { since: 'u32' }, { exclusive: false, onDeleteTarget: 'remove' });
+  const exclusive: boolean = targets.exclusive && world.defineRelation('Likes').tag;
+  const enemy: Entity = world.spawn();
+  world.addPair(e, 'Targets', enemy, { since: 3 });
+  world.addPair(e, 'ChildOf', enemy);
+  world.setPair(e, 'Targets', enemy, { since: 4 });
+  const since = world.getPair(e, 'Targets', enemy).since;
+  const paired: boolean = world.hasPair(e, 'Targets', enemy) && world.hasPair(e, 'Targets', '*');
+  const parent: Entity | null = world.targetOf(e, 'ChildOf');
+  const all: Entity[] = [...world.targetsOf(e, 'Targets'), ...world.subjectsOf('Targets', enemy), ...world.subjectsOf('ChildOf', '*')];
+  const children: Query = world.query({ with: ['position'], pairs: [['ChildOf', enemy]], withoutPairs: [['Targets', '*']] });
+  const firstTerm: string = children.terms.pairs[0][0];
+  const stopPairs = world.observe('add', 'Targets', (subject: Entity, target: Entity) => console.log(subject, target));
+  stopPairs();
+  world.removePair(e, 'Targets', '*');
+  console.log(exclusive, since, paired, parent, all, firstTerm);
+  // @ts-expect-error: onDeleteTarget is 'remove' or 'delete'
+  world.defineRelation('Bad', {}, { onDeleteTarget: 'cascade' });
+  // @ts-expect-error: addPair needs one target, not '*'
+  world.addPair(e, 'Targets', '*');
+  // @ts-expect-error: a pair term is [relation, target]
+  world.query({ pairs: ['ChildOf'] });
   // @ts-expect-error: an extract names its components in a list
   scheduler.extract({ components: 'position' });
   // @ts-expect-error: an extract spec needs components

@@ -5,5 +5,9 @@
 export const NULL_ENTITY = 0xFFFFFFFF;
 /** Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this. */
 export const VALUE_ALIGNMENT = 8;
+/** The wildcard target of pair calls and pair terms ('*' in JS): any target. */
+export const ANY_TARGET = 0xFFFFFFFF;
 /** The field types, in the engine's order (FieldType). */
 export const FIELD_TYPES = Object.freeze(['f32', 'f64', 'i8', 'i16', 'i32', 'u8', 'u16', 'u32', 'bool', 'entity']);
+/** defineRelation's onDeleteTarget values, in the engine's order (OnDeleteTarget). */
+export const ON_DELETE_TARGETS = Object.freeze(['remove', 'delete']);

@@ -147,10 +147,13 @@ export function withLoadDeadline(promise, kernelModule) {
 }
 
 const QUERY_TERMS = ['with', 'without', 'optional', 'changed', 'added'];
+// Pair terms ([relation, target] lists): checked and resolved by the scheduler, which has the world.
+const PAIR_TERMS = ['pairs', 'withoutPairs'];
 
 /**
  * Checks the kernel-specific parts of addSystem({ kernel, query, spawnsPerBatch }) and returns
- * the kernel's id, the query's terms as arrays and the handles to reserve per batch. Throws
+ * the kernel's id, the query's terms as arrays (its pair terms as given: the scheduler resolves
+ * them) and the handles to reserve per batch. Throws
  * naming the system and what is wrong.
  */
 export function kernelSystemParts(op, name, spec, kernels) {
@@ -167,10 +170,12 @@ export function kernelSystemParts(op, name, spec, kernels) {
   const query = {};
   if (spec.query !== undefined) {
     if (typeof spec.query !== 'object' || spec.query === null || Array.isArray(spec.query)) {
-      throw new Error(`scheduler.${op}('${name}'): query must be an object { with, without, optional, changed, added }, got ${describe(spec.query)}`);
+      throw new Error(`scheduler.${op}('${name}'): query must be an object { with, without, optional, changed, added, pairs, withoutPairs }, got ${describe(spec.query)}`);
     }
     for (const key of Object.keys(spec.query)) {
-      if (!QUERY_TERMS.includes(key)) throw new Error(`scheduler.${op}('${name}'): query has no term '${key}' (terms: ${QUERY_TERMS.join(', ')})`);
+      if (!QUERY_TERMS.includes(key) && !PAIR_TERMS.includes(key)) {
+        throw new Error(`scheduler.${op}('${name}'): query has no term '${key}' (terms: ${[...QUERY_TERMS, ...PAIR_TERMS].join(', ')})`);
+      }
     }
     for (const term of QUERY_TERMS) {
       const value = spec.query[term] ?? [];
@@ -179,6 +184,7 @@ export function kernelSystemParts(op, name, spec, kernels) {
       }
       query[term] = value;
     }
+    for (const term of PAIR_TERMS) if (spec.query[term] !== undefined) query[term] = spec.query[term];
   }
   const spawnsPerBatch = spec.spawnsPerBatch ?? 0;
   if (!Number.isInteger(spawnsPerBatch) || spawnsPerBatch < 0 || spawnsPerBatch > 65536) {

@@ -9,7 +9,7 @@
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject } from './checks.js';
-import { FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT } from './constants.js';
+import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT } from './constants.js';
 
 // Typed arrays for homogeneous components (every field the same type), by the engine's field types.
 const TYPED_ARRAYS = {
@@ -178,6 +178,7 @@ function unknownField(op, entry, values, key) {
 export class WorldCore {
   #raw;
   #components = new Map();  // name -> component entry
+  #relations = new Map();   // name -> relation entry (a component entry of the pair data, and the options)
   #scratch = 0;             // address of the raw world's scratch area
   #scratchBytes = 0;
   #onDispose = [];          // what dispose() runs first (schedulers stop)
@@ -265,6 +266,45 @@ export class WorldCore {
     const created = componentEntry(this.call(op, (r) => r.componentInfo(name)));
     this.#components.set(name, created);
     return created;
+  }
+
+  /**
+   * The relation entry of a name: a component entry whose layout is one pair's data, plus
+   * { relation: true, exclusive, onDeleteTarget, acyclic }; cached (a relation is never redefined).
+   * An unknown name, or a component's, is the engine's own error (which lists the relations).
+   */
+  relation(op, name) {
+    const entry = this.#relations.get(name);
+    if (entry !== undefined) return entry;
+    if (typeof name !== 'string') throw new Error(`world.${op}: a relation name must be a string, got ${describe(name)}`);
+    const info = Object.freeze(this.call(op, (r) => r.relationInfo(name)));
+    const created = { ...componentEntry(info), relation: true, exclusive: info.exclusive, onDeleteTarget: info.onDeleteTarget, acyclic: info.acyclic };
+    this.#relations.set(name, created);
+    return created;
+  }
+
+  /** Whether a relation of that name is defined (no error for unknown names). */
+  isRelation(op, name) {
+    return this.#relations.has(name) || (typeof name === 'string' && this.call(op, (r) => r.relationNames()).includes(name));
+  }
+
+  /**
+   * A pair call's target as the handle bits the exports take: a handle, or '*' (any target:
+   * ANY_TARGET) where `wildcard` allows it. The null handle as a number is refused there, since
+   * its bits are the wildcard's: '*' says "any", a number names one entity.
+   */
+  pairTarget(op, target, wildcard) {
+    if (target === '*') {
+      if (wildcard) return ANY_TARGET;
+      throw new Error(`world.${op}: the target must be one entity here, not '*'`);
+    }
+    if ((target >>> 0) !== target) {
+      throw new Error(`world.${op}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
+    }
+    if (wildcard && target === ANY_TARGET) {
+      throw new Error(`world.${op}: the target ${target} is the null handle, not an entity; write '*' for any target`);
+    }
+    return target;
   }
 
   /** Whether a component of that name is defined (no error for unknown names). */
