@@ -25,12 +25,15 @@
 #include "js_error.hpp"
 #include "ecsia/world/world_access.hpp"
 #include "world_binding.hpp"
+#include "world_exports.hpp"
 
 using ecsia::ComponentId;
 using ecsia::ComponentValue;
 using ecsia::Entity;
 using ecsia::World;
 using ecsia::wasm::capture_error;
+using ecsia::wasm::heap_bytes;
+using ecsia::wasm::world_disposed;
 using ecsia::wasm::WorldBinding;
 
 namespace {
@@ -38,7 +41,6 @@ namespace {
 constexpr std::uint32_t kNull = ecsia::wasm::kNULL_ENTITY;
 constexpr std::uint32_t kWholeElement = 0xFFFFFFFFu;
 
-const std::byte* at(std::uint32_t address) { return reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(address)); }
 template <typename T>
 std::uint32_t address_of(const T* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
@@ -53,16 +55,10 @@ bool holds(const World& world, Entity e, ComponentId id) {
     return known(world, id) && world.is_alive(e) && world.has(e, id);
 }
 
-// A disposed world's calls reach here with a null binding (web/internal/world_core.js).
-[[gnu::noinline]] bool disposed() {
-    ecsia::wasm::detail::stash_error("Disposed", "Disposed: the world was disposed");
-    return false;
-}
-
 // The value of one component from an element at `src` (0: default values, or a tag).
 ComponentValue value_at(const World& world, ComponentId id, std::uint32_t src) {
     const std::uint32_t size = src == 0 ? 0 : world.components().desc(id).size;
-    return ComponentValue{id, size == 0 ? nullptr : at(src), size};
+    return ComponentValue{id, size == 0 ? nullptr : heap_bytes(src), size};
 }
 
 // The encoded values of one row (encoded_values.hpp) as ComponentValues, without allocating:
@@ -97,11 +93,11 @@ extern "C" {
 
 // Spawns one entity from the encoded values at `src` (one row). The handle, or kNull.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn(WorldBinding* binding, std::uint32_t src) {
-    if (binding == nullptr) return disposed() ? 0 : kNull;
+    if (binding == nullptr) return world_disposed() ? 0 : kNull;
     World& world = binding->world();
     ComponentValue values[kMaxComponents];
     std::uint32_t n = 0;
-    if (world.structural_allowed() && world.entities().available() != 0 && decode_row(world, at(src), values, n)) {
+    if (world.structural_allowed() && world.entities().available() != 0 && decode_row(world, heap_bytes(src), values, n)) {
         return world.spawn_with({values, n}).bits;
     }
     std::uint32_t spawned = kNull;
@@ -111,7 +107,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn(WorldBinding* binding, std:
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_despawn(WorldBinding* binding, std::uint32_t entity) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     if (world.structural_allowed() && world.is_alive(e)) {
@@ -123,7 +119,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_despawn(WorldBinding* binding, std::uint32_
 
 // Adds (or overwrites) component `id` from the element at `src` (0: default values; a tag).
 EMSCRIPTEN_KEEPALIVE int ecsia_world_add(WorldBinding* binding, std::uint32_t entity, std::uint32_t id, std::uint32_t src) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     if (world.structural_allowed() && world.is_alive(e) && known(world, id)) {
@@ -134,7 +130,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_add(WorldBinding* binding, std::uint32_t en
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_remove(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     if (world.structural_allowed() && world.is_alive(e) && known(world, id)) {
@@ -145,13 +141,13 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_remove(WorldBinding* binding, std::uint32_t
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_is_alive(WorldBinding* binding, std::uint32_t entity) {
-    if (binding == nullptr) return disposed() ? 0 : -1;
+    if (binding == nullptr) return world_disposed() ? 0 : -1;
     return binding->world().is_alive(Entity{entity}) ? 1 : 0;
 }
 
 // 1 has, 0 has not, -1 failed (a dead handle, an unknown id).
 EMSCRIPTEN_KEEPALIVE int ecsia_world_has(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    if (binding == nullptr) return disposed() ? 0 : -1;
+    if (binding == nullptr) return world_disposed() ? 0 : -1;
     const World& world = binding->world();
     const Entity e{entity};
     if (known(world, id) && world.is_alive(e)) return world.has(e, id) ? 1 : 0;
@@ -162,7 +158,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_has(WorldBinding* binding, std::uint32_t en
 // The element's address; 1 for a tag the entity has (no element); 0 failed (a dead handle, a
 // missing component, an unknown id).
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_element(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     const World& world = binding->world();
     const Entity e{entity};
     if (const std::byte* element = world.find_bytes(e, id)) return address_of(element);
@@ -177,7 +173,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_element(WorldBinding* binding, st
 // changed and runs change observers when allowed. 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t entity, std::uint32_t id, std::uint32_t src,
                                          std::uint32_t mask) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     std::byte* element = world.find_bytes(e, id);
@@ -189,7 +185,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t en
         element = world.find_bytes(e, id);
     }
     const ecsia::ComponentDesc& desc = world.components().desc(id);
-    const std::byte* from = at(src);
+    const std::byte* from = heap_bytes(src);
     if (mask == kWholeElement) {
         std::memcpy(element, from, desc.size);
     } else {
@@ -210,7 +206,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set(WorldBinding* binding, std::uint32_t en
 // flush(): JS encodes into scratch and calls it). 0 failed: set's own error (a dead handle, a
 // missing component, a tag, a wave) waits in the error slot, nothing changed.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_set_in_place(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     if (std::byte* element = ecsia::detail::WorldAccess::change_in_place(world, e, id)) return address_of(element);
@@ -221,7 +217,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_set_in_place(WorldBinding* bindin
 
 // Marks one entity's component changed (world.markChanged(entity, name)). 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     const Entity e{entity};
     if (world.phase() == ecsia::WorldPhase::Serial && world.find_bytes(e, id) != nullptr) {
@@ -236,7 +232,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::ui
 // Spawns `count` entities from the encoded values at `src` (`count` rows), all or nothing.
 // The address of the new handles (valid until the next call), or 0.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn_many(WorldBinding* binding, std::uint32_t count, std::uint32_t src) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     std::uint32_t handles = 0;
     capture_error([&] { handles = binding->spawn_many(count, src); });
     return handles;
@@ -244,29 +240,29 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn_many(WorldBinding* binding,
 
 // The bulk calls over `count` handles at `handles`, all or nothing (World::add_many). 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_despawn_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     return capture_error([&] { binding->despawn_many(handles, count); });
 }
 
 // `elements`: `count` elements of `id` one after the other (0: default values; a tag).
 EMSCRIPTEN_KEEPALIVE int ecsia_world_add_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count,
                                               std::uint32_t id, std::uint32_t elements) {
-    if (binding == nullptr) return disposed();
-    const auto* list = reinterpret_cast<const Entity*>(at(handles));
-    return capture_error([&] { binding->world().add_many({list, count}, id, elements == 0 ? nullptr : at(elements)); });
+    if (binding == nullptr) return world_disposed();
+    const auto* list = reinterpret_cast<const Entity*>(heap_bytes(handles));
+    return capture_error([&] { binding->world().add_many({list, count}, id, elements == 0 ? nullptr : heap_bytes(elements)); });
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count,
                                                  std::uint32_t id) {
-    if (binding == nullptr) return disposed();
-    const auto* list = reinterpret_cast<const Entity*>(at(handles));
+    if (binding == nullptr) return world_disposed();
+    const auto* list = reinterpret_cast<const Entity*>(heap_bytes(handles));
     return capture_error([&] { binding->world().remove_many({list, count}, id); });
 }
 
 // An 8-aligned area of at least `bytes` bytes that JS encodes values into (valid until the next
 // call; never shrinks). Its address, or 0 (out of heap).
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_scratch(WorldBinding* binding, std::uint32_t bytes) {
-    if (binding == nullptr) return disposed();
+    if (binding == nullptr) return world_disposed();
     std::uint32_t address = 0;
     capture_error([&] { address = binding->scratch(bytes); });
     return address;

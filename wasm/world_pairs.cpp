@@ -23,23 +23,17 @@
 
 #include "js_error.hpp"
 #include "world_binding.hpp"
+#include "world_exports.hpp"
 
 using ecsia::Entity;
 using ecsia::RelationId;
 using ecsia::World;
 using ecsia::wasm::capture_error;
+using ecsia::wasm::heap_bytes;
+using ecsia::wasm::world_disposed;
 using ecsia::wasm::WorldBinding;
 
-// Named apart from world_fast.cpp's helpers: the unity build compiles both in one unit.
 namespace {
-
-const std::byte* pair_data_at(std::uint32_t address) { return reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(address)); }
-
-// A disposed world's calls reach here with a null binding (web/internal/world_core.js).
-[[gnu::noinline]] bool pair_world_disposed() {
-    ecsia::wasm::detail::stash_error("Disposed", "Disposed: the world was disposed");
-    return false;
-}
 
 // The relation's data size when `relation` is one (0 otherwise: the core call then refuses it).
 std::uint32_t pair_data_size(const World& world, RelationId relation) {
@@ -55,11 +49,11 @@ extern "C" {
 // or overwrites an existing pair's data; an exclusive relation's other target is replaced. 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_add_pair(WorldBinding* binding, std::uint32_t subject, std::uint32_t relation,
                                               std::uint32_t target, std::uint32_t src) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     return capture_error([&] {
         const std::uint32_t size = src == 0 ? 0 : pair_data_size(world, relation);
-        world.add_pair(Entity{subject}, relation, Entity{target}, size == 0 ? nullptr : pair_data_at(src), size);
+        world.add_pair(Entity{subject}, relation, Entity{target}, size == 0 ? nullptr : heap_bytes(src), size);
     });
 }
 
@@ -67,7 +61,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_add_pair(WorldBinding* binding, std::uint32
 // bit: the whole element) from the element at `src`; the other fields keep their values. 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_set_pair(WorldBinding* binding, std::uint32_t subject, std::uint32_t relation,
                                               std::uint32_t target, std::uint32_t src, std::uint32_t mask) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     return capture_error([&] {
         // get_pair's checks (the relation, the subject, a tag, a missing pair) come first; the
@@ -75,7 +69,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set_pair(WorldBinding* binding, std::uint32
         const std::byte* current = world.get_pair(Entity{subject}, relation, Entity{target});
         const ecsia::ComponentDesc& desc = world.relations().find(relation)->data;
         std::vector<std::byte> element(current, current + desc.size);
-        const std::byte* from = pair_data_at(src);
+        const std::byte* from = heap_bytes(src);
         for (std::size_t i = 0; i < desc.fields.size(); ++i) {
             if (i < 32 && (mask >> i & 1u) == 0) continue;
             const ecsia::FieldDesc& field = desc.fields[i];
@@ -89,7 +83,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set_pair(WorldBinding* binding, std::uint32
 // a dead handle, ...).
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_get_pair(WorldBinding* binding, std::uint32_t subject,
                                                         std::uint32_t relation, std::uint32_t target) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     const World& world = binding->world();
     std::uint32_t address = 0;
     capture_error([&] {
@@ -102,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_get_pair(WorldBinding* binding, s
 // 1 has, 0 has not, -1 failed. Target kANY_TARGET: any pair of the relation.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_has_pair(WorldBinding* binding, std::uint32_t subject, std::uint32_t relation,
                                               std::uint32_t target) {
-    if (binding == nullptr) return pair_world_disposed() ? 0 : -1;
+    if (binding == nullptr) return world_disposed() ? 0 : -1;
     const World& world = binding->world();
     bool has = false;
     return capture_error([&] { has = world.has_pair(Entity{subject}, relation, Entity{target}); }) ? int(has) : -1;
@@ -111,7 +105,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_has_pair(WorldBinding* binding, std::uint32
 // Removes the pair if present (kANY_TARGET: every pair of the relation on the subject). 1 or 0.
 EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_pair(WorldBinding* binding, std::uint32_t subject, std::uint32_t relation,
                                                  std::uint32_t target) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     World& world = binding->world();
     return capture_error([&] { world.remove_pair(Entity{subject}, relation, Entity{target}); });
 }
@@ -119,7 +113,7 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_pair(WorldBinding* binding, std::uin
 // An exclusive relation's one target: its handle (kNULL_ENTITY: none), or -1 failed. A double,
 // so that every handle and the failure fit one return value.
 EMSCRIPTEN_KEEPALIVE double ecsia_world_target_of(WorldBinding* binding, std::uint32_t subject, std::uint32_t relation) {
-    if (binding == nullptr) return pair_world_disposed() ? 0 : -1;
+    if (binding == nullptr) return world_disposed() ? 0 : -1;
     const World& world = binding->world();
     Entity target = ecsia::kNullEntity;
     return capture_error([&] { target = world.target_of(Entity{subject}, relation); }) ? double(target.bits) : -1.0;
@@ -129,7 +123,7 @@ EMSCRIPTEN_KEEPALIVE double ecsia_world_target_of(WorldBinding* binding, std::ui
 // address, or 0 failed.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_targets_of(WorldBinding* binding, std::uint32_t subject,
                                                           std::uint32_t relation) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     std::uint32_t list = 0;
     capture_error([&] { list = binding->entity_list(binding->world().targets_of(Entity{subject}, relation)); });
     return list;
@@ -139,7 +133,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_targets_of(WorldBinding* binding,
 // the relation, each once), as targets_of returns them.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_subjects_of(WorldBinding* binding, std::uint32_t relation,
                                                            std::uint32_t target) {
-    if (binding == nullptr) return pair_world_disposed();
+    if (binding == nullptr) return world_disposed();
     std::uint32_t list = 0;
     capture_error([&] { list = binding->entity_list(binding->world().subjects_of(relation, Entity{target})); });
     return list;

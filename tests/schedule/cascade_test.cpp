@@ -281,3 +281,33 @@ TEST_CASE("cascade declarations are checked when the system is added", "[schedul
     CHECK(test::thrown_code([&] { scheduler.add_system(main); }) == std::string("BadDefinition"));
     CHECK(scheduler.systems().empty());
 }
+
+TEST_CASE("a cycle in a cascade's relation fails the frame with the relation named, and the next frame runs once it is gone", "[schedule][cascade]") {
+    Forest forest;
+    RelationOptions options;
+    options.exclusive = true;  // not acyclic: the world accepts the cycle, the cascade cannot order it
+    const RelationId follows = forest.world.define_relation("Follows", {}, options);
+    const Entity a = forest.world.spawn(Local{1, 2}, WorldPos{-1, -1});
+    const Entity b = forest.world.spawn(Local{10, 20}, WorldPos{-1, -1});
+    const Entity c = forest.world.spawn(Local{100, 200}, WorldPos{-1, -1});
+    forest.world.add_pair(a, follows, b);
+    forest.world.add_pair(b, follows, a);
+    forest.world.add_pair(c, follows, a);
+    Scheduler scheduler(forest.world);
+    SystemDesc system = propagate(forest);
+    system.cascade = follows;
+    scheduler.add_system(system);
+    std::string message;
+    try {
+        scheduler.update(1.0f / 60);
+    } catch (const Error& error) {
+        CHECK(error.code() == ErrorCode::BadValue);
+        message = error.what();
+    }
+    CHECK(message.find("cascade over 'Follows': its pairs form a cycle") != std::string::npos);
+    forest.world.remove_pair(b, follows, a);  // b is a root now: b <- a <- c
+    scheduler.update(1.0f / 60);
+    CHECK(forest.world.get<WorldPos>(b).x == 10);
+    CHECK(forest.world.get<WorldPos>(a).x == 11);
+    CHECK(forest.world.get<WorldPos>(c).y == 222);
+}

@@ -10,8 +10,17 @@
 
 namespace ecsia {
 
-CascadeOrder::CascadeOrder(RelationId relation, std::vector<ComponentId> parent_reads)
-    : relation_(relation), parent_reads_(std::move(parent_reads)) {}
+namespace {
+
+template <std::size_t Size>
+void copy_elements(const std::byte* const* from, std::uint32_t rows, std::byte* out) noexcept {
+    for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * Size, from[i], Size);
+}
+
+}  // namespace
+
+CascadeOrder::CascadeOrder(RelationId relation, std::string name, std::vector<ComponentId> parent_reads)
+    : relation_(relation), name_(std::move(name)), parent_reads_(std::move(parent_reads)) {}
 
 std::uint32_t CascadeOrder::level_begin(TableIndex table, std::uint32_t depth) const noexcept {
     if (table >= tables_.size() || tables_[table].level_begin.empty()) return 0;
@@ -23,13 +32,7 @@ bool CascadeOrder::current(const World& world) const noexcept {
     if (!refreshed_) return false;
     const RelationStore::Relation* r = world.relations().find(relation_);
     if (r == nullptr || r->version != relation_version_) return false;
-    if (world.storage_generation() != storage_generation_) return false;
-    const TableGraph& graph = world.tables();
-    if (graph.table_count() != rows_versions_.size()) return false;
-    for (TableIndex t = 0; t < graph.table_count(); ++t) {
-        if (graph.table(t).rows_version() != rows_versions_[t]) return false;
-    }
-    return true;
+    return world.storage_generation() == storage_generation_ && world.structure_version() == structure_version_;
 }
 
 std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationStore::Relation& r,
@@ -46,8 +49,8 @@ std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationS
         }
         path_.push_back(at);
         if (path_.size() > limit) {
-            throw Error(ErrorCode::BadValue, "cascade over relation " + std::to_string(relation_) +
-                                                 ": its pairs form a cycle through entity slot " + std::to_string(slot));
+            throw Error(ErrorCode::BadValue, "cascade over '" + name_ + "': its pairs form a cycle through entity slot " +
+                                                 std::to_string(slot) + " (define the relation acyclic to refuse such pairs)");
         }
         const std::span<const Entity> targets = store.targets(r, at);
         parent_[slot] = targets.empty() ? kNullEntity : targets[0];
@@ -64,9 +67,7 @@ std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationS
 }
 
 void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) {
-    recomputed_ = false;
     if (current(world) && tables == matched_) return;
-    recomputed_ = true;
     refreshed_ = false;  // until this recompute completes (a cycle throws part way)
     const ComponentRegistry& registry = world.components();
     if (sizes_.size() != parent_reads_.size()) {
@@ -159,8 +160,7 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     refreshed_ = true;
     relation_version_ = r.version;
     storage_generation_ = world.storage_generation();
-    rows_versions_.resize(graph.table_count());
-    for (TableIndex t = 0; t < graph.table_count(); ++t) rows_versions_[t] = graph.table(t).rows_version();
+    structure_version_ = world.structure_version();  // after this refresh's own row moves
     matched_ = tables;
 }
 
@@ -170,18 +170,10 @@ void CascadeOrder::gather(TableIndex table, std::uint32_t begin, std::uint32_t e
     const std::uint32_t rows = end - begin;
     // Fixed sizes make each copy a load and a store (the common 2D/3D/4D vectors).
     switch (sizes_[k]) {
-        case 4:
-            for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * 4, from[i], 4);
-            return;
-        case 8:
-            for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * 8, from[i], 8);
-            return;
-        case 12:
-            for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * 12, from[i], 12);
-            return;
-        case 16:
-            for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * 16, from[i], 16);
-            return;
+        case 4: return copy_elements<4>(from, rows, out);
+        case 8: return copy_elements<8>(from, rows, out);
+        case 12: return copy_elements<12>(from, rows, out);
+        case 16: return copy_elements<16>(from, rows, out);
         default: {
             const std::size_t size = sizes_[k];
             for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + i * size, from[i], size);

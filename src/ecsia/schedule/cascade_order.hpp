@@ -6,14 +6,15 @@
 // parent values (gather()) when it starts, after the levels above it finished.
 //
 // Kept, not rebuilt each frame: refresh() recomputes only when the relation's pairs, any
-// table's rows or any column's memory changed since the last refresh (the versions it compares
-// are O(tables) to check). A recompute is O(matched rows): depths memoised per entity slot, a
+// table's rows (World::structure_version()) or any column's memory changed since the last
+// refresh (three compares). A recompute is O(matched rows): depths memoised per entity slot, a
 // counting sort per table whose rows are out of depth order, then the parent locations.
 // Thread rule: refresh() on the coordinator in the serial phase; gather() on the thread that
 // runs the batch, reading columns the plan gives no one else to write while it runs.
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
@@ -27,14 +28,13 @@ class World;
 
 class CascadeOrder {
 public:
-    CascadeOrder(RelationId relation, std::vector<ComponentId> parent_reads);
+    // `name`: the relation's, for the cycle error.
+    CascadeOrder(RelationId relation, std::string name, std::vector<ComponentId> parent_reads);
 
     // Brings depths, row order and parent locations up to date for `tables` (the system's matched
     // tables). May reorder their rows (serial phase). Throws BadValue when the relation's pairs
     // form a cycle (possible only for a relation defined without `acyclic`).
     void refresh(World& world, const std::vector<TableIndex>& tables);
-    // Whether the last refresh() recomputed (for tests and the benchmark's account).
-    bool recomputed() const noexcept { return recomputed_; }
 
     // Depth levels over the matched rows (max depth + 1; 0 without rows).
     std::uint32_t levels() const noexcept { return levels_; }
@@ -59,19 +59,19 @@ private:
                            std::size_t limit, Entity entity);
 
     RelationId relation_;
+    std::string name_;
     std::vector<ComponentId> parent_reads_;
     std::vector<std::uint32_t> sizes_;
     std::vector<std::byte> zeros_;  // the element of a parent lacking a component
     std::vector<TableOrder> tables_;  // by TableIndex (kept across refreshes: their memory is reused)
     std::vector<const std::byte*> base_;  // scratch: by TableIndex, one parent read's column data
     std::uint32_t levels_ = 0;
-    bool recomputed_ = false;
 
     // What the last refresh saw (current()): it stays valid while none of them moves.
     bool refreshed_ = false;
     std::uint64_t relation_version_ = 0;
     std::uint64_t storage_generation_ = 0;
-    std::vector<std::uint64_t> rows_versions_;  // by TableIndex, every table
+    std::uint64_t structure_version_ = 0;
     std::vector<TableIndex> matched_;
 
     // Depth memo by entity slot, valid where stamp_ == epoch_ (no clearing between refreshes).

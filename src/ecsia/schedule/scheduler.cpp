@@ -80,6 +80,7 @@ public:
     std::vector<std::vector<Batch*>> steps_;
     std::size_t step_ = 0;
     std::vector<RowRun> level_runs_;     // prepare_batches: one level's row runs (reused)
+    std::vector<std::uint32_t> batch_depths_;  // prepare_batches: each batch's depth level, by batch id (reused)
     std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
     std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
@@ -197,7 +198,8 @@ void Scheduler::Impl::add_system(SystemDesc system) {
             queries_.pop_back();
             throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' declares a cascade but its query has no terms: it has no rows to order");
         }
-        cascades_.push_back(std::make_unique<CascadeOrder>(system.cascade, system.parent_reads));
+        cascades_.push_back(std::make_unique<CascadeOrder>(system.cascade, world_->components().desc(system.cascade).name,
+                                                           system.parent_reads));
     } else {
         cascades_.push_back(nullptr);
     }
@@ -462,7 +464,8 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     for (std::uint32_t s : wave) {
         if (cascades_[s]) cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
     }
-    std::vector<std::uint32_t> depths;  // by batch id (bounds_): its depth level
+    std::vector<std::uint32_t>& depths = batch_depths_;
+    depths.clear();
     for (std::uint32_t s : wave) {
         if (plan_.main_thread[s]) continue;
         run_tick_[s] = detail::WorldAccess::advance_tick(*world_);

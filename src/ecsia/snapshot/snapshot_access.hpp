@@ -64,10 +64,7 @@ public:
     static std::uint64_t* storage_generation(TableGraph& g) noexcept { return &g.storage_generation_; }
     static void replace_layout(TableGraph& g) noexcept { ++g.layout_epoch_; }
     static const ComponentRegistry& registry(const TableGraph& g) noexcept { return g.registry_; }
-    static std::vector<Entity>& entities(Table& t) noexcept {
-        ++t.rows_version_;  // the caller replaces the rows
-        return t.entities_;
-    }
+    static std::vector<Entity>& entities(Table& t) noexcept { return t.entities_; }
     // How many leading rows are known to count up from the first (Table::counted_rows_): mutable,
     // so a snapshot of a const world records it.
     static std::uint32_t& counted_rows(const Table& t) noexcept { return t.counted_rows_; }

@@ -47,9 +47,6 @@ public:
     // [0, size())). The caller updates whatever maps entities to rows (the world's locations).
     // Used by cascade systems, which keep each table's rows grouped by hierarchy depth.
     void permute_rows(const std::vector<std::uint32_t>& order);
-    // Rises whenever a row is appended, removed or moved (not when values change): a cache of
-    // row positions (a cascade system's parent rows) is valid while it stays the same.
-    std::uint64_t rows_version() const noexcept { return rows_version_; }
 
     // Cached graph edges: the table reached by adding or removing one component.
     // Indexed by component id (a load, no hashing: every add and remove of one entity asks).
@@ -81,7 +78,6 @@ private:
     // snapshot storing the rows as runs (handle_runs.hpp) scans only the rows past them.
     // swap_remove() shortens it to the row it changes; appended rows leave it as it is.
     mutable std::uint32_t counted_rows_ = 0;
-    std::uint64_t rows_version_ = 0;
     std::uint32_t capacity_ = 0;
     std::uint64_t* storage_generation_;
     std::vector<TableIndex> add_edges_;     // by component id; kNoTable: not known yet
