@@ -296,7 +296,7 @@ for (const { variant, server } of variants) {
           badValue: () => world.addPair(a, 'Targets', b, { since: -1 }),
           unknownField: () => world.setPair(a, 'Targets', b, { sinse: 2 }),
           missingPair: () => world.setPair(b, 'Targets', a, { since: 2 }),
-          tagData: () => world.getPair(b, 'ChildOf', a),
+          tagPairAbsent: () => world.getPair(a, 'ChildOf', b),
           badOption: () => world.defineRelation('Other', {}, { exclusiv: true }),
           badOnDelete: () => world.defineRelation('Other', {}, { onDeleteTarget: 'cascade' }),
           redefined: () => world.defineRelation('Targets', { since: 'u32' }, { exclusive: true }),
@@ -317,6 +317,7 @@ for (const { variant, server } of variants) {
         const after = world.snapshot();
         out.bytesUnchanged = after.length === snapshot.length && after.every((v, i) => v === snapshot[i]);
         out.pairsKept = [world.getPair(a, 'Targets', b).since, world.targetOf(b, 'ChildOf') === a];
+        out.tagPair = world.getPair(b, 'ChildOf', a);  // like get() of a tag
         world.dispose();
         return out;
       });
@@ -336,7 +337,8 @@ for (const { variant, server } of variants) {
       expect(r.badValue).toMatch(/^-: world\.addPair: field 'Targets\.since' is u32 and takes a whole number from 0 to 4294967295, got number -1$/);
       expect(r.unknownField).toBe("-: world.setPair: 'Targets' has no field 'sinse' (fields: since)");
       expect(r.missingPair).toMatch(/^MissingComponent: world\.setPair: MissingComponent: entity 0x[0-9a-f]{8} has no pair \('Targets', entity 0x[0-9a-f]{8}\)$/);
-      expect(r.tagData).toMatch(/^BadValue: world\.getPair: BadValue: 'ChildOf' is a tag relation: its pairs have no data$/);
+      expect(r.tagPairAbsent).toMatch(/^MissingComponent: world\.getPair: MissingComponent: entity 0x[0-9a-f]{8} has no pair \('ChildOf', entity 0x[0-9a-f]{8}\)$/);
+      expect(r.tagPair).toEqual({});
       expect(r.badOption).toBe("-: world.defineRelation('Other'): unknown option 'exclusiv' (known: exclusive, onDeleteTarget, acyclic)");
       expect(r.badOnDelete).toBe("-: world.defineRelation('Other'): onDeleteTarget must be 'remove' or 'delete', got a string (\"cascade\")");
       expect(r.redefined).toMatch(/^-: world\.defineRelation\('Targets'\): already defined with fields \{ since: 'u32' \} and options \{ exclusive: false/);

@@ -18,8 +18,10 @@ std::vector<ComponentId> ids_of(const World& world, const val& spec, const char*
     return component_ids_of(world.components(), spec[key], what);
 }
 
-// spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, query?: { with,
-// without, optional, changed, added, pairs, withoutPairs } } (pair terms as ids: pair_terms_of), already checked for shape by web/scheduler.js; names are resolved here.
+// spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, cascade (a
+// relation id, or -1), parentReads, query?: { with, without, optional, changed, added, pairs,
+// withoutPairs } } (pair terms as ids: pair_terms_of), already checked for shape by
+// web/scheduler.js; names are resolved here, the cascade by Scheduler::add_system's checks.
 void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
     rethrow_as_js([&] {
         World& world = scheduler.world_binding().world();
@@ -33,6 +35,9 @@ void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
         s.writes = ids_of(world, spec, "writes", what + " writes");
         s.before = names_of(spec["before"], what + " before");
         s.after = names_of(spec["after"], what + " after");
+        const int cascade = spec["cascade"].as<int>();
+        if (cascade >= 0) s.cascade = static_cast<RelationId>(cascade);
+        s.parent_reads = ids_of(world, spec, "parentReads", what + " parentReads");
         const val query = spec["query"];
         if (!query.isUndefined() && !query.isNull()) {
             s.query.with = ids_of(world, query, "with", what + " query.with");

@@ -97,8 +97,10 @@ EMSCRIPTEN_KEEPALIVE char* ecsia_kernel_error_buffer(std::uint32_t bytes) {
     return ecsia::wasm::js_failure.data();
 }
 
-// The world's components as JSON (NUL-terminated, valid until this thread's next call):
-// {"indexBits":22,"components":[{"id":0,"name":"position","size":8,"fields":[["x","f32",0],...]},...]}
+// The world's components and relations as JSON (NUL-terminated, valid until this thread's next
+// call), in id order:
+// {"indexBits":22,"components":[{"id":2,"name":"position","size":8,"fields":[["x","f32",0],...]},...]}
+// A relation's entry has "relation":true, its options, and its pair data's size and fields.
 // The registry only changes on the serial slot, so reading it during a wave is safe.
 EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) {
     thread_local std::string json;
@@ -106,10 +108,17 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) 
     const ecsia::ComponentRegistry& registry = world->components();
     json += "{\"indexBits\":" + std::to_string(world->entities().layout().index_bits()) + ",\"components\":[";
     for (std::size_t id = 0; id < registry.size(); ++id) {
-        const ecsia::ComponentDesc& desc = registry.desc(static_cast<ecsia::ComponentId>(id));
+        const ecsia::ComponentDesc& named = registry.desc(static_cast<ecsia::ComponentId>(id));
+        const ecsia::RelationStore::Relation* relation =
+            named.relation ? world->relations().find(static_cast<ecsia::RelationId>(id)) : nullptr;
+        const ecsia::ComponentDesc& desc = relation != nullptr ? relation->data : named;
         if (id != 0) json += ',';
         json += "{\"id\":" + std::to_string(id) + ",\"name\":";
-        ecsia::wasm::append_json_string(json, desc.name);
+        ecsia::wasm::append_json_string(json, named.name);
+        if (relation != nullptr) {
+            json += std::string(",\"relation\":true,\"exclusive\":") + (relation->options.exclusive ? "true" : "false") +
+                    ",\"acyclic\":" + (relation->options.acyclic ? "true" : "false");
+        }
         json += ",\"size\":" + std::to_string(desc.size) + ",\"fields\":[";
         for (std::size_t f = 0; f < desc.fields.size(); ++f) {
             if (f != 0) json += ',';
@@ -161,6 +170,8 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     system.before = std::move(spec.before);
     system.after = std::move(spec.after);
     system.spawns_per_batch = spec.spawns_per_batch;
+    system.cascade = spec.cascade;
+    system.parent_reads = spec.parent_reads;
     QueryDesc query = std::move(spec.query);
     std::vector<ComponentId> with = query.with;
     for (const Declared& d : declared) with.push_back(d.id);
@@ -180,9 +191,10 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     // Whether a batch already reported what the debug check found: once per system is enough.
     auto check_reported = std::make_shared<std::atomic<bool>>(false);
     system.kernel = [token, kernel_id = spec.kernel_id, kernel = spec.kernel, declared = std::move(declared),
-                     world = &world, check_reported](KernelContext& context) {
+                     parent_reads = std::move(spec.parent_reads), world = &world,
+                     check_reported](KernelContext& context) {
         thread_local std::vector<std::uint32_t> batch;
-        batch.resize(kBatchHeader + 2 * declared.size());
+        batch.resize(kBatchHeader + 2 * (declared.size() + parent_reads.size()));
         Chunk& chunk = context.chunk;
         batch[kBatchToken] = token;
         batch[kBatchKernel] = kernel_id;
@@ -192,11 +204,19 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         batch[kBatchSchemaSize] = static_cast<std::uint32_t>(world->components().size());
         batch[kBatchWorld] = address_of(world);
         batch[kBatchComponents] = static_cast<std::uint32_t>(declared.size());
+        batch[kBatchDepth] = chunk.depth();
+        batch[kBatchParentReads] = static_cast<std::uint32_t>(parent_reads.size());
         for (std::size_t i = 0; i < declared.size(); ++i) {
             const Declared& d = declared[i];
             const std::byte* column = d.written ? chunk.write_raw(d.id) : chunk.raw(d.id);
             batch[kBatchHeader + 2 * i] = d.id;
             batch[kBatchHeader + 2 * i + 1] = address_of(column);
+        }
+        const ParentView* parents = chunk.parent();
+        for (std::size_t k = 0; k < parent_reads.size(); ++k) {
+            const std::size_t at = kBatchHeader + 2 * (declared.size() + k);
+            batch[at] = parent_reads[k];
+            batch[at + 1] = parents == nullptr ? 0 : address_of(parents->raw(parent_reads[k]));
         }
         const double heap_bytes = static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
         const int status = ecsia_js_run_kernel(batch.data(), context.dt, heap_bytes);

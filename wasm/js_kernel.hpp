@@ -22,8 +22,11 @@
 //   0 system token (unique per JS kernel system, never reused)   1 kernel id (index in ecsia.kernels)
 //   2 row count        3 address of the batch's first entity     4 address of the KernelContext
 //   5 components in the world's registry (the JS schema cache is refreshed when it changes)
-//   6 address of the World   7 declared components (n)   then n x { component id, column address
-//   of the batch's first row, or 0 when the table lacks it or it is a tag }
+//   6 address of the World   7 declared components (n)   8 the chunk's depth (a cascade system's
+//   level; 0 otherwise)   9 parent reads (m)   then n x { component id, column address of the
+//   batch's first row, or 0 when the table lacks it or it is a tag }, then m x { component id,
+//   address of the rows' parents' values gathered for the batch (query/parent_view.hpp), or 0 at
+//   depth 0 }
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
 #include <cstdint>
@@ -42,7 +45,9 @@ inline constexpr std::uint32_t kBatchContext = 4;
 inline constexpr std::uint32_t kBatchSchemaSize = 5;
 inline constexpr std::uint32_t kBatchWorld = 6;
 inline constexpr std::uint32_t kBatchComponents = 7;
-inline constexpr std::uint32_t kBatchHeader = 8;
+inline constexpr std::uint32_t kBatchDepth = 8;
+inline constexpr std::uint32_t kBatchParentReads = 9;
+inline constexpr std::uint32_t kBatchHeader = 10;
 
 struct JsKernelSpec {
     std::string name;           // the system's
@@ -55,6 +60,9 @@ struct JsKernelSpec {
     std::vector<std::string> after;
     // Extra query terms. The query requires reads + writes + with, minus `optional`.
     QueryDesc query;
+    // SystemDesc::cascade and parent_reads: rows in depth order, with the parents' values.
+    RelationId cascade = kNoComponent;
+    std::vector<ComponentId> parent_reads;
 };
 
 // A component both read and written gets one view, tracked as written. Names must already be ids.

@@ -62,6 +62,15 @@ export interface KernelChunk {
   columns: Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | DataView | undefined>;
   strides: Readonly<Record<string, number>>;
   offsets: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** A cascade system's level (0: rows without a parent); 0 for systems without cascade. */
+  depth: number;
+  /**
+   * A cascade system's parentReads, below depth 0: per component, a view shaped like
+   * columns[name] (same strides and offsets) of each row's parent's values, as this frame's
+   * earlier levels left them (a parent lacking the component gives zeros). A copy made for the
+   * batch: writing it changes nothing. Undefined at depth 0 and without parentReads.
+   */
+  parent: Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | DataView | undefined> | undefined;
 }
 
 /** Structural changes a kernel records; they apply after the wave, in batch order. Valid during its call only. */
@@ -80,6 +89,16 @@ export interface KernelCommands {
   remove(entity: number, component: string): void;
   /** Writes the fields given; the others keep their values. */
   set(entity: number, component: string, values: Record<string, number | boolean | null>): void;
+  /**
+   * Adds the pair (relation, target) to `entity`, like world.addPair: `values` are the pair's data
+   * (fields not given get defaults; left out, an existing pair keeps its data). Subject and target
+   * may be handles spawn() returned earlier in the same batch. At the merge a pair whose subject
+   * or target is dead by then is dropped; one the world refuses (a cycle of an acyclic relation
+   * such as ChildOf) is skipped with a diagnostic.
+   */
+  addPair(entity: number, relation: string, target: number, values?: Record<string, number | boolean | null>): void;
+  /** Removes the pair if present; target '*' removes every pair of the relation. */
+  removePair(entity: number, relation: string, target: number | '*'): void;
 }
 
 /**
@@ -123,6 +142,16 @@ export interface KernelSystemSpec {
   query?: KernelQuery;
   /** Handles reserved per batch for commands.spawn (default 0); spawns beyond get handles at the merge, with a diagnostic. */
   spawnsPerBatch?: number;
+  /**
+   * An exclusive relation (e.g. 'ChildOf'): the rows run in depth order, level after level (depth
+   * 0: rows without a target), each level's batches in parallel; a chunk holds rows of one level.
+   */
+  cascade?: string;
+  /**
+   * With cascade: components whose parent values the kernel reads as chunk.parent[name], as this
+   * frame's earlier levels left them. Planned like reads.
+   */
+  parentReads?: readonly string[];
 }
 
 export interface WaveTiming {

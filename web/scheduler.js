@@ -22,7 +22,7 @@ import { kernelSystemParts } from './internal/kernel_module.js';
 import { Chunk, pairTerms, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
-const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch'];
+const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch', 'cascade', 'parentReads'];
 
 const WAITING = 1;
 
@@ -165,13 +165,19 @@ export class Scheduler {
    * seen; use world.markChanged for those). An exception it throws becomes a diagnostic naming
    * the system, and the frame goes on.
    *
-   * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch }) adds
-   * a JS kernel system: `kernel` is an export of the kernel module (loadEcsia({ kernels })), run
+   * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch,
+   * cascade, parentReads }) adds a JS kernel system: `kernel` is an export of the kernel module
+   * (loadEcsia({ kernels })), run
    * in row batches like a C++ system: on the workers in the threaded build, inline with the
    * serial executor and in the single build. The kernel gets (chunk, dt, commands): chunk =
-   * { count, entities, columns, strides, offsets } with views of the batch's rows of the declared
-   * `reads` and `writes` only (made per batch; writes are change-tracked like a C++ kernel's), and
-   * `commands` = { spawn, despawn, add, remove, set }, applied after the wave in batch order. A
+   * { count, entities, columns, strides, offsets, depth, parent } with views of the batch's rows
+   * of the declared `reads` and `writes` only (made per batch; writes are change-tracked like a
+   * C++ kernel's), and `commands` = { spawn, despawn, add, remove, set, addPair, removePair },
+   * applied after the wave in batch order. `cascade` (an exclusive relation's name, e.g.
+   * 'ChildOf'): the rows run in depth order, level after level (depth 0: no target), each level's
+   * batches in parallel; a chunk holds one level (chunk.depth), and with `parentReads`
+   * (component names) chunk.parent[name] is a view shaped like chunk.columns[name] of each row's
+   * parent's values, as this frame's earlier levels left them (undefined at depth 0). A
    * kernel that throws fails its batch (a diagnostic names system, kernel and message; the
    * batch's commands are dropped). `query` ({ with, without, optional, changed, added }) adds
    * terms: rows need reads + writes + with, except those listed in optional (their views are
@@ -216,7 +222,9 @@ export class Scheduler {
     if (typeof run !== 'function') {
       throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt, chunks) => {}, got ${describe(run)}`);
     }
-    if (spec.spawnsPerBatch !== undefined) throw new Error(`scheduler.${op}('${name}'): spawnsPerBatch is for kernel systems`);
+    for (const key of ['spawnsPerBatch', 'cascade', 'parentReads']) {
+      if (spec[key] !== undefined) throw new Error(`scheduler.${op}('${name}'): ${key} is for kernel systems`);
+    }
     this.#addMainThreadSystem(common, run, spec.query);
   }
 
@@ -229,8 +237,11 @@ export class Scheduler {
     const { pairIds, withoutPairIds } = pairTerms(this.#world, `scheduler.${op}('${name}').query`, query);
     query.pairs = pairIds;
     query.withoutPairs = withoutPairIds;
+    // cascade: the relation's id (the engine checks that it is exclusive), -1 for none.
+    const cascade = spec.cascade === undefined ? -1 : this.#world.relation(op, spec.cascade).id;
+    const parentReads = stringList(op, 'parentReads', spec.parentReads);
     const module = this.#engine.module;
-    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch }));
+    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads }));
     this.#names.add(name);
   }
 

@@ -139,7 +139,7 @@ export interface World {
   addPair(subject: Entity, relation: string, target: Entity, values?: ComponentValues | true | null): void;
   /** Writes some or all fields of an existing pair's data; the others keep their values. */
   setPair(subject: Entity, relation: string, target: Entity, values: ComponentValues): void;
-  /** A copy of the pair's data; an error when `subject` lacks the pair, or for a tag relation. */
+  /** A copy of the pair's data ({} for a tag relation's pair, like get() of a tag); an error when `subject` lacks the pair. */
   getPair(subject: Entity, relation: string, target: Entity): { [field: string]: number | boolean | null };
   /** Whether `subject` has the pair; target '*': any pair of the relation. */
   hasPair(subject: Entity, relation: string, target: PairTarget): boolean;

@@ -370,7 +370,10 @@ export class World {
     if (core.fast.setPair(core.address, subject, entry.id, to, address, mask) === 0) core.fail(op);
   }
 
-  /** A copy of the pair's data (an error when the subject has no such pair, or for a tag relation). */
+  /**
+   * A copy of the pair's data; {} for a pair of a tag relation (like get() of a tag). An error
+   * when the subject has no such pair.
+   */
   getPair(subject, relation, target) {
     const op = 'getPair';
     if (arguments.length > 3) arity(op, arguments.length, 3);
@@ -378,6 +381,7 @@ export class World {
     const core = this.#core;
     const to = core.pairTarget(op, target, false);
     const entry = core.relation(op, relation);
+    if (entry.tag && core.fast.hasPair(core.address, subject, entry.id, to) === 1) return {};
     const address = core.fast.getPair(core.address, subject, entry.id, to) >>> 0;
     if (address === 0) core.fail(op);
     return core.decodeElement(entry, address);

@@ -40,9 +40,10 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 const NULL_ENTITY = 0xffffffff;
 
 // Batch descriptor words (wasm/js_kernel.hpp).
-const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7, HEADER = 8;
+const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
+const DEPTH = 8, PARENT_READS = 9, HEADER = 10;
 // CommandOp (command_buffer.hpp).
-const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5;
+const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7;
 
 const RAN = 0;
 const THREW = 1;
@@ -79,10 +80,12 @@ function messageOf(error) {
 }
 
 // A component as kernels see it: its view type and layout (like ecsia.js's columnLayout) and
-// how its values are encoded into command payloads.
+// how its values are encoded into command payloads. A relation's entry has the same shape, its
+// layout being one pair's data, plus `relation: true` and its options.
 function componentOf(desc) {
   const fields = desc.fields.map(([name, type, offset]) => ({ name, type, offset }));
-  const component = { id: desc.id, name: desc.name, size: desc.size, tag: desc.size === 0, fields, byField: new Map() };
+  const component = { id: desc.id, name: desc.name, size: desc.size, tag: desc.size === 0, fields, byField: new Map(),
+    relation: desc.relation === true, exclusive: desc.exclusive === true, acyclic: desc.acyclic === true };
   for (const f of fields) component.byField.set(f.name, f);
   if (component.tag) return component;
   const type = fields[0].type;
@@ -92,6 +95,13 @@ function componentOf(desc) {
   component.stride = homogeneous ? desc.size / View.BYTES_PER_ELEMENT : desc.size;
   component.offsets = Object.freeze(Object.fromEntries(fields.map((f) => [f.name, homogeneous ? f.offset / View.BYTES_PER_ELEMENT : f.offset])));
   return component;
+}
+
+// A view of `count` elements of `component` at `address` (undefined for 0: no column).
+function viewOf(component, buffer, address, count) {
+  if (address === 0) return undefined;
+  return component.View === DataView ? new DataView(buffer, address, count * component.stride)
+    : new component.View(buffer, address, count * component.stride);
 }
 
 function parseSchema(json) {
@@ -184,7 +194,7 @@ export class KernelRuntime {
     const token = words[at + TOKEN];
     let system = this.#systems[token];
     if (system === undefined || system.schema.size !== words[at + SCHEMA_SIZE]) {
-      system = this.#prepare(token, words[at + KERNEL], words[at + WORLD], words[at + COMPONENTS], at, memory, system);
+      system = this.#prepare(token, words[at + KERNEL], words[at + WORLD], words[at + COMPONENTS] + words[at + PARENT_READS], at, memory, system);
       this.#refresh(memory, -1);  // the schema's text may have grown the heap
       words = this.#words;
     }
@@ -219,12 +229,19 @@ export class KernelRuntime {
     for (let i = 0; i < declared.length; i++) {
       const component = declared[i];
       if (component.tag) continue;  // a tag has no column
-      const address = words[at + HEADER + 2 * i + 1];
-      columns[component.name] = address === 0 ? undefined
-        : component.View === DataView ? new DataView(buffer, address, count * component.stride)
-          : new component.View(buffer, address, count * component.stride);
+      columns[component.name] = viewOf(component, buffer, words[at + HEADER + 2 * i + 1], count);
     }
-    return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets);
+    const depth = words[at + DEPTH];
+    let parent;
+    const parentReads = system.parentReads;
+    if (parentReads.length > 0 && depth > 0) {
+      parent = {};
+      const first = at + HEADER + 2 * declared.length;
+      for (let k = 0; k < parentReads.length; k++) {
+        parent[parentReads[k].name] = viewOf(parentReads[k], buffer, words[first + 2 * k + 1], count);
+      }
+    }
+    return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets, depth, parent);
   }
 
   // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
@@ -298,11 +315,14 @@ export class KernelRuntime {
     if (kernel === undefined) throw new Error(`no kernel with id ${kernelId} (the module has ${this.#names.length})`);
     const schema = this.#schema(world, memory);
     let declared = previous?.declared;
+    let parentReads = previous?.parentReads;
     if (declared === undefined) {
       this.#refresh(memory, -1);
       const words = this.#words;
-      declared = [];
-      for (let i = 0; i < count; i++) declared.push(schema.byId[words[at + HEADER + 2 * i]]);
+      const listed = [];
+      for (let i = 0; i < count; i++) listed.push(schema.byId[words[at + HEADER + 2 * i]]);
+      declared = listed.slice(0, words[at + COMPONENTS]);
+      parentReads = listed.slice(words[at + COMPONENTS]);
     }
     const strides = {};
     const offsets = {};
@@ -312,7 +332,11 @@ export class KernelRuntime {
       offsets[component.name] = component.offsets;
     }
     const twin = this.#twins === null ? null : this.#twins[kernelId];
-    const system = { schema, kernel, twin, declared, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
+    for (const component of parentReads) {  // parents' views are shaped like the rows' own
+      strides[component.name] ??= component.stride;
+      offsets[component.name] ??= component.offsets;
+    }
+    const system = { schema, kernel, twin, declared, parentReads, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
     this.#systems[token] = system;
     return system;
   }
@@ -363,13 +387,17 @@ class KernelChunk {
   #buffer;
   #address;
   #entities = null;
-  constructor(count, buffer, address, columns, strides, offsets) {
+  constructor(count, buffer, address, columns, strides, offsets, depth, parent) {
     this.count = count;
     this.#buffer = buffer;
     this.#address = address;
     this.columns = columns;
     this.strides = strides;
     this.offsets = offsets;
+    /** A cascade system's level (0: rows without a parent); 0 for other systems. */
+    this.depth = depth;
+    /** With cascade and parentReads, below depth 0: each row's parent's values, by component. */
+    this.parent = parent;
   }
 
   /** The rows' entity handles (a view of the table: read it, never write it). */
@@ -401,6 +429,16 @@ class Commands {
   remove(entity, name) { this.#encoder.for(this, 'remove').remove(entity, name); }
   /** Writes the fields given; the others keep their values. */
   set(entity, name, values) { this.#encoder.for(this, 'set').set(entity, name, values); }
+  /**
+   * Adds the pair (relation, target) to `entity`, like world.addPair: `values` are the pair's
+   * data (fields not given get defaults; an existing pair keeps its data unless values are
+   * given). Subject and target may be handles spawn() returned earlier in this batch. At the
+   * merge, a pair whose subject or target is dead by then is dropped, and one the world refuses
+   * (a cycle of an acyclic relation) is skipped with a diagnostic.
+   */
+  addPair(entity, relation, target, values) { this.#encoder.for(this, 'addPair').addPair(entity, relation, target, values); }
+  /** Removes the pair if present; target '*' removes every pair of the relation. */
+  removePair(entity, relation, target) { this.#encoder.for(this, 'removePair').removePair(entity, relation, target); }
 }
 
 // Encodes one batch's records at a time into a JS buffer, in CommandBuffer's layout.
@@ -569,13 +607,85 @@ class CommandEncoder {
         this.#push(field.offset);
         this.#push(size);
         const at = this.#reserve(Math.ceil(size / 4));
-        this.#encode(op, component, field, value, at * 4);
+        this.#encode(op, component, field, value, at * 4);  // the payload is the field alone
       }
     } catch (error) {
       this.#length = start;
       throw error;
     }
     this.#records += fields.length;
+  }
+
+  addPair(entity, name, target, values) {
+    const op = 'addPair';
+    const relation = this.#pairTerms(op, entity, name, target, false);
+    const start = this.#length;
+    try {
+      this.#header(ADD_PAIR, 0, entity);
+      this.#push(relation.id);
+      this.#push(target);
+      if (values === undefined || values === null) {
+        this.#push(0);  // size 0: default data for a new pair, an existing pair's data kept
+      } else {
+        this.#data(op, relation, values);
+      }
+    } catch (error) {
+      this.#length = start;
+      throw error;
+    }
+    this.#records += 1;
+  }
+
+  removePair(entity, name, target) {
+    const op = 'removePair';
+    const relation = this.#pairTerms(op, entity, name, target, true);
+    this.#header(REMOVE_PAIR, 0, entity);
+    this.#push(relation.id);
+    this.#push(target === '*' ? NULL_ENTITY : target);  // null: every target
+    this.#records += 1;
+  }
+
+  // A pair call's checks: returns the relation entry.
+  #pairTerms(op, entity, name, target, wildcard) {
+    this.#entity(op, entity);
+    if (typeof name !== 'string') throw new Error(`commands.${op}: a relation name must be a string, got ${describe(name)}`);
+    const relation = this.#schema.byName.get(name);
+    if (relation === undefined || !relation.relation) {
+      const relations = [...this.#schema.byName.values()].filter((c) => c.relation).map((c) => c.name);
+      throw new Error(relation === undefined
+        ? `commands.${op}: unknown relation '${name}' (defined: ${relations.join(', ') || 'none'})`
+        : `commands.${op}: '${name}' is a component, not a relation (relations: ${relations.join(', ')})`);
+    }
+    if (wildcard && target === '*') return relation;
+    if (!Number.isInteger(target) || target < 0 || target >= NULL_ENTITY) {
+      throw new Error(`commands.${op}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
+    }
+    if (relation.acyclic && target === entity) {
+      throw new Error(`commands.${op}: an entity cannot be ${name} itself ('${name}' is acyclic: an entity cannot be its own ancestor)`);
+    }
+    return relation;
+  }
+
+  // { byte size, bytes } of a pair's data: the fields given, defaults for the others.
+  #data(op, relation, values) {
+    if (!isPlainObject(values)) {
+      throw new Error(`commands.${op}: '${relation.name}' pair data takes an object of field values, got ${describe(values)}`);
+    }
+    const keys = Object.keys(values).filter((key) => values[key] !== undefined);
+    if (relation.tag) {
+      if (keys.length > 0) throw new Error(`commands.${op}: '${relation.name}' is a tag relation and its pairs have no field '${keys[0]}'`);
+      this.#push(0);
+      return;
+    }
+    this.#push(relation.size);
+    const at = this.#reserve(Math.ceil(relation.size / 4)) * 4;
+    for (const field of relation.fields) {
+      if (field.type === 'entity') this.#view.setUint32(at + field.offset, NULL_ENTITY, true);
+    }
+    for (const key of keys) {
+      const field = this.#field(op, relation, key);
+      this.#encode(op, relation, field, values[key], at + field.offset);
+    }
   }
 
   #entity(op, entity) {
@@ -588,7 +698,11 @@ class CommandEncoder {
     if (typeof name !== 'string') throw new Error(`commands.${op}: a component name must be a string, got ${describe(name)}`);
     const component = this.#schema.byName.get(name);
     if (component === undefined) {
-      throw new Error(`commands.${op}: unknown component '${name}' (defined: ${[...this.#schema.byName.keys()].join(', ') || 'none'})`);
+      const components = [...this.#schema.byName.values()].filter((c) => !c.relation).map((c) => c.name);
+      throw new Error(`commands.${op}: unknown component '${name}' (defined: ${components.join(', ') || 'none'})`);
+    }
+    if (component.relation) {
+      throw new Error(`commands.${op}: '${name}' is a relation, not a component: its pairs go through commands.addPair / commands.removePair`);
     }
     return component;
   }
@@ -625,13 +739,13 @@ class CommandEncoder {
     if (!isPlainObject(values)) return;
     for (const key of Object.keys(values)) {
       const field = this.#field(op, component, key);
-      if (values[key] !== undefined) this.#encode(op, component, field, values[key], at);
+      if (values[key] !== undefined) this.#encode(op, component, field, values[key], at + field.offset);
     }
   }
 
-  #encode(op, component, field, value, at) {
+  // Writes `value` as `field`'s type at byte `where` of the buffer.
+  #encode(op, component, field, value, where) {
     const view = this.#view;
-    const where = at + field.offset;
     const wrong = (wanted) => new Error(`commands.${op}: field '${component.name}.${field.name}' is ${field.type} and takes ${wanted}, got ${describe(value)}`);
     switch (field.type) {
       case 'f32':

@@ -30,7 +30,7 @@ export async function openScenario({ threads, maxEntities = 1024 } = {}) {
  * The scenario's systems on `scheduler`. With cpp: the built-in C++ Move and Bounce take the
  * place of the JS integrate kernel, so C++ and JS systems share the plan.
  */
-export function addScenarioSystems(scheduler, { cpp = false } = {}) {
+export function addScenarioSystems(scheduler, { cpp = false, pairs = false } = {}) {
   if (cpp) {
     scheduler.addSystem('Move');
     scheduler.addSystem('Bounce');
@@ -45,6 +45,11 @@ export function addScenarioSystems(scheduler, { cpp = false } = {}) {
   scheduler.addSystem({ name: 'Mix', kernel: 'mix', reads: [], writes: ['mixed'] });
   scheduler.addSystem({ name: 'Tally', kernel: 'tally', reads: [], writes: ['tally'], query: { changed: ['mixed'] }, after: ['Mix'] });
   scheduler.addSystem({ name: 'Heal', kernel: 'heal', reads: ['mixed'], writes: ['hp'], query: { optional: ['mixed'] }, after: ['Age', 'Mix'] });
+  if (pairs) {
+    // Pairs from kernels (the world needs the Targets relation, as runKernelScenario defines it).
+    scheduler.addSystem({ name: 'Adopt', kernel: 'adopt', reads: ['hp'], writes: [], after: ['Age'], spawnsPerBatch: 4 });
+    scheduler.addSystem({ name: 'Orphan', kernel: 'orphan', reads: ['hp'], writes: [], after: ['Adopt'] });
+  }
 }
 
 /** `count` entities with exact f32 values; every third has `mixed`, every fifth the flag. */
@@ -64,18 +69,20 @@ export function spawnScenario(world, count) {
 /**
  * Loads the engine with the scenario kernels and runs `frames` frames on `workers` workers;
  * returns { variant, workers, hashes (one per frame), alive, diagnostics, placements }.
+ * pairs: also the Adopt and Orphan kernels, which add and remove pairs (ChildOf, Targets).
  * placement ('inline', 'pool', 'shared'; threaded build, workers > 0): every wave is pinned
  * there (the test hook forcePlacement). placements: per frame, the placement the engine recorded
  * for each wave that had batches (lastFrame()). debug: load the debug modules.
  */
-export async function runKernelScenario(loadEcsia, { threads, workers, frames, entities = 600, cpp = false, batchRows = 64, placement, debug = false }) {
+export async function runKernelScenario(loadEcsia, { threads, workers, frames, entities = 600, cpp = false, pairs = false, batchRows = 64, placement, debug = false }) {
   const diagnostics = [];
   const ecsia = await loadEcsia({ threads, kernels: KERNELS_URL, debug, onDiagnostic: (m) => diagnostics.push(m) });
   const world = ecsia.createWorld({ maxEntities: 1 << 18 });
   defineScenarioComponents(world);
+  if (pairs) world.defineRelation('Targets', { since: 'i32' });
   const scheduler = world.createScheduler({ workers, batchRows });
   if (placement !== undefined) globalThis.ecsiaTest.forcePlacement(scheduler, placement);
-  addScenarioSystems(scheduler, { cpp });
+  addScenarioSystems(scheduler, { cpp, pairs });
   spawnScenario(world, entities);
   const hashes = [];
   const placements = [];
@@ -87,6 +94,7 @@ export async function runKernelScenario(loadEcsia, { threads, workers, frames, e
   const out = {
     variant: ecsia.variant, workers: scheduler.workers, hashes, placements, alive: world.count(['hp']),
     withParent: world.count(['parent']), withMixed: world.count(['mixed']), plan: scheduler.plan(),
+    children: pairs ? world.subjectsOf('ChildOf', '*').length : 0, targeting: pairs ? world.subjectsOf('Targets', '*').length : 0,
     diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };
   scheduler.dispose();

@@ -131,9 +131,9 @@ export function runRelationsProperty(world, seed, steps) {
         call: (w) => w.getPair(s, rel, t),
         model: () => {
           if (!live) return stale;
-          if (!RELATIONS[rel].fields) return { error: 'BadValue' };
           const m = pairs[rel].get(s);
-          return m?.has(t) ? { result: m.get(t) } : { error: 'MissingComponent' };
+          if (!m?.has(t)) return { error: 'MissingComponent' };
+          return { result: RELATIONS[rel].fields ? m.get(t) : {} };  // a tag relation's pair: {}
         },
       };
     }

@@ -212,7 +212,7 @@ public:
     void set_pair(Entity subject, RelationId relation, Entity target, const T& data) {
         set_pair(subject, relation, target, &data, static_cast<std::uint32_t>(sizeof(T)));
     }
-    // The pair's data bytes (MissingComponent when absent, BadValue for a tag relation).
+    // The pair's data bytes (MissingComponent when absent, else BadValue for a tag relation).
     const std::byte* get_pair(Entity subject, RelationId relation, Entity target) const;
     template <typename T>
     T get_pair(Entity subject, RelationId relation, Entity target) const {

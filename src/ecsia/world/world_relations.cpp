@@ -191,13 +191,13 @@ const std::byte* World::get_pair(Entity subject, RelationId relation, Entity tar
     RelationStore::Relation& r = checked_relation(relation);
     const std::string& name = registry_.desc(relation).name;
     check_pair_entity(subject, "subject");
-    if (r.data.size == 0) throw Error(ErrorCode::BadValue, "'" + name + "' is a tag relation: its pairs have no data");
-    const std::byte* bytes = relations_.data(r, subject, target);
-    if (bytes == nullptr) {
+    // Absence first: the JS layer's getPair of a tag relation relies on it for its error.
+    if (!relations_.has(r, subject, target)) {
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
                                                      handle_text(target) + ")");
     }
-    return bytes;
+    if (r.data.size == 0) throw Error(ErrorCode::BadValue, "'" + name + "' is a tag relation: its pairs have no data");
+    return relations_.data(r, subject, target);
 }
 
 void World::copy_pair_data(Entity subject, RelationId relation, Entity target, void* out, std::size_t size) const {

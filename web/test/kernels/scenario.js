@@ -44,6 +44,41 @@ export function breed(chunk, dt, commands) {
   }
 }
 
+/**
+ * Entities whose hp is 4 mod 6 spawn a child that is ChildOf them, and target it (Targets, with
+ * data): the spawn's handle is the subject of one pair and the target of the other in the same
+ * batch, reserved or pending.
+ */
+export function adopt(chunk, dt, commands) {
+  const hp = chunk.columns.hp;
+  for (let i = 0; i < chunk.count; i++) {
+    const left = hp.getInt32(i * chunk.strides.hp + chunk.offsets.hp.value, true);
+    if (left % 6 !== 4) continue;
+    const e = chunk.entities[i];
+    const child = commands.spawn({ hp: { value: 1 + (left % 3) } });  // too low to adopt in turn
+    commands.addPair(child, 'ChildOf', e);
+    commands.addPair(e, 'Targets', child, { since: left });
+  }
+}
+
+/**
+ * Entities whose hp is 1 mod 4 leave their parent; 2 mod 9 drop every target, 5 mod 9 the pair to
+ * the batch's first row; 7 mod 8 move under the batch's first row (an exclusive relation: the
+ * old parent's pair goes; a cycle is refused at the merge with a diagnostic).
+ */
+export function orphan(chunk, dt, commands) {
+  const hp = chunk.columns.hp;
+  const first = chunk.entities[0];
+  for (let i = 0; i < chunk.count; i++) {
+    const left = hp.getInt32(i * chunk.strides.hp + chunk.offsets.hp.value, true);
+    const e = chunk.entities[i];
+    if (left % 4 === 1) commands.removePair(e, 'ChildOf', '*');
+    if (left % 9 === 2) commands.removePair(e, 'Targets', '*');
+    else if (left % 9 === 5) commands.removePair(e, 'Targets', first);
+    if (left % 8 === 7 && e !== first) commands.addPair(e, 'ChildOf', first);
+  }
+}
+
 /** Flagged entities whose hp is a multiple of 3 lose the flag and gain `mixed` and `tally`. */
 export function unflag(chunk, dt, commands) {
   const hp = chunk.columns.hp;
@@ -130,6 +165,45 @@ export function bump(chunk) {
 /** Bad command input: an unknown component. */
 export function badCommand(chunk, dt, commands) {
   commands.spawn({ nosuch: {} });
+}
+
+/**
+ * Tries each malformed pair command (the world has the relation Targets { since: i32 }), records
+ * one good pair, then throws every message it got: the batch fails and records nothing.
+ */
+export function badPairs(chunk, dt, commands) {
+  const e = chunk.entities[0];
+  const tries = [
+    () => commands.addPair(e, 'Nope', e),
+    () => commands.addPair(e, 'hp', e),
+    () => commands.add(e, 'ChildOf'),
+    () => commands.addPair(e, 'ChildOf', e),
+    () => commands.addPair(e, 'ChildOf', '*'),
+    () => commands.addPair(e, 'Targets', e, { since: 'x' }),
+    () => commands.addPair(e, 'Targets', e, { nope: 1 }),
+    () => commands.addPair(e, 'ChildOf', 12, { a: 1 }),
+    () => commands.removePair(e, 'Targets', -1),
+    () => commands.addPair('e', 'Targets', e),
+  ];
+  commands.addPair(e, 'Targets', e, { since: 5 });
+  const messages = [];
+  for (const attempt of tries) {
+    try {
+      attempt();
+      messages.push('no error');
+    } catch (error) {
+      messages.push(error.message);
+    }
+  }
+  throw new Error(messages.join(' | '));
+}
+
+/** Sets fields at offsets other than 0 through commands.set: hp.regen (f32 at 4), mixed.b (f64 at 8). */
+export function setFields(chunk, dt, commands) {
+  for (let i = 0; i < chunk.count; i++) {
+    commands.set(chunk.entities[i], 'hp', { regen: 0.75 });
+    commands.set(chunk.entities[i], 'mixed', { b: -2.5, a: 7 });
+  }
 }
 
 /** Keeps its commands object and uses it after its call. */

@@ -11,6 +11,7 @@ export function split(chunk, dt, commands) {
     if (health.getInt32(i * chunk.strides.health + hp, true) !== 10) continue;
     const child = commands.spawn({ position: { x: 0, y: 0 }, health: { hp: 5 } });
     commands.set(child, 'health', { regen: 0.5 });                 // a new handle works in the same batch
+    commands.addPair(child, 'ChildOf', chunk.entities[i]);          // ...as a pair's subject or target too
     commands.remove(chunk.entities[i], 'health');
   }
 }

@@ -1,0 +1,44 @@
+// The JS kernels of e2e/hierarchy.spec.js: a ChildOf forest whose world positions propagate
+// parent before child (a cascade system), restructured by kernels as it runs. Values are small
+// integers, exact in f32, so the page can check every node against its parent.
+
+/** worldPos = the parent's worldPos + localPos (a root: localPos); level.d = the chunk's depth. */
+export function propagate(chunk) {
+  const worldPos = chunk.columns.worldPos;
+  const localPos = chunk.columns.localPos;
+  const level = chunk.columns.level;
+  const parent = chunk.depth === 0 ? undefined : chunk.parent.worldPos;
+  if (chunk.depth === 0 && chunk.parent !== undefined) throw new Error('a depth-0 chunk has parent views');
+  for (let i = 0; i < chunk.count; i++) {
+    worldPos[2 * i] = (parent === undefined ? 0 : parent[2 * i]) + localPos[2 * i];
+    worldPos[2 * i + 1] = (parent === undefined ? 0 : parent[2 * i + 1]) + localPos[2 * i + 1];
+    level[i] = chunk.depth;
+  }
+}
+
+/**
+ * localPos.x counts up by one a frame; by its value mod 31 a node moves under the batch's first
+ * row (0; a cycle is refused at the merge), leaves its parent (7), gets a new child, spawned in
+ * this batch (13: the pending handle is the pair's target), or, where localPos.y is 0, is despawned
+ * with its subtree (29).
+ */
+export function restructure(chunk, dt, commands) {
+  const localPos = chunk.columns.localPos;
+  const first = chunk.entities[0];
+  for (let i = 0; i < chunk.count; i++) {
+    const x = localPos[2 * i] + 1;
+    localPos[2 * i] = x;
+    const e = chunk.entities[i];
+    switch (x % 31) {
+      case 0: if (e !== first) commands.addPair(e, 'ChildOf', first); break;
+      case 7: commands.removePair(e, 'ChildOf', '*'); break;
+      case 13: {
+        const child = commands.spawn({ localPos: { x: 1, y: x % 5 }, worldPos: {}, level: {} });
+        commands.addPair(child, 'ChildOf', e);
+        break;
+      }
+      case 29: if (localPos[2 * i + 1] === 0) commands.despawn(e); break;
+      default:
+    }
+  }
+}
