@@ -15,7 +15,13 @@ export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: Kern
   commands.add(child, 'health', { hp: 3 });
   commands.set(child, 'health', { regen: 0.5 });
   commands.remove(chunk.entities[0] ?? child, 'frozen');
+  commands.addPair(child, 'Targets', chunk.entities[0] ?? child, { since: 2 });
+  commands.addPair(child, 'ChildOf', chunk.entities[0] ?? child);
+  commands.removePair(child, 'Targets', '*');
   commands.despawn(child);
+  const depth: number = chunk.depth;
+  const up = chunk.parent?.worldPos;
+  if (up instanceof Float32Array && p instanceof Float32Array && depth > 0) p.set(up);
 };
 
 export async function usage(): Promise<void> {
@@ -74,6 +80,8 @@ export async function usage(): Promise<void> {
   const kernelNames: readonly string[] = withKernels.kernels;
   scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'],
     query: { with: [], without: ['frozen'], optional: [], changed: [], added: [] }, spawnsPerBatch: 4 });
+  scheduler.addSystem({ name: 'Propagate', kernel: 'integrate', reads: ['position'], writes: ['worldPos'],
+    cascade: 'ChildOf', parentReads: ['worldPos'] });
   const builtins = builtinsOf(ecsia);
   builtins.spawnMovers(world, 100, 1, { bare: true });
   builtins.spawnHeavy(world, 10, 2, { group: 3 });
