@@ -249,7 +249,24 @@ function iteration(results) {
     ['l', ...names.map(() => 'r'), 'l', 'r', 'r']);
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration };
+// The hierarchy workload (web/bench/hierarchy.js): ms per frame of each way to propagate world
+// positions through the forest, their ratio to the JS loop, and the re-parenting figures.
+function hierarchy(results) {
+  const h = results.browserResults.hierarchy;
+  if (!h) return '(not run)';
+  const loop = h.msPerFrame['JS loop'];
+  const rows = Object.entries(h.msPerFrame).map(([name, ms]) => [name, n3(ms), `**${n2(ms / loop)}x**`,
+    name === 'JS loop' ? '(reference)' : String(h.differ[name])]);
+  const r = h.reparent;
+  return `${table([`${count(h.nodes)} nodes, ${count(h.roots)} roots, depth ${h.maxDepth}: ms per frame`, 'median', '/ JS loop',
+    'nodes differing from the JS loop'], rows, ['l', 'r', 'r', 'r'])}
+
+Serial and ${h.autoWorkers} worker(s) give the same state hash: ${h.hashesEqual ? 'yes' : '**NO**'}. Re-parenting
+${count(r.nodes)} nodes a frame (serial): the \`addPair\` calls ${n2(r.addPairMs)} ms, the frame after them ${n2(r.frameAfterMs)} ms
+(a steady frame: ${n3(r.steadyMs)} ms).`;
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

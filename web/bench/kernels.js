@@ -37,3 +37,18 @@ export function heavy7(chunk) { heavyRows(chunk.columns.heavy7, chunk.count); }
 
 /** Does nothing: what remains is the per-batch cost of calling a JS kernel. */
 export function nothing() {}
+
+/**
+ * hierarchy: worldPos = the parent's worldPos + local (a cascade system over ChildOf with
+ * parentReads: ['worldPos']; at depth 0 chunk.parent is undefined: worldPos = local).
+ */
+export function propagate(chunk) {
+  const local = chunk.columns.local;
+  const pos = chunk.columns.worldPos;
+  const up = chunk.parent?.worldPos;
+  if (up === undefined) {
+    for (let i = 0, n = 2 * chunk.count; i < n; i++) pos[i] = local[i];
+  } else {
+    for (let i = 0, n = 2 * chunk.count; i < n; i++) pos[i] = up[i] + local[i];
+  }
+}
