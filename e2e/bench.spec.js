@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoPageErrors, servers } from './support.js';
 
 test('the benchmark page runs every workload, and heavy hashes equal the serial one', async ({ page }) => {
-  test.setTimeout(180_000);  // eleven workloads, each warming up every variant it compares
+  test.setTimeout(180_000);  // twelve workloads, each warming up every variant it compares
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(`${servers.isolated}/web/bench/index.html`);
@@ -25,6 +25,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
       executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4, extractSizes: [3000] }),
       calls: await b.run('calls', { population: 200, repetitions: 2, sampleMs: 2, warmupMs: 20 }),
       iteration: await b.run('iteration', { repetitions: 2, sampleMs: 2, warmupMs: 5, settleMs: 0 }),
+      hierarchy: await b.run('hierarchy', { nodes: 3000, roots: 30, repetitions: 1, reparent: 200, reparentFrames: 1, warmupMs: 5, settleMs: 0 }),
       unknown: await b.run('warp').then(() => 'no error', (e) => e.message),
     };
   });
@@ -71,6 +72,12 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(positive(r.executor.scenario.autoOverSerial) && r.executor.scenario.hashesEqual).toBe(true);
   expect(r.executor.extract.map((x) => [x.entities, x.bytes])).toEqual([[3000, 3000 * 20]]);
   expect(positive(r.executor.extract[0].usWith) && positive(r.executor.extract[0].usWithout)).toBe(true);
+  // hierarchy: every variant propagates the same world positions as the JS loop.
+  expect(Object.values(r.hierarchy.differ)).toEqual([0, 0, 0, 0]);
+  expect(r.hierarchy.hashesEqual).toBe(true);
+  expect(r.hierarchy.maxDepth).toBe(8);
+  expect(Object.values(r.hierarchy.msPerFrame).every(positive)).toBe(true);
+  expect(positive(r.hierarchy.reparent.frameAfterMs)).toBe(true);
   // calls and iteration: every library measured, ecsia's ratio to the fastest per operation/shape.
   const libraries = ['bitECS', 'ecsia', 'koota', 'piecs', 'wolf-ecs'];
   expect(Object.keys(r.calls.nsPerOp).sort()).toEqual(libraries);

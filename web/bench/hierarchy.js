@@ -196,7 +196,9 @@ function differing(forest, reference, variant) {
 }
 
 /** The hierarchy workload (see the top of this file). */
-export async function hierarchy(env, { nodes = 100_000, roots = 1_000, maxDepth = 8, repetitions = 15, reparent = 10_000, reparentFrames = 5 } = {}) {
+export async function hierarchy(env, {
+  nodes = 100_000, roots = 1_000, maxDepth = 8, repetitions = 15, reparent = 10_000, reparentFrames = 5, warmupMs = 300, settleMs = 2500,
+} = {}) {
   const { ecsia } = env;
   const forest = makeForest(nodes, roots, maxDepth);
   const auto = autoWorkers(globalThis.navigator?.hardwareConcurrency, ecsia.maxWorkers);
@@ -212,7 +214,7 @@ export async function hierarchy(env, { nodes = 100_000, roots = 1_000, maxDepth 
     { name: `bitECS ${VERSIONS.bitECS}`, run: bitecsRun.run, settle: true },
     { name: `koota ${VERSIONS.koota}`, run: kootaRun.run, settle: true },
   ];
-  const { samples } = await interleave(variants, { repetitions });
+  const { samples } = await interleave(variants, { repetitions, warmupMs, settleMs });
   const msPerFrame = Object.fromEntries(Object.entries(samples).map(([name, ms]) => [name, median(ms)]));
   const differ = {
     'ecsia JS kernel, serial': differing(forest, loop, serial),
