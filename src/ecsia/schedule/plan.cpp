@@ -19,24 +19,27 @@ bool names(const std::vector<std::string>& list, const std::string& name) {
 
 }  // namespace
 
-// A cascade system's parent reads are reads of other rows (any row can be a parent): they
-// conflict with another system's writes like reads do. Its own writes of the same component are
-// no conflict: depth levels order them (a level reads only levels that finished before it).
+// How `reader` reads `id` where another system's write of it conflicts, or nullptr. A cascade
+// system's parent reads and a system's lookups read other rows (any row can be a parent or be
+// looked up): they conflict with another system's writes like reads do. A cascade system's own
+// writes of a component it reads of parents are no conflict: depth levels order them (a level
+// reads only levels that finished before it).
+const char* read_kind(const SystemDesc& reader, ComponentId id) {
+    if (contains(reader.reads, id)) return "reads";
+    if (contains(reader.parent_reads, id)) return "reads of parents";
+    if (contains(reader.lookups, id)) return "looks up";
+    return nullptr;
+}
+
 std::string conflict_between(const SystemDesc& a, const SystemDesc& b, const ComponentRegistry& registry) {
     for (ComponentId id : a.writes) {
         const std::string& name = registry.desc(id).name;
         if (contains(b.writes, id)) return "'" + a.name + "' and '" + b.name + "' both write '" + name + "'";
-        if (contains(b.reads, id)) return "'" + a.name + "' writes '" + name + "', which '" + b.name + "' reads";
-        if (contains(b.parent_reads, id)) {
-            return "'" + a.name + "' writes '" + name + "', which '" + b.name + "' reads of parents";
-        }
+        if (const char* kind = read_kind(b, id)) return "'" + a.name + "' writes '" + name + "', which '" + b.name + "' " + kind;
     }
     for (ComponentId id : b.writes) {
-        if (contains(a.reads, id)) {
-            return "'" + b.name + "' writes '" + registry.desc(id).name + "', which '" + a.name + "' reads";
-        }
-        if (contains(a.parent_reads, id)) {
-            return "'" + b.name + "' writes '" + registry.desc(id).name + "', which '" + a.name + "' reads of parents";
+        if (const char* kind = read_kind(a, id)) {
+            return "'" + b.name + "' writes '" + registry.desc(id).name + "', which '" + a.name + "' " + kind;
         }
     }
     return {};

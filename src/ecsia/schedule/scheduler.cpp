@@ -95,6 +95,7 @@ private:
     void run_main_thread_system(std::uint32_t s);
     void merge_main_thread_writes(std::uint32_t s);
     void check_cascade(const SystemDesc& system) const;
+    void check_lookups(const SystemDesc& system) const;
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
     bool start_steps();
@@ -176,10 +177,11 @@ void Scheduler::Impl::add_system(SystemDesc system) {
                                                      : std::string(bodies[0]) + ", " + bodies[1] + " and " + bodies[2];
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' has " + which + ": give it one of them");
     }
-    for (const auto* list : {&system.reads, &system.writes, &system.parent_reads}) {
+    for (const auto* list : {&system.reads, &system.writes, &system.parent_reads, &system.lookups}) {
         for (ComponentId id : *list) world_->components().desc(id);
     }
     check_cascade(system);
+    check_lookups(system);
     if (!system.query_set) {
         system.query = QueryDesc{};
         system.query.with = system.reads;
@@ -456,6 +458,27 @@ void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
     }
 }
 
+void Scheduler::Impl::check_lookups(const SystemDesc& system) const {
+    if (system.lookups.empty()) return;
+    if (!system.kernel) {
+        throw Error(ErrorCode::BadDefinition, "system '" + system.name +
+                                                  "' declares lookups but has no kernel: a main-thread system reads the world directly");
+    }
+    for (ComponentId id : system.lookups) {
+        const ComponentDesc& desc = world_->components().desc(id);
+        const std::string what = "system '" + system.name + "' lookups '" + desc.name + "'";
+        if (desc.relation) throw Error(ErrorCode::BadValue, what + ", which is a relation: kernels read pairs with target_of");
+        if (desc.size == 0) throw Error(ErrorCode::BadValue, what + ", which has no fields: there is no value to read");
+        if (std::count(system.writes.begin(), system.writes.end(), id) > 0) {
+            throw Error(ErrorCode::BadDefinition, what + ", which it also writes: another of its batches could be writing "
+                                                         "the row being read");
+        }
+        if (std::count(system.lookups.begin(), system.lookups.end(), id) > 1) {
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' lists '" + desc.name + "' twice in lookups");
+        }
+    }
+}
+
 void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
@@ -592,6 +615,8 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
                           world_->cursors().frames()};
     context.notes = &batch.notes;
+    context.world = world_;
+    context.lookups = systems_[batch.system].lookups;
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif

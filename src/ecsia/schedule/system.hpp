@@ -34,6 +34,26 @@ struct KernelContext {
     std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
     // The batch's notes (Batch::notes); null: note() keeps nothing.
     std::vector<std::string>* notes = nullptr;
+    // The world and the system's SystemDesc::lookups, for lookup() and target_of() (the scheduler
+    // sets them; null: lookups refused).
+    const World* world = nullptr;
+    std::span<const ComponentId> lookups = {};
+
+    // Any live entity's value of `id`, one of the system's lookups (BadValue otherwise), as the
+    // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
+    // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
+    // valid during this kernel call only. Costs a handle check and two indexed loads.
+    template <typename T>
+    const T* lookup(ComponentId id, Entity entity) const {
+        return reinterpret_cast<const T*>(lookup_raw(id, entity));
+    }
+    const std::byte* lookup_raw(ComponentId id, Entity entity) const;
+    // lookup_raw without the declaration check, for glue that checked it once (wasm/js_kernel.cpp).
+    const std::byte* lookup_declared(ComponentId id, Entity entity) const noexcept;
+    // The target of `subject`'s pair of an exclusive relation (e.g. World::kChildOf: the parent),
+    // or the null entity when it has none or is not alive. Pairs change only at merges, so within
+    // a wave every batch sees the same. BadValue for a relation that is not exclusive.
+    Entity target_of(Entity subject, RelationId relation) const;
 
     // Leaves a diagnostic for the merge: a kernel may run on a worker, where nothing can be
     // reported, so the merge reports the batch's notes after the wave, in batch-id order (G3),
@@ -104,6 +124,12 @@ struct SystemDesc {
     // chunk.parent()->read<T>(id), as earlier levels of this frame left them. Planned like reads;
     // reading a component of the parents that the system itself writes is what levels make safe.
     std::vector<ComponentId> parent_reads;
+    // Components (with fields) whose value for ANY live entity the kernel reads through
+    // ctx.lookup<T>(id, entity): a unit's target's position, a neighbour's velocity. Planned like
+    // reads (after the systems that write them, in another wave), so every batch sees the same
+    // values whatever the thread count. A system cannot look up a component it writes (another
+    // batch of it could be writing the row being read).
+    std::vector<ComponentId> lookups;
 };
 
 }  // namespace ecsia

@@ -1,0 +1,40 @@
+// KernelContext's reads of other entities (system.hpp): lookups and exclusive targets. They run
+// on workers during a wave, when no structural change happens (those wait for the merge) and no
+// system of the wave writes a looked-up component (the plan puts writers in other waves), so the
+// entity pool, the location table, the columns and the relation store are read without locks.
+
+#include <algorithm>
+#include <string>
+
+#include "ecsia/base/error.hpp"
+#include "ecsia/schedule/system.hpp"
+#include "ecsia/world/world.hpp"
+
+namespace ecsia {
+
+const std::byte* KernelContext::lookup_raw(ComponentId id, Entity entity) const {
+    if (world == nullptr || std::find(lookups.begin(), lookups.end(), id) == lookups.end()) {
+        const std::string name = world != nullptr && id < world->components().size()
+                                     ? "'" + world->components().desc(id).name + "'"
+                                     : "component id " + std::to_string(id);
+        throw Error(ErrorCode::BadValue, "lookup of " + name + ": the system does not declare it in its lookups");
+    }
+    return lookup_declared(id, entity);
+}
+
+const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) const noexcept {
+    if (world == nullptr || !world->is_alive(entity)) return nullptr;
+    const EntityLocation at = world->locate(entity);
+    const Column* column = world->tables().table(at.table).column(id);
+    return column == nullptr ? nullptr : column->element(at.row);
+}
+
+Entity KernelContext::target_of(Entity subject, RelationId relation) const {
+    if (world == nullptr) throw Error(ErrorCode::BadValue, "target_of: this kernel context has no world");
+    if (!world->relation_options(relation).exclusive) {
+        return world->target_of(subject, relation);  // the world's BadValue, naming the relation
+    }
+    return world->is_alive(subject) ? world->target_of(subject, relation) : kNullEntity;
+}
+
+}  // namespace ecsia

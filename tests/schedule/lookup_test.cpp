@@ -1,0 +1,244 @@
+// Lookups (SystemDesc::lookups, KernelContext::lookup / target_of): a kernel reads any live
+// entity's value of a declared component: a unit's target's position, a child's parent's. The
+// values are those the earlier waves left (the plan puts writers of a looked-up component in
+// other waves), so every worker count gives the same state hash; a dead, stale or pending handle
+// gives nullptr, never another entity's data (G4); undeclared lookups fail the batch; bad
+// declarations are refused at add_system.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/world/world.hpp"
+#include "support/rng.hpp"
+#include "support/test_components.hpp"
+#include "support/world_checks.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+struct Units {
+    World world{WorldOptions{1u << 14, 22}};
+    ComponentId pos = world.component<test::Position>();
+    ComponentId vel = world.component<test::Velocity>();
+    ComponentId target = world.component<test::Target>();
+    std::vector<Entity> units;
+    std::vector<std::string> diagnostics;
+
+    Units() { world.diagnostics().set_sink([this](const std::string& m) { diagnostics.push_back(m); }); }
+
+    // `count` units at integer positions, each targeting a random other one (some none).
+    void build(test::Rng& rng, std::uint32_t count) {
+        for (std::uint32_t i = 0; i < count; ++i) {
+            units.push_back(world.spawn(test::Position{float(rng.below(100)), float(rng.below(100))}, test::Velocity{0, 0},
+                                        test::Target{kNullEntity}));
+        }
+        for (Entity e : units) {
+            if (!rng.chance(10)) world.set(e, test::Target{rng.pick(units)});
+        }
+    }
+};
+
+// Velocity = the target's position - own position (0 without a live target).
+SystemDesc aim(const Units& u) {
+    SystemDesc system;
+    system.name = "Aim";
+    system.reads = {u.pos, u.target};
+    system.writes = {u.vel};
+    system.lookups = {u.pos};
+    const ComponentId pos = u.pos, vel = u.vel, target = u.target;
+    system.kernel = [pos, vel, target](KernelContext& ctx) {
+        const test::Position* p = ctx.chunk.read<test::Position>(pos);
+        const test::Target* t = ctx.chunk.read<test::Target>(target);
+        test::Velocity* v = ctx.chunk.write<test::Velocity>(vel);
+        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+            const test::Position* there = ctx.lookup<test::Position>(pos, t[i].who);
+            v[i] = there == nullptr ? test::Velocity{0, 0} : test::Velocity{there->x - p[i].x, there->y - p[i].y};
+        }
+    };
+    return system;
+}
+
+// Position += velocity / 4 (a writer of the looked-up component: another wave than Aim).
+SystemDesc step(const Units& u) {
+    SystemDesc system;
+    system.name = "Step";
+    system.reads = {u.vel};
+    system.writes = {u.pos};
+    system.after = {"Aim"};
+    const ComponentId pos = u.pos, vel = u.vel;
+    system.kernel = [pos, vel](KernelContext& ctx) {
+        test::Position* p = ctx.chunk.write<test::Position>(pos);
+        const test::Velocity* v = ctx.chunk.read<test::Velocity>(vel);
+        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) p[i] = test::Position{p[i].x + v[i].dx / 4, p[i].y + v[i].dy / 4};
+    };
+    return system;
+}
+
+std::vector<std::uint64_t> run(std::uint32_t workers, std::uint64_t seed, bool check) {
+    Units u;
+    test::Rng rng(seed);
+    u.build(rng, 500);
+    SchedulerOptions options;
+    options.workers = workers;
+    options.batch_rows = 32;
+    Scheduler scheduler(u.world, options);
+    scheduler.add_system(aim(u));
+    scheduler.add_system(step(u));
+    std::vector<std::uint64_t> hashes;
+    for (int frame = 0; frame < 20; ++frame) {
+        // What Aim will see: the positions as the frame starts (Step runs in a later wave).
+        std::vector<test::Velocity> expected;
+        for (Entity e : u.units) {
+            if (!u.world.is_alive(e)) continue;
+            const Entity who = u.world.get<test::Target>(e).who;
+            const test::Position& p = u.world.get<test::Position>(e);
+            expected.push_back(u.world.is_alive(who) ? test::Velocity{u.world.get<test::Position>(who).x - p.x,
+                                                                      u.world.get<test::Position>(who).y - p.y}
+                                                     : test::Velocity{0, 0});
+        }
+        scheduler.update(0.016f);
+        if (check) {
+            std::size_t k = 0;
+            for (Entity e : u.units) {
+                if (!u.world.is_alive(e)) continue;
+                const test::Velocity got = u.world.get<test::Velocity>(e);
+                REQUIRE(got.dx == expected[k].dx);
+                REQUIRE(got.dy == expected[k].dy);
+                ++k;
+            }
+        }
+        hashes.push_back(state_hash(u.world));
+        // Between frames: some targets die (their handles go stale; the slots are reused by new
+        // units, whose handles have another generation).
+        for (int i = 0; i < 5; ++i) {
+            const Entity victim = rng.pick(u.units);
+            if (u.world.is_alive(victim)) u.world.despawn(victim);
+            u.units.push_back(u.world.spawn(test::Position{float(rng.below(100)), 0.0f}, test::Velocity{0, 0},
+                                            test::Target{rng.pick(u.units)}));
+        }
+    }
+    REQUIRE(u.diagnostics.empty());
+    return hashes;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel looks up other entities' values as the earlier waves left them; dead and stale handles give nullptr",
+          "[schedule][lookup]") {
+    for (std::uint64_t seed : {1ull, 2ull}) {
+        INFO("seed " << seed);
+        run(0, seed, true);
+    }
+}
+
+TEST_CASE("lookups give the same state hash frame by frame for the serial executor and 1, 2 and 4 workers",
+          "[schedule][lookup][threads]") {
+    const std::vector<std::uint64_t> serial = run(0, 7, false);
+    for (std::uint32_t workers : {1u, 2u, 4u}) {
+        INFO(workers << " worker(s)");
+        CHECK(run(workers, 7, false) == serial);
+    }
+}
+
+TEST_CASE("the plan puts a writer of a looked-up component in another wave, and says why", "[schedule][lookup]") {
+    Units u;
+    Scheduler scheduler(u.world, SchedulerOptions{});
+    SystemDesc chase;  // reads no position of its own rows: the lookup is the only conflict
+    chase.name = "Chase";
+    chase.reads = {u.target};
+    chase.writes = {u.vel};
+    chase.lookups = {u.pos};
+    chase.kernel = [](KernelContext&) {};
+    SystemDesc teleport;
+    teleport.name = "Teleport";
+    teleport.writes = {u.pos};
+    teleport.kernel = [](KernelContext&) {};
+    scheduler.add_system(chase);
+    scheduler.add_system(teleport);
+    const Plan& plan = scheduler.plan();
+    CHECK(plan.wave_of[0] != plan.wave_of[1]);
+    CHECK_THAT(scheduler.explain_plan(), Catch::Contains("'Teleport' writes 'position', which 'Chase' looks up"));
+}
+
+TEST_CASE("target_of in a kernel gives a child's parent, whose value a lookup reads", "[schedule][lookup]") {
+    Units u;
+    const Entity parent = u.world.spawn(test::Position{10, 20}, test::Velocity{0, 0}, test::Target{kNullEntity});
+    const Entity child = u.world.spawn(test::Position{1, 1}, test::Velocity{0, 0}, test::Target{kNullEntity});
+    const Entity orphan = u.world.spawn(test::Position{5, 5}, test::Velocity{0, 0}, test::Target{kNullEntity});
+    u.world.add_pair(child, World::kChildOf, parent);
+    const RelationId likes = u.world.define_relation("Likes");
+    Scheduler scheduler(u.world, SchedulerOptions{});
+    SystemDesc follow;
+    follow.name = "Follow";
+    follow.reads = {u.pos};
+    follow.writes = {u.vel};
+    follow.lookups = {u.pos};
+    std::string refused;
+    const ComponentId pos = u.pos, vel = u.vel;
+    follow.kernel = [pos, vel, likes, &refused](KernelContext& ctx) {
+        test::Velocity* v = ctx.chunk.write<test::Velocity>(vel);
+        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+            const test::Position* up = ctx.lookup<test::Position>(pos, ctx.target_of(ctx.chunk.entities()[i], World::kChildOf));
+            v[i] = up == nullptr ? test::Velocity{-1, -1} : test::Velocity{up->x, up->y};
+        }
+        refused = test::thrown_message([&] { (void)ctx.target_of(ctx.chunk.entities()[0], likes); });
+    };
+    scheduler.add_system(follow);
+    scheduler.update(0.016f);
+    CHECK(u.world.get<test::Velocity>(child).dx == 10);
+    CHECK(u.world.get<test::Velocity>(child).dy == 20);
+    CHECK(u.world.get<test::Velocity>(parent).dx == -1);
+    CHECK(u.world.get<test::Velocity>(orphan).dx == -1);
+    CHECK_THAT(refused, Catch::Contains("'Likes' is not exclusive"));
+}
+
+TEST_CASE("an undeclared lookup fails its batch naming the component; the next frame runs", "[schedule][lookup]") {
+    Units u;
+    const Entity a = u.world.spawn(test::Position{1, 2}, test::Velocity{0, 0}, test::Target{kNullEntity});
+    Scheduler scheduler(u.world, SchedulerOptions{});
+    SystemDesc sneaky;
+    sneaky.name = "Sneaky";
+    sneaky.reads = {u.pos};
+    sneaky.writes = {u.vel};
+    const ComponentId pos = u.pos;
+    sneaky.kernel = [pos](KernelContext& ctx) { (void)ctx.lookup<test::Position>(pos, ctx.chunk.entities()[0]); };
+    scheduler.add_system(sneaky);
+    scheduler.update(0.016f);
+    scheduler.update(0.016f);
+    REQUIRE_FALSE(u.diagnostics.empty());
+    CHECK_THAT(u.diagnostics[0], Catch::Contains("lookup of 'position': the system does not declare it in its lookups"));
+    CHECK(u.world.is_alive(a));
+}
+
+TEST_CASE("bad lookups are refused when the system is added", "[schedule][lookup]") {
+    Units u;
+    const ComponentId tag = u.world.component<test::Enemy>();
+    Scheduler scheduler(u.world, SchedulerOptions{});
+    auto with_lookups = [&](std::vector<ComponentId> lookups, bool main_thread = false) {
+        SystemDesc s = aim(u);
+        s.lookups = std::move(lookups);
+        if (main_thread) {
+            s.kernel = nullptr;
+            s.main_thread = [](World&, float) {};
+        }
+        return s;
+    };
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({u.vel})); }),
+               Catch::Contains("lookups 'velocity', which it also writes"));
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({tag})); }), Catch::Contains("which has no fields"));
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({World::kChildOf})); }),
+               Catch::Contains("which is a relation"));
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({u.pos, u.pos})); }),
+               Catch::Contains("twice in lookups"));
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({u.pos}, true)); }),
+               Catch::Contains("declares lookups but has no kernel"));
+    CHECK_THAT(test::thrown_message([&] { scheduler.add_system(with_lookups({ComponentId{999}})); }),
+               Catch::Contains("999"));
+    CHECK(scheduler.plan().waves.empty());
+}
