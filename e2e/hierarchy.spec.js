@@ -49,7 +49,7 @@ test('a JS kernel cascade propagates a changing forest parent before child, the 
 });
 
 for (const { variant, server } of variants) {
-  test(`${variant} build: cascade and parentReads are checked, and only kernel systems take them`, async ({ page }) => {
+  test(`${variant} build: cascade, parentReads and lookups are checked, and only kernel systems take them`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
       const { HIERARCHY_KERNELS_URL, buildForest } = await import('/web/test/hierarchy_scenario.js');
@@ -66,6 +66,10 @@ for (const { variant, server } of variants) {
         parentReadsAlone: { name: 'D', ...base, parentReads: ['worldPos'] },
         parentReadsUnknown: { name: 'E', ...base, cascade: 'ChildOf', parentReads: ['nope'] },
         mainThread: { name: 'F', reads: [], writes: [], cascade: 'ChildOf', run() {} },
+        lookupWritten: { name: 'G', ...base, lookups: ['worldPos'] },
+        lookupUnknown: { name: 'H', ...base, lookups: ['nope'] },
+        lookupTag: { name: 'I', ...base, lookups: ['ChildOf'] },
+        lookupMainThread: { name: 'J', reads: [], writes: [], lookups: ['localPos'], run() {} },
       };
       const out = {};
       for (const [label, spec] of Object.entries(cases)) {
@@ -82,7 +86,106 @@ for (const { variant, server } of variants) {
     expect(r.parentReadsAlone).toMatch(/declares parent_reads without a cascade relation/);
     expect(r.parentReadsUnknown).toMatch(/parentReads names unknown component 'nope'/);
     expect(r.mainThread).toMatch(/cascade is for kernel systems/);
+    expect(r.lookupWritten).toMatch(/lookups 'worldPos', which it also writes/);
+    expect(r.lookupUnknown).toMatch(/lookups names unknown component 'nope'/);
+    expect(r.lookupTag).toMatch(/lookups names 'ChildOf', which is a relation, not a component/);
+    expect(r.lookupMainThread).toMatch(/lookups is for kernel systems/);
     expect(r.plan).toEqual([]);
     expectNoPageErrors(log);
   });
 }
+
+// Lookups: a JS kernel reads other entities' values (lookups: ['position']) and a parent
+// (chunk.targetOf), as the waves before it left them, the same at every worker count and build;
+// dead and stale handles give -1 (G4).
+async function lookups(page, { threads, workers, frames }) {
+  return page.evaluate(async ({ threads, workers, frames }) => {
+    const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
+    const { rng } = await import('/web/test/rng.js');
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+    const world = ecsia.createWorld({ maxEntities: 1 << 14 });
+    world.defineComponent('position', { x: 'f32', y: 'f32' });
+    world.defineComponent('target', { who: 'entity' });
+    world.defineComponent('aim', { dx: 'f32', dy: 'f32', px: 'f32', py: 'f32' });
+    const next = rng(3);
+    const units = [];
+    for (let i = 0; i < 800; i++) units.push(world.spawn({ position: { x: next(100), y: next(100) }, target: {}, aim: {} }));
+    for (const u of units) {
+      if (next(10) > 0) world.set(u, 'target', { who: units[next(units.length)] });
+      if (next(3) === 0) {
+        const parent = units[next(units.length)];
+        try { world.addPair(u, 'ChildOf', parent); } catch { /* a cycle: stays a root */ }
+      }
+    }
+    const scheduler = world.createScheduler({ workers, batchRows: 64 });
+    scheduler.addSystem({ name: 'Aim', kernel: 'aim', reads: ['position', 'target'], writes: ['aim'], lookups: ['position'] });
+    scheduler.addSystem({ name: 'Drift', kernel: 'drift', reads: [], writes: ['position'], after: ['Aim'] });
+    const hashes = [];
+    let mismatches = 0;
+    let checked = 0;
+    for (let f = 0; f < frames; f++) {
+      // What Aim must see: positions as the frame starts (Drift runs in a later wave).
+      const expected = new Map();
+      for (const u of units) {
+        if (!world.isAlive(u)) continue;
+        const p = world.get(u, 'position');
+        const who = world.get(u, 'target').who;
+        const there = who !== null && world.isAlive(who) ? world.get(who, 'position') : null;
+        const parent = world.targetOf(u, 'ChildOf');
+        const up = parent === null ? null : world.get(parent, 'position');
+        expected.set(u, [there ? there.x - p.x : 0, there ? there.y - p.y : 0, up ? up.x : -1, up ? up.y : -1]);
+      }
+      await scheduler.update(1 / 60);
+      for (const [u, want] of expected) {
+        const got = world.get(u, 'aim');
+        checked += 1;
+        if (got.dx !== want[0] || got.dy !== want[1] || got.px !== want[2] || got.py !== want[3]) mismatches += 1;
+      }
+      hashes.push(world.stateHash());
+      // Targets die; their slots are reused by new units (stale handles in the old targets).
+      for (let k = 0; k < 10; k++) {
+        const victim = units[next(units.length)];
+        if (world.isAlive(victim)) world.despawn(victim);
+        units.push(world.spawn({ position: { x: next(100), y: 0 }, target: { who: units[next(units.length)] }, aim: {} }));
+      }
+    }
+    const plan = scheduler.plan();
+    // An undeclared lookup fails its batch, naming the component and the declared ones.
+    scheduler.addSystem({ name: 'Peek', kernel: 'peekUndeclared', reads: ['position'], writes: [], lookups: ['position'] });
+    await scheduler.update(1 / 60);
+    const out = { variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, checked, plan, diagnostics };
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  }, { threads, workers, frames });
+}
+
+test('JS kernels look up other entities and their parent as the earlier waves left them, the same at every worker count and build', async ({ page, browser }) => {
+  const frames = 8;
+  const log = await openTestPage(page, servers.isolated);
+  const serial = await lookups(page, { threads: 4, workers: 0, frames });
+  expect(serial.checked).toBeGreaterThan(6000);
+  expect(serial.mismatches).toBe(0);
+  expect(serial.plan).toEqual([['Aim'], ['Drift']]);
+  // The only diagnostics: Peek's batches failing (one per batch), naming what it looked up.
+  const others = serial.diagnostics.filter((m) => !m.includes('threads are off'));
+  expect(others.length).toBeGreaterThan(0);
+  for (const m of others) {
+    expect(m).toMatch(/^ecsia: system 'Peek' failed in batch \d+: JS kernel 'peekUndeclared' threw: Error: chunk\.lookup: 'target' is not one of the system's lookups \(lookups: position\)/);
+  }
+  for (const workers of [1, 2, 4]) {
+    const threaded = await lookups(page, { threads: 4, workers, frames });
+    expect(threaded.mismatches).toBe(0);
+    expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
+  }
+  expectNoPageErrors(log);
+  const plainPage = await browser.newPage();
+  const plainLog = await openTestPage(plainPage, servers.plain);
+  const single = await lookups(plainPage, { threads: 'auto', frames });
+  expect(single.variant).toBe('single');
+  expect(single.mismatches).toBe(0);
+  expect(single.hashes).toEqual(serial.hashes);
+  expectNoPageErrors(plainLog);
+  await plainPage.close();
+});

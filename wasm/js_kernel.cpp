@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 
 #include "ecsia/world/world.hpp"
@@ -91,6 +92,27 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* co
     return context->commands.append_encoded(words, records);
 }
 
+// chunk.lookup: the address of `entity`'s element of `component` (one of the system's lookups,
+// which the JS side checked), or 0 when the entity is not alive or lacks it. Allocates nothing and
+// cannot throw: a kernel calls it while it runs.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup(const ecsia::KernelContext* context, std::uint32_t component,
+                                                       std::uint32_t entity) {
+    return ecsia::wasm::address_of(context->lookup_declared(component, ecsia::Entity{entity}));
+}
+
+// chunk.targetOf: `subject`'s target of an exclusive relation (the JS side checked that), or the
+// null handle when it has none or is not alive. Allocates nothing and cannot throw.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_target_of(const ecsia::KernelContext* context, std::uint32_t subject,
+                                                          std::uint32_t relation) {
+    const ecsia::World* world = context->world;
+    const ecsia::Entity entity{subject};
+    if (world == nullptr || !world->is_alive(entity)) return ecsia::kNullEntity.bits;
+    const ecsia::RelationStore::Relation* r = world->relations().find(relation);
+    if (r == nullptr) return ecsia::kNullEntity.bits;
+    const std::span<const ecsia::Entity> targets = world->relations().targets(*r, entity);
+    return targets.empty() ? ecsia::kNullEntity.bits : targets.front().bits;
+}
+
 // `bytes` bytes for the UTF-8 message of a failure, read by the kernel after the JS call returns.
 EMSCRIPTEN_KEEPALIVE char* ecsia_kernel_error_buffer(std::uint32_t bytes) {
     ecsia::wasm::js_failure.assign(bytes, '\0');
@@ -172,6 +194,7 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     system.spawns_per_batch = spec.spawns_per_batch;
     system.cascade = spec.cascade;
     system.parent_reads = spec.parent_reads;
+    system.lookups = spec.lookups;
     QueryDesc query = std::move(spec.query);
     std::vector<ComponentId> with = query.with;
     for (const Declared& d : declared) with.push_back(d.id);
@@ -191,10 +214,10 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     // Whether a batch already reported what the debug check found: once per system is enough.
     auto check_reported = std::make_shared<std::atomic<bool>>(false);
     system.kernel = [token, kernel_id = spec.kernel_id, kernel = spec.kernel, declared = std::move(declared),
-                     parent_reads = std::move(spec.parent_reads), world = &world,
+                     parent_reads = std::move(spec.parent_reads), lookups = std::move(spec.lookups), world = &world,
                      check_reported](KernelContext& context) {
         thread_local std::vector<std::uint32_t> batch;
-        batch.resize(kBatchHeader + 2 * (declared.size() + parent_reads.size()));
+        batch.resize(kBatchHeader + 2 * (declared.size() + parent_reads.size() + lookups.size()));
         Chunk& chunk = context.chunk;
         batch[kBatchToken] = token;
         batch[kBatchKernel] = kernel_id;
@@ -206,6 +229,7 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         batch[kBatchComponents] = static_cast<std::uint32_t>(declared.size());
         batch[kBatchDepth] = chunk.depth();
         batch[kBatchParentReads] = static_cast<std::uint32_t>(parent_reads.size());
+        batch[kBatchLookups] = static_cast<std::uint32_t>(lookups.size());
         for (std::size_t i = 0; i < declared.size(); ++i) {
             const Declared& d = declared[i];
             const std::byte* column = d.written ? chunk.write_raw(d.id) : chunk.raw(d.id);
@@ -217,6 +241,11 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
             const std::size_t at = kBatchHeader + 2 * (declared.size() + k);
             batch[at] = parent_reads[k];
             batch[at + 1] = parents == nullptr ? 0 : address_of(parents->raw(parent_reads[k]));
+        }
+        for (std::size_t k = 0; k < lookups.size(); ++k) {
+            const std::size_t at = kBatchHeader + 2 * (declared.size() + parent_reads.size() + k);
+            batch[at] = lookups[k];
+            batch[at + 1] = 0;
         }
         const double heap_bytes = static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
         const int status = ecsia_js_run_kernel(batch.data(), context.dt, heap_bytes);

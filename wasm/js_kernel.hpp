@@ -23,10 +23,10 @@
 //   2 row count        3 address of the batch's first entity     4 address of the KernelContext
 //   5 components in the world's registry (the JS schema cache is refreshed when it changes)
 //   6 address of the World   7 declared components (n)   8 the chunk's depth (a cascade system's
-//   level; 0 otherwise)   9 parent reads (m)   then n x { component id, column address of the
-//   batch's first row, or 0 when the table lacks it or it is a tag }, then m x { component id,
-//   address of the rows' parents' values gathered for the batch (query/parent_view.hpp), or 0 at
-//   depth 0 }
+//   level; 0 otherwise)   9 parent reads (m)   10 lookups (k)   then n x { component id, column
+//   address of the batch's first row, or 0 when the table lacks it or it is a tag }, then m x
+//   { component id, address of the rows' parents' values gathered for the batch
+//   (query/parent_view.hpp), or 0 at depth 0 }, then k x { component id, 0 }
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
 #include <cstdint>
@@ -47,7 +47,8 @@ inline constexpr std::uint32_t kBatchWorld = 6;
 inline constexpr std::uint32_t kBatchComponents = 7;
 inline constexpr std::uint32_t kBatchDepth = 8;
 inline constexpr std::uint32_t kBatchParentReads = 9;
-inline constexpr std::uint32_t kBatchHeader = 10;
+inline constexpr std::uint32_t kBatchLookups = 10;
+inline constexpr std::uint32_t kBatchHeader = 11;
 
 struct JsKernelSpec {
     std::string name;           // the system's
@@ -63,6 +64,8 @@ struct JsKernelSpec {
     // SystemDesc::cascade and parent_reads: rows in depth order, with the parents' values.
     RelationId cascade = kNoComponent;
     std::vector<ComponentId> parent_reads;
+    // SystemDesc::lookups: read through chunk.lookup (ecsia_kernel_lookup).
+    std::vector<ComponentId> lookups;
 };
 
 // A component both read and written gets one view, tracked as written. Names must already be ids.

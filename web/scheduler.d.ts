@@ -71,6 +71,21 @@ export interface KernelChunk {
    * batch: writing it changes nothing. Undefined at depth 0 and without parentReads.
    */
   parent: Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | DataView | undefined> | undefined;
+  /**
+   * Per component of the system's `lookups`: a view of the whole heap of its type (a DataView for
+   * mixed field types), which lookup()'s indexes point into. Undefined without lookups.
+   */
+  readonly lookups: Readonly<Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | DataView>> | undefined;
+  /**
+   * Where `entity`'s value of `component` (one of the system's lookups) is: the index of its first
+   * field in lookups[component] (a byte offset for a DataView; field f is at index +
+   * offsets[component][f]), or -1 when the entity is not alive (despawned, stale, a pending
+   * handle) or lacks the component. The values the waves before this one left. Allocates nothing;
+   * an undeclared component throws (failing the batch).
+   */
+  lookup(component: string, entity: number): number;
+  /** `entity`'s target of an exclusive relation (e.g. 'ChildOf': its parent), or null when it has none or is not alive. */
+  targetOf(entity: number, relation: string): number | null;
 }
 
 /** Structural changes a kernel records; they apply after the wave, in batch order. Valid during its call only. */
@@ -152,6 +167,11 @@ export interface KernelSystemSpec {
    * frame's earlier levels left them. Planned like reads.
    */
   parentReads?: readonly string[];
+  /**
+   * Components the kernel reads of any live entity through chunk.lookup (a target's position, a
+   * parent's). Planned like reads; a system cannot look up a component it writes.
+   */
+  lookups?: readonly string[];
 }
 
 export interface WaveTiming {

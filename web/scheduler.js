@@ -22,7 +22,7 @@ import { kernelSystemParts } from './internal/kernel_module.js';
 import { Chunk, pairTerms, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
-const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch', 'cascade', 'parentReads'];
+const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch', 'cascade', 'parentReads', 'lookups'];
 
 const WAITING = 1;
 
@@ -166,7 +166,7 @@ export class Scheduler {
    * the system, and the frame goes on.
    *
    * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch,
-   * cascade, parentReads }) adds a JS kernel system: `kernel` is an export of the kernel module
+   * cascade, parentReads, lookups }) adds a JS kernel system: `kernel` is an export of the kernel module
    * (loadEcsia({ kernels })), run
    * in row batches like a C++ system: on the workers in the threaded build, inline with the
    * serial executor and in the single build. The kernel gets (chunk, dt, commands): chunk =
@@ -177,7 +177,11 @@ export class Scheduler {
    * 'ChildOf'): the rows run in depth order, level after level (depth 0: no target), each level's
    * batches in parallel; a chunk holds one level (chunk.depth), and with `parentReads`
    * (component names) chunk.parent[name] is a view shaped like chunk.columns[name] of each row's
-   * parent's values, as this frame's earlier levels left them (undefined at depth 0). A
+   * parent's values, as this frame's earlier levels left them (undefined at depth 0). `lookups`
+   * (component names, planned like reads, not written by the system): chunk.lookup(name, entity)
+   * gives the index of any live entity's element in chunk.lookups[name] (a view of the whole
+   * heap), or -1 for a dead, stale or pending handle; chunk.targetOf(entity, relation) gives an
+   * exclusive relation's target (null for none). A
    * kernel that throws fails its batch (a diagnostic names system, kernel and message; the
    * batch's commands are dropped). `query` ({ with, without, optional, changed, added }) adds
    * terms: rows need reads + writes + with, except those listed in optional (their views are
@@ -222,7 +226,7 @@ export class Scheduler {
     if (typeof run !== 'function') {
       throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt, chunks) => {}, got ${describe(run)}`);
     }
-    for (const key of ['spawnsPerBatch', 'cascade', 'parentReads']) {
+    for (const key of ['spawnsPerBatch', 'cascade', 'parentReads', 'lookups']) {
       if (spec[key] !== undefined) throw new Error(`scheduler.${op}('${name}'): ${key} is for kernel systems`);
     }
     this.#addMainThreadSystem(common, run, spec.query);
@@ -240,8 +244,9 @@ export class Scheduler {
     // cascade: the relation's id (the engine checks that it is exclusive), -1 for none.
     const cascade = spec.cascade === undefined ? -1 : this.#world.relation(op, spec.cascade).id;
     const parentReads = stringList(op, 'parentReads', spec.parentReads);
+    const lookups = stringList(op, 'lookups', spec.lookups);
     const module = this.#engine.module;
-    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads }));
+    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads, lookups }));
     this.#names.add(name);
   }
 

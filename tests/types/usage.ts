@@ -22,6 +22,10 @@ export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: Kern
   const depth: number = chunk.depth;
   const up = chunk.parent?.worldPos;
   if (up instanceof Float32Array && p instanceof Float32Array && depth > 0) p.set(up);
+  const at: number = chunk.lookup('position', child);
+  const positions = chunk.lookups?.position;
+  const parent: number | null = chunk.targetOf(child, 'ChildOf');
+  if (at >= 0 && positions instanceof Float32Array && parent !== null) positions[at] += 1;
 };
 
 export async function usage(): Promise<void> {
@@ -82,6 +86,7 @@ export async function usage(): Promise<void> {
     query: { with: [], without: ['frozen'], optional: [], changed: [], added: [] }, spawnsPerBatch: 4 });
   scheduler.addSystem({ name: 'Propagate', kernel: 'integrate', reads: ['position'], writes: ['worldPos'],
     cascade: 'ChildOf', parentReads: ['worldPos'] });
+  scheduler.addSystem({ name: 'Aim', kernel: 'integrate', reads: ['target'], writes: ['aim'], lookups: ['position'] });
   const builtins = builtinsOf(ecsia);
   builtins.spawnMovers(world, 100, 1, { bare: true });
   builtins.spawnHeavy(world, 10, 2, { group: 3 });

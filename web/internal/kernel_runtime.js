@@ -41,7 +41,7 @@ const NULL_ENTITY = 0xffffffff;
 
 // Batch descriptor words (wasm/js_kernel.hpp).
 const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
-const DEPTH = 8, PARENT_READS = 9, HEADER = 10;
+const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, HEADER = 11;
 // CommandOp (command_buffer.hpp).
 const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7;
 
@@ -194,7 +194,7 @@ export class KernelRuntime {
     const token = words[at + TOKEN];
     let system = this.#systems[token];
     if (system === undefined || system.schema.size !== words[at + SCHEMA_SIZE]) {
-      system = this.#prepare(token, words[at + KERNEL], words[at + WORLD], words[at + COMPONENTS] + words[at + PARENT_READS], at, memory, system);
+      system = this.#prepare(token, words[at + KERNEL], words[at + WORLD], at, memory, system);
       this.#refresh(memory, -1);  // the schema's text may have grown the heap
       words = this.#words;
     }
@@ -241,7 +241,20 @@ export class KernelRuntime {
         parent[parentReads[k].name] = viewOf(parentReads[k], buffer, words[first + 2 * k + 1], count);
       }
     }
-    return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets, depth, parent);
+    return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets, depth, parent,
+      this.#lookupsOf(system, words[at + CONTEXT]));
+  }
+
+  // What chunk.lookup and chunk.targetOf need: the batch's context, the system's lookups and
+  // views of the whole heap for them (made once per heap buffer).
+  #lookupsOf(system, context) {
+    if (system.heapViews === null || system.heapViews.buffer !== this.#buffer) {
+      const buffer = this.#buffer;
+      const views = {};
+      for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
+      system.heapViews = { buffer, views: Object.freeze(views) };
+    }
+    return { module: this.#module, context, system, views: system.heapViews.views };
   }
 
   // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
@@ -307,7 +320,7 @@ export class KernelRuntime {
   }
 
   // A system's first batch on this thread, or the world gained components since its last one.
-  #prepare(token, kernelId, world, count, at, memory, previous) {
+  #prepare(token, kernelId, world, at, memory, previous) {
     if (this.#loadError !== null) {
       throw new Error(`the kernel module ${this.#url} failed to load on this thread: ${this.#loadError}`);
     }
@@ -316,13 +329,16 @@ export class KernelRuntime {
     const schema = this.#schema(world, memory);
     let declared = previous?.declared;
     let parentReads = previous?.parentReads;
+    let lookups = previous?.lookups;
     if (declared === undefined) {
       this.#refresh(memory, -1);
       const words = this.#words;
+      const [n, m, k] = [words[at + COMPONENTS], words[at + PARENT_READS], words[at + LOOKUPS]];
       const listed = [];
-      for (let i = 0; i < count; i++) listed.push(schema.byId[words[at + HEADER + 2 * i]]);
-      declared = listed.slice(0, words[at + COMPONENTS]);
-      parentReads = listed.slice(words[at + COMPONENTS]);
+      for (let i = 0; i < n + m + k; i++) listed.push(schema.byId[words[at + HEADER + 2 * i]]);
+      declared = listed.slice(0, n);
+      parentReads = listed.slice(n, n + m);
+      lookups = new Map(listed.slice(n + m).map((component) => [component.name, component]));
     }
     const strides = {};
     const offsets = {};
@@ -336,7 +352,14 @@ export class KernelRuntime {
       strides[component.name] ??= component.stride;
       offsets[component.name] ??= component.offsets;
     }
-    const system = { schema, kernel, twin, declared, parentReads, strides: Object.freeze(strides), offsets: Object.freeze(offsets) };
+    for (const component of lookups.values()) {  // a looked-up element is shaped like a row's
+      strides[component.name] ??= component.stride;
+      offsets[component.name] ??= component.offsets;
+    }
+    const system = {
+      schema, kernel, twin, declared, parentReads, lookups, heapViews: null,
+      strides: Object.freeze(strides), offsets: Object.freeze(offsets),
+    };
     this.#systems[token] = system;
     return system;
   }
@@ -387,7 +410,8 @@ class KernelChunk {
   #buffer;
   #address;
   #entities = null;
-  constructor(count, buffer, address, columns, strides, offsets, depth, parent) {
+  #lookups;  // { module, context, system, views }
+  constructor(count, buffer, address, columns, strides, offsets, depth, parent, lookups) {
     this.count = count;
     this.#buffer = buffer;
     this.#address = address;
@@ -398,6 +422,49 @@ class KernelChunk {
     this.depth = depth;
     /** With cascade and parentReads, below depth 0: each row's parent's values, by component. */
     this.parent = parent;
+    this.#lookups = lookups;
+  }
+
+  /**
+   * Per component of the system's lookups: a view of the whole heap of its type (a DataView for
+   * mixed field types), which lookup()'s indexes point into. Undefined without lookups.
+   */
+  get lookups() { return this.#lookups.system.lookups.size === 0 ? undefined : this.#lookups.views; }
+
+  /**
+   * Where `entity`'s value of `name` (one of the system's lookups) is: its first field's index in
+   * lookups[name] (a byte offset for a DataView), so field f is at index + offsets[name][f]; -1
+   * when the entity is not alive (despawned, stale, a pending handle) or lacks the component.
+   * The values are those the waves before this one left. Allocates nothing.
+   */
+  lookup(name, entity) {
+    const lookups = this.#lookups;
+    const component = lookups.system.lookups.get(name);
+    if (component === undefined) {
+      const declared = [...lookups.system.lookups.keys()].join(', ') || 'none';
+      throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
+    }
+    if ((entity >>> 0) !== entity) throw new Error(`chunk.lookup: ${describe(entity)} is not an entity handle`);
+    const address = lookups.module._ecsia_kernel_lookup(lookups.context, component.id, entity) >>> 0;
+    if (address === 0) return -1;
+    return component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
+  }
+
+  /**
+   * `entity`'s target of an exclusive relation (e.g. 'ChildOf': the parent), or null when it has
+   * none or is not alive. Pairs change only between waves: every batch sees the same.
+   */
+  targetOf(entity, relation) {
+    const lookups = this.#lookups;
+    const entry = lookups.system.schema.byName.get(relation);
+    if (entry === undefined || !entry.relation || !entry.exclusive) {
+      throw new Error(entry === undefined || !entry.relation
+        ? `chunk.targetOf: '${relation}' is not a relation`
+        : `chunk.targetOf: '${relation}' is not exclusive: a subject may have several targets`);
+    }
+    if ((entity >>> 0) !== entity) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
+    const target = lookups.module._ecsia_kernel_target_of(lookups.context, entity, entry.id) >>> 0;
+    return target === NULL_ENTITY ? null : target;
   }
 
   /** The rows' entity handles (a view of the table: read it, never write it). */

@@ -42,3 +42,34 @@ export function restructure(chunk, dt, commands) {
     }
   }
 }
+
+/**
+ * aim.v = the target's position - own position (lookups: ['position']; 0 without a live target),
+ * and the parent's (chunk.targetOf(e, 'ChildOf')) position in aim.px/py (-1 without one).
+ */
+export function aim(chunk) {
+  const p = chunk.columns.position;
+  const t = chunk.columns.target;
+  const a = chunk.columns.aim;
+  const positions = chunk.lookups.position;
+  for (let i = 0; i < chunk.count; i++) {
+    const at = chunk.lookup('position', t[i]);
+    a[4 * i] = at < 0 ? 0 : positions[at] - p[2 * i];
+    a[4 * i + 1] = at < 0 ? 0 : positions[at + 1] - p[2 * i + 1];
+    const parent = chunk.targetOf(chunk.entities[i], 'ChildOf');
+    const up = parent === null ? -1 : chunk.lookup('position', parent);
+    a[4 * i + 2] = up < 0 ? -1 : positions[up];
+    a[4 * i + 3] = up < 0 ? -1 : positions[up + 1];
+  }
+}
+
+/** position += (1, 1): a writer of what aim looks up (the plan puts it in another wave). */
+export function drift(chunk) {
+  const p = chunk.columns.position;
+  for (let i = 0, n = 2 * chunk.count; i < n; i++) p[i] += 1;
+}
+
+/** Looks up a component the system did not declare: the batch fails. */
+export function peekUndeclared(chunk) {
+  chunk.lookup('target', chunk.entities[0]);
+}
