@@ -100,6 +100,16 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup(const ecsia::KernelContex
     return ecsia::wasm::address_of(context->lookup_declared(component, ecsia::Entity{entity}));
 }
 
+// chunk.lookupAll: in place, each of the `count` handles at `handles` becomes where its element
+// of `component` is, as an index in units of `unit` bytes (its view's element size), or -1.
+EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
+                                                   std::int32_t* handles, std::uint32_t count, std::uint32_t unit) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::byte* element = context->lookup_declared(component, ecsia::Entity{static_cast<std::uint32_t>(handles[i])});
+        handles[i] = element == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(element) / unit);
+    }
+}
+
 // chunk.targetOf: `subject`'s target of an exclusive relation (the JS side checked that), or the
 // null handle when it has none or is not alive. Allocates nothing and cannot throw.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_target_of(const ecsia::KernelContext* context, std::uint32_t subject,
@@ -230,6 +240,10 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         batch[kBatchDepth] = chunk.depth();
         batch[kBatchParentReads] = static_cast<std::uint32_t>(parent_reads.size());
         batch[kBatchLookups] = static_cast<std::uint32_t>(lookups.size());
+        // Made before the kernel runs: while it runs nothing may allocate in the heap.
+        thread_local std::vector<std::int32_t> scratch;
+        if (!lookups.empty() && scratch.size() < std::max<std::size_t>(chunk.size(), 1)) scratch.resize(std::max<std::size_t>(chunk.size(), 1));
+        batch[kBatchScratch] = lookups.empty() ? 0 : address_of(scratch.data());
         for (std::size_t i = 0; i < declared.size(); ++i) {
             const Declared& d = declared[i];
             const std::byte* column = d.written ? chunk.write_raw(d.id) : chunk.raw(d.id);

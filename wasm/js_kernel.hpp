@@ -23,7 +23,9 @@
 //   2 row count        3 address of the batch's first entity     4 address of the KernelContext
 //   5 components in the world's registry (the JS schema cache is refreshed when it changes)
 //   6 address of the World   7 declared components (n)   8 the chunk's depth (a cascade system's
-//   level; 0 otherwise)   9 parent reads (m)   10 lookups (k)   then n x { component id, column
+//   level; 0 otherwise)   9 parent reads (m)   10 lookups (k)   11 with lookups: the address of
+//   this thread's scratch of `row count` (at least 1) int32 for chunk.lookupAll, else 0
+//   then n x { component id, column
 //   address of the batch's first row, or 0 when the table lacks it or it is a tag }, then m x
 //   { component id, address of the rows' parents' values gathered for the batch
 //   (query/parent_view.hpp), or 0 at depth 0 }, then k x { component id, 0 }
@@ -48,7 +50,8 @@ inline constexpr std::uint32_t kBatchComponents = 7;
 inline constexpr std::uint32_t kBatchDepth = 8;
 inline constexpr std::uint32_t kBatchParentReads = 9;
 inline constexpr std::uint32_t kBatchLookups = 10;
-inline constexpr std::uint32_t kBatchHeader = 11;
+inline constexpr std::uint32_t kBatchScratch = 11;
+inline constexpr std::uint32_t kBatchHeader = 12;
 
 struct JsKernelSpec {
     std::string name;           // the system's

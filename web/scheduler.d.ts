@@ -84,6 +84,12 @@ export interface KernelChunk {
    * an undeclared component throws (failing the batch).
    */
   lookup(component: string, entity: number): number;
+  /**
+   * lookup() of many entities at once (at most the batch's row count; e.g. an entity field's
+   * column): their indexes (-1 where lookup() gives -1), valid until the next lookupAll() of this
+   * batch. One call into the engine for all: several times cheaper per entity than lookup().
+   */
+  lookupAll(component: string, entities: ArrayLike<number>): Int32Array;
   /** `entity`'s target of an exclusive relation (e.g. 'ChildOf': its parent), or null when it has none or is not alive. */
   targetOf(entity: number, relation: string): number | null;
 }

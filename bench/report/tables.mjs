@@ -263,7 +263,12 @@ function hierarchy(results) {
 
 Serial and ${h.autoWorkers} worker(s) give the same state hash: ${h.hashesEqual ? 'yes' : '**NO**'}. Re-parenting
 ${count(r.nodes)} nodes a frame (serial): the \`addPair\` calls ${n2(r.addPairMs)} ms, the frame after them ${n2(r.frameAfterMs)} ms
-(a steady frame: ${n3(r.steadyMs)} ms).`;
+(a steady frame: ${n3(r.steadyMs)} ms).
+
+Reading a random target's position (${count(h.lookup.entities)} rows, serial): one \`chunk.lookup\` per row
+**${n2(h.lookup.nsPerRowLookup)} ns per row** (${n2(h.lookup.lookupOverDirect)}x), one \`chunk.lookupAll\` of the batch's target column
+**${n2(h.lookup.nsPerRowLookupAll)} ns per row** (**${n2(h.lookup.lookupAllOverDirect)}x**), against ${n2(h.lookup.nsPerRowDirect)} ns reading the
+row's own position from its column.`;
 }
 
 const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy };

@@ -25,7 +25,8 @@ export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: Kern
   const at: number = chunk.lookup('position', child);
   const positions = chunk.lookups?.position;
   const parent: number | null = chunk.targetOf(child, 'ChildOf');
-  if (at >= 0 && positions instanceof Float32Array && parent !== null) positions[at] += 1;
+  const many: Int32Array = chunk.lookupAll('position', chunk.entities);
+  if (at >= 0 && positions instanceof Float32Array && parent !== null && many.length > 0) positions[at] += 1;
 };
 
 export async function usage(): Promise<void> {

@@ -9,7 +9,8 @@
 //   koota 0.6          no depth-ordered query: each node resolves its parent chain first
 //                      (targetFor, memoised per frame), over koota's store arrays
 // Every variant's result is checked against the JS loop's. Then re-parenting: 10,000 nodes a
-// frame moved under a root (addPair calls), and the frame after them.
+// frame moved under a root (addPair calls), and the frame after them. And what a lookup costs
+// (chunk.lookup of a random target's position against a read of the row's own, ns per row).
 import * as bitecs from '/node_modules/bitecs/dist/core/index.mjs';
 import * as koota from '/node_modules/koota/dist/index.js';
 import { autoWorkers } from '../internal/engine.js';
@@ -195,6 +196,46 @@ function differing(forest, reference, variant) {
   return count;
 }
 
+// What chunk.lookup costs: a JS kernel summing each row's target's position (random targets)
+// against one summing the row's own position from its column, serial executor, ns per row.
+async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) {
+  const world = ecsia.createWorld({ maxEntities: entities + 1024 });
+  world.defineComponent('position', { x: 'f32', y: 'f32' });
+  world.defineComponent('target', { who: 'entity' });
+  world.defineComponent('sum', { v: 'f32' });
+  const next = xorshift(7);
+  const xs = Float32Array.from({ length: entities }, () => next(100));
+  const handles = Uint32Array.from(world.spawnMany(entities, { position: { x: xs, y: xs }, target: {}, sum: {} }));
+  const who = Uint32Array.from({ length: entities }, () => handles[next(entities)]);
+  for (let i = 0; i < entities; i += 1) world.set(handles[i], 'target', { who: who[i] });
+  const make = (name, kernel, extra) => {
+    const scheduler = world.createScheduler({ workers: 0 });
+    scheduler.addSystem({ name, kernel, reads: ['position', 'target'], writes: ['sum'], ...extra });
+    return { scheduler, run: async (frames) => { for (let f = 0; f < frames; f += 1) await scheduler.update(1 / 60); } };
+  };
+  const each = make('LookupEach', 'lookupEach', { lookups: ['position'] });
+  const all = make('LookupAll', 'lookupAll', { lookups: ['position'] });
+  const direct = make('Direct', 'directRead', {});
+  const { samples } = await interleave([
+    { name: 'lookup', run: each.run, settle: true },
+    { name: 'lookupAll', run: all.run, settle: true },
+    { name: 'direct', run: direct.run, settle: true },
+  ], { repetitions, warmupMs, settleMs });
+  const out = {
+    entities,
+    nsPerRowLookup: median(samples.lookup) * 1e6 / entities,
+    nsPerRowLookupAll: median(samples.lookupAll) * 1e6 / entities,
+    nsPerRowDirect: median(samples.direct) * 1e6 / entities,
+    lookupOverDirect: ratio(samples, 'lookup', 'direct'),
+    lookupAllOverDirect: ratio(samples, 'lookupAll', 'direct'),
+  };
+  each.scheduler.dispose();
+  all.scheduler.dispose();
+  direct.scheduler.dispose();
+  world.dispose();
+  return out;
+}
+
 /** The hierarchy workload (see the top of this file). */
 export async function hierarchy(env, {
   nodes = 100_000, roots = 1_000, maxDepth = 8, repetitions = 15, reparent = 10_000, reparentFrames = 5, warmupMs = 300, settleMs = 2500,
@@ -245,7 +286,9 @@ export async function hierarchy(env, {
     await serial.scheduler.update(1 / 60);
     steady.push(performance.now() - start);
   }
+  const lookup = await lookupCost(ecsia, { entities: Math.min(nodes, 100_000), repetitions, warmupMs, settleMs });
   const out = {
+    lookup,
     nodes, roots, maxDepth: Math.max(...forest.depth), autoWorkers: auto, versions: VERSIONS,
     msPerFrame,
     differ,

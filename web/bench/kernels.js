@@ -52,3 +52,29 @@ export function propagate(chunk) {
     for (let i = 0, n = 2 * chunk.count; i < n; i++) pos[i] = up[i] + local[i];
   }
 }
+
+/** lookup: sum = the target's position x + y, one chunk.lookup per row (lookups: ['position']). */
+export function lookupEach(chunk) {
+  const t = chunk.columns.target;
+  const sum = chunk.columns.sum;
+  const pos = chunk.lookups.position;
+  for (let i = 0; i < chunk.count; i++) {
+    const at = chunk.lookup('position', t[i]);
+    sum[i] = at < 0 ? 0 : pos[at] + pos[at + 1];
+  }
+}
+
+/** lookup: the same through one chunk.lookupAll of the batch's target column. */
+export function lookupAll(chunk) {
+  const sum = chunk.columns.sum;
+  const pos = chunk.lookups.position;
+  const at = chunk.lookupAll('position', chunk.columns.target);
+  for (let i = 0; i < chunk.count; i++) sum[i] = at[i] < 0 ? 0 : pos[at[i]] + pos[at[i] + 1];
+}
+
+/** lookup's baseline: sum = the row's own position x + y, read from its column. */
+export function directRead(chunk) {
+  const p = chunk.columns.position;
+  const sum = chunk.columns.sum;
+  for (let i = 0; i < chunk.count; i++) sum[i] = p[2 * i] + p[2 * i + 1];
+}

@@ -41,7 +41,7 @@ const NULL_ENTITY = 0xffffffff;
 
 // Batch descriptor words (wasm/js_kernel.hpp).
 const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
-const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, HEADER = 11;
+const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, SCRATCH = 11, HEADER = 12;
 // CommandOp (command_buffer.hpp).
 const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7;
 
@@ -242,19 +242,22 @@ export class KernelRuntime {
       }
     }
     return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets, depth, parent,
-      this.#lookupsOf(system, words[at + CONTEXT]));
+      this.#lookupsOf(system, words[at + CONTEXT], words[at + SCRATCH], count));
   }
 
   // What chunk.lookup and chunk.targetOf need: the batch's context, the system's lookups and
   // views of the whole heap for them (made once per heap buffer).
-  #lookupsOf(system, context) {
+  #lookupsOf(system, context, scratch, count) {
     if (system.heapViews === null || system.heapViews.buffer !== this.#buffer) {
       const buffer = this.#buffer;
       const views = {};
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    return { module: this.#module, context, system, views: system.heapViews.views };
+    return {
+      module: this.#module, context, system, views: system.heapViews.views,
+      scratch: scratch === 0 ? null : new Int32Array(this.#buffer, scratch, Math.max(count, 1)),
+    };
   }
 
   // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
@@ -410,7 +413,7 @@ class KernelChunk {
   #buffer;
   #address;
   #entities = null;
-  #lookups;  // { module, context, system, views }
+  #lookups;  // { module, context, system, views, scratch }
   constructor(count, buffer, address, columns, strides, offsets, depth, parent, lookups) {
     this.count = count;
     this.#buffer = buffer;
@@ -448,6 +451,28 @@ class KernelChunk {
     const address = lookups.module._ecsia_kernel_lookup(lookups.context, component.id, entity) >>> 0;
     if (address === 0) return -1;
     return component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
+  }
+
+  /**
+   * lookup() of many entities at once (at most the batch's row count), e.g. the handles of an
+   * entity field's column: an Int32Array of their indexes (-1 where lookup() gives -1), valid
+   * until the next lookupAll() of this batch. One call into the engine for all of them, so a few
+   * ns each where lookup() costs a call per entity.
+   */
+  lookupAll(name, entities) {
+    const lookups = this.#lookups;
+    const component = lookups.system.lookups.get(name);
+    if (component === undefined) {
+      throw new Error(`chunk.lookupAll: '${name}' is not one of the system's lookups (lookups: ${[...lookups.system.lookups.keys()].join(', ') || 'none'})`);
+    }
+    const n = entities?.length;
+    if (!Number.isInteger(n)) throw new Error(`chunk.lookupAll: takes an array of entity handles, got ${describe(entities)}`);
+    if (n > lookups.scratch.length) throw new Error(`chunk.lookupAll: ${n} handles, more than the batch's ${lookups.scratch.length} rows`);
+    const out = lookups.scratch.subarray(0, n);
+    out.set(entities);  // the engine turns the handles into indexes in place
+    const unit = component.View === DataView ? 1 : component.View.BYTES_PER_ELEMENT;
+    lookups.module._ecsia_kernel_lookup_many(lookups.context, component.id, out.byteOffset, n, unit);
+    return out;
   }
 
   /**

@@ -9,6 +9,7 @@
 #include "ecsia/base/error.hpp"
 #include "ecsia/schedule/system.hpp"
 #include "ecsia/world/world.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
@@ -24,7 +25,9 @@ const std::byte* KernelContext::lookup_raw(ComponentId id, Entity entity) const 
 
 const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) const noexcept {
     if (world == nullptr || !world->is_alive(entity)) return nullptr;
-    const EntityLocation at = world->locate(entity);
+    // The unchecked form: with JS-based exceptions (the wasm builds) every call to a function
+    // that may throw costs a round trip through JS (invoke_*), which was most of a lookup.
+    const EntityLocation at = detail::WorldAccess::location(*world, entity);
     const Column* column = world->tables().table(at.table).column(id);
     return column == nullptr ? nullptr : column->element(at.row);
 }
