@@ -30,6 +30,13 @@ test('the isolated demo runs threaded, draws, and replays to the same hash at 0 
   // Move is a JS kernel on the workers, and the panel says so.
   await expect(page.locator('#plan')).toContainText('Move (JS kernel)');
   await expect(page.locator('#panel')).toContainText('Move is a JS kernel');
+  // The orbiting bodies: a ChildOf hierarchy that the cascade system Place puts where their
+  // parents and orbits say, in the same frame.
+  await expect(page.locator('#plan')).toContainText('Place (JS kernel, cascade)');
+  const bodies = await page.evaluate(async () => { await window.demo.step(2); return window.demo.bodiesPlaced(); });
+  expect(bodies.total).toBeGreaterThan(10);
+  expect(bodies.placed).toBe(bodies.total);
+  expect(bodies.panel).toBe(`${bodies.total} bodies, depth 3`);
 
   const hashes = await page.evaluate(async () => {
     const out = {};

@@ -8,3 +8,26 @@ export function move(chunk, dt) {
   const v = chunk.columns.velocity;
   for (let i = 0, n = 2 * chunk.count; i < n; i++) p[i] += v[i] * dt;
 }
+
+/** Orbit: each body's angle advances by its angular speed. */
+export function orbit(chunk, dt) {
+  const o = chunk.columns.orbit;  // { radius, angle, speed }: f32 x 3
+  for (let i = 0; i < chunk.count; i++) o[3 * i + 1] += o[3 * i + 2] * dt;
+}
+
+/**
+ * Place: a cascade over ChildOf, parents first: a body's position is its parent's (the centre of
+ * the view for a sun) plus its orbit's offset. chunk.parent.position is each row's parent's
+ * position, already placed this frame by the level above.
+ */
+export function place(chunk) {
+  const o = chunk.columns.orbit;
+  const p = chunk.columns.position;
+  const up = chunk.parent?.position;
+  for (let i = 0; i < chunk.count; i++) {
+    const radius = o[3 * i];
+    const angle = o[3 * i + 1];
+    p[2 * i] = (up ? up[2 * i] : 500) + radius * Math.cos(angle);
+    p[2 * i + 1] = (up ? up[2 * i + 1] : 500) + radius * Math.sin(angle);
+  }
+}

@@ -74,6 +74,15 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   scheduler.addSystem({ name: 'Move', kernel: 'move', reads: ['velocity'], writes: ['position'], after: ['Attract'] });
   scheduler.addSystem('Bounce');
   builtinsOf(ecsia).spawnMovers(world, entities, seed);
+  // Orbiting bodies: suns, planets, moons as a ChildOf hierarchy. They have no velocity, so the
+  // particle systems pass them by; Place propagates their positions parent before child.
+  world.defineComponent('orbit', { radius: 'f32', angle: 'f32', speed: 'f32' });
+  state.bodies = spawnBodies(world, seed);
+  scheduler.addSystem({ name: 'Orbit', kernel: 'orbit', reads: [], writes: ['orbit'] });
+  scheduler.addSystem({
+    name: 'Place', kernel: 'place', reads: ['orbit'], writes: ['position'], cascade: 'ChildOf', parentReads: ['position'],
+    query: { without: ['velocity'] }, after: ['Orbit'],
+  });
   scheduler.addSystem({
     name: 'Input',
     writes: ['position', 'velocity'],
@@ -96,10 +105,44 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   state.scheduler = scheduler;
   // Copied at the end of every frame into buffers the page owns; the renderer reads only these.
   state.drawn = scheduler.extract({ components: ['position', 'velocity'] });
+  state.drawnBodies = scheduler.extract({ components: ['position'], with: ['orbit'] });
   state.busyBefore = [];
   showPlan();
   recordHash();
   showStats();
+}
+
+// Two suns, each with planets, some with moons, some moons with moons of their own: a ChildOf
+// forest of depth 3. Returns { count, depth }.
+function spawnBodies(world, seed) {
+  let state = (seed * 2654435761) >>> 0 || 1;
+  const random = () => {
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    return state / 4294967296;
+  };
+  let count = 0;
+  let depth = 0;
+  const body = (parent, radius, level) => {
+    const e = world.spawn({ position: {}, orbit: { radius, angle: random() * 6.283, speed: (0.4 + random()) / (1 + level) * (random() < 0.5 ? -1 : 1) } });
+    if (parent !== null) world.addPair(e, 'ChildOf', parent);
+    count += 1;
+    depth = Math.max(depth, level);
+    return e;
+  };
+  for (const [radius, speed] of [[60, 1], [260, -1]]) {
+    const sun = body(null, radius, 0);
+    world.set(sun, 'orbit', { speed: speed * 0.15 });
+    for (let p = 0; p < 4; p++) {
+      const planet = body(sun, 70 + p * 45, 1);
+      for (let m = 0; m < Math.floor(random() * 3); m++) {
+        const moon = body(planet, 14 + m * 9, 2);
+        if (random() < 0.4) body(moon, 5, 3);
+      }
+    }
+  }
+  return { count, depth };
 }
 
 // Runs frames one after another; a reset asked for meanwhile waits for them (resetWhenIdle).
@@ -165,9 +208,14 @@ function drawnFrame() {
   return [state.drawn.latest()];
 }
 
+function drawnBodies() {
+  return [state.drawnBodies.latest()];
+}
+
 function showStats() {
   $('s-workers').textContent = state.scheduler.workers === 0 ? '0 (serial executor)' : String(state.scheduler.workers);
   $('s-entities').textContent = state.world.count(['position']).toLocaleString('en');
+  $('s-hierarchy').textContent = `${state.bodies.count} bodies, depth ${state.bodies.depth}`;
   $('s-frame').textContent = String(state.frame);
   // update() = the engine's own time (the page's thread inside the engine, plus the workers' busiest
   // share) + the time its continuation waited behind the page (drawing frame N meanwhile).
@@ -188,7 +236,8 @@ function showPlan() {
   list.replaceChildren(...plan.map((wave) => {
     const item = document.createElement('li');
     item.innerHTML = wave.map((name) => (name === 'Input' ? `<span class="main">${name} (main thread)</span>`
-      : name === 'Move' ? `<span class="js">${name} (JS kernel)</span>` : name)).join(', ');
+      : name === 'Move' || name === 'Orbit' ? `<span class="js">${name} (JS kernel)</span>`
+        : name === 'Place' ? `<span class="js">${name} (JS kernel, cascade)</span>` : name)).join(', ');
     return item;
   }));
 }
@@ -228,13 +277,13 @@ async function loop() {
     last = now;
     if (!state.paused && !state.running && state.pendingReset === null && overlap) {
       const frame = runFrames(1);     // frame N+1 starts: its waves run on the workers ...
-      renderer.draw(drawnFrame());    // ... while the page draws frame N from the extract
+      renderer.draw(drawnFrame(), drawnBodies());    // ... while the page draws frame N from the extract
       await frame;
     } else if (!state.paused && !state.running && state.pendingReset === null) {
       await runFrames(1);
-      renderer.draw(drawnFrame());
+      renderer.draw(drawnFrame(), drawnBodies());
     } else {
-      renderer.draw(drawnFrame());
+      renderer.draw(drawnFrame(), drawnBodies());
     }
     showStats();
   }
@@ -279,9 +328,28 @@ window.demo = {
     return recordHash();
   },
   hash: () => state.world.stateHash(),
-  litPixels: () => renderer.litPixels(drawnFrame()),
+  litPixels: () => renderer.litPixels(drawnFrame(), drawnBodies()),
   // The engine's own time of the last frame and update()'s wall time (ms), as the panel shows them.
   timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs, fps: state.fps, overlap }),
   overlay: () => ({ variant: $('variant').textContent, workers: $('s-workers').textContent, determinism: $('determinism').textContent }),
+  // The orbiting bodies: how many sit where their parent's position plus their orbit puts them
+  // (as Place computed them in the last frame, in f32), out of how many.
+  bodiesPlaced() {
+    const world = state.world;
+    let placed = 0;
+    let total = 0;
+    for (const chunk of world.query({ with: ['orbit', 'position'] }).chunks()) {
+      for (let i = 0; i < chunk.count; i++) {
+        const e = chunk.entities[i];
+        const { radius, angle } = world.get(e, 'orbit');
+        const parent = world.targetOf(e, 'ChildOf');
+        const base = parent === null ? { x: 500, y: 500 } : world.get(parent, 'position');
+        const p = world.get(e, 'position');
+        total += 1;
+        if (p.x === Math.fround(base.x + radius * Math.cos(angle)) && p.y === Math.fround(base.y + radius * Math.sin(angle))) placed += 1;
+      }
+    }
+    return { placed, total, panel: $('s-hierarchy').textContent };
+  },
 };
 loop();

@@ -1,5 +1,6 @@
 // Draws the particles straight from the position and velocity columns: WebGL2 points fed by
-// bufferSubData from the zero-copy views, or Canvas 2D pixels where WebGL2 is missing.
+// bufferSubData from the zero-copy views, or Canvas 2D pixels where WebGL2 is missing; then the
+// orbiting bodies (positions only) as larger points.
 
 const WORLD = 1000;
 
@@ -8,10 +9,11 @@ in vec2 position;
 in vec2 velocity;
 uniform vec2 scale;
 uniform vec2 offset;
+uniform float pointSize;
 out vec3 tint;
 void main() {
   gl_Position = vec4(position * scale + offset, 0.0, 1.0);
-  gl_PointSize = 1.6;
+  gl_PointSize = pointSize;
   float speed = clamp(length(velocity) / 220.0, 0.0, 1.0);
   tint = mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.75, 0.35), speed);
 }`;
@@ -54,6 +56,13 @@ function webgl(gl, canvas, toWorld) {
   gl.linkProgram(program);
   const positions = gl.createBuffer();
   const velocities = gl.createBuffer();
+  const bodyPositions = gl.createBuffer();
+  const bodyVao = gl.createVertexArray();
+  gl.bindVertexArray(bodyVao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, bodyPositions);
+  gl.enableVertexAttribArray(gl.getAttribLocation(program, 'position'));
+  gl.vertexAttribPointer(gl.getAttribLocation(program, 'position'), 2, gl.FLOAT, false, 0, 0);
+  let bodyCapacity = 0;
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
   for (const [buffer, name] of [[positions, 'position'], [velocities, 'velocity']]) {
@@ -78,7 +87,7 @@ function webgl(gl, canvas, toWorld) {
   };
   return {
     toWorld,
-    draw(chunks) {
+    draw(chunks, bodies = []) {
       const { width, height, side } = fit(canvas);
       gl.viewport(0, 0, width, height);
       gl.clearColor(0.02, 0.024, 0.04, 1);
@@ -103,12 +112,30 @@ function webgl(gl, canvas, toWorld) {
       gl.uniform2f(gl.getUniformLocation(program, 'offset'), -side / width, side / height);
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE);
+      gl.uniform1f(gl.getUniformLocation(program, 'pointSize'), 1.6);
       gl.bindVertexArray(vao);
       gl.drawArrays(gl.POINTS, 0, at);
+      // The bodies: a constant "fast" velocity attribute gives them the warm end of the tint.
+      const bodyCount = bodies.reduce((n, c) => n + (c.stale ? 0 : c.count), 0);
+      if (bodyCount > bodyCapacity) {
+        bodyCapacity = Math.max(bodyCount, bodyCapacity * 2);
+        gl.bindBuffer(gl.ARRAY_BUFFER, bodyPositions);
+        gl.bufferData(gl.ARRAY_BUFFER, bodyCapacity * 8, gl.DYNAMIC_DRAW);
+      }
+      let bodyAt = 0;
+      for (const chunk of bodies) {
+        if (chunk.stale) continue;
+        upload(bodyPositions, bodyAt * 8, chunk.columns.position);
+        bodyAt += chunk.count;
+      }
+      gl.bindVertexArray(bodyVao);
+      gl.vertexAttrib2f(gl.getAttribLocation(program, 'velocity'), 400, 0);
+      gl.uniform1f(gl.getUniformLocation(program, 'pointSize'), 7);
+      gl.drawArrays(gl.POINTS, 0, bodyAt);
     },
     // Pixels brighter than the background, read back in the same task as a draw (the tests).
-    litPixels(chunks) {
-      this.draw(chunks);
+    litPixels(chunks, bodies) {
+      this.draw(chunks, bodies);
       const pixels = new Uint8Array(canvas.width * canvas.height * 4);
       gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
       let lit = 0;
@@ -122,7 +149,7 @@ function canvas2d(canvas, toWorld) {
   const context = canvas.getContext('2d');
   return {
     toWorld,
-    draw(chunks) {
+    draw(chunks, bodies = []) {
       const { width, height, side } = fit(canvas);
       const image = context.createImageData(width, height);
       const pixels = new Uint32Array(image.data.buffer);
@@ -138,10 +165,21 @@ function canvas2d(canvas, toWorld) {
           if (x >= 0 && y >= 0 && x < width && y < height) pixels[y * width + x] = 0xffffb070;
         }
       }
+      for (const chunk of bodies) {
+        if (chunk.stale) continue;
+        const p = chunk.columns.position;
+        for (let i = 0; i < chunk.count; i++) {
+          const cx = Math.floor(x0 + (p[2 * i] / WORLD) * side);
+          const cy = Math.floor(y0 + (p[2 * i + 1] / WORLD) * side);
+          for (let y = cy - 2; y <= cy + 2; y++) {
+            for (let x = cx - 2; x <= cx + 2; x++) if (x >= 0 && y >= 0 && x < width && y < height) pixels[y * width + x] = 0xff40c0ff;
+          }
+        }
+      }
       context.putImageData(image, 0, 0);
     },
-    litPixels(chunks) {
-      this.draw(chunks);
+    litPixels(chunks, bodies) {
+      this.draw(chunks, bodies);
       const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
       let lit = 0;
       for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] > 60) lit += 1;
