@@ -74,6 +74,7 @@ TableIndex World::prepare_instances(Entity prefab, std::span<const ComponentValu
     table.reserve(table.size() + count);
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
+    if (!prefab.is_null()) relations_.reserve(*relations_.find(kIsA), static_cast<std::uint32_t>(slots), prefab, count);
     out.reserve(out.size() + values.size());
 
     if (!prefab.is_null()) {
