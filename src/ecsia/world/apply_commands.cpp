@@ -1,7 +1,8 @@
 // Applying command buffers: the serial merge of structural changes recorded during a wave (or by
 // observers). Buffers apply in the order given, records in the order recorded. Consecutive
 // Spawn/Add/Remove records on one entity fold into one table move when no component appears twice
-// in the run, which gives the same world as applying them one by one.
+// in the run, which gives the same world as applying them one by one. An Instantiate record
+// applies alone (World::instantiate places its row in its final table in one step already).
 
 #include <algorithm>
 #include <cstdio>
