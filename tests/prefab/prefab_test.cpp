@@ -300,33 +300,43 @@ TEST_CASE("an Instantiate record applies at the merge, and later records may nam
     CHECK(state_hash(world) == before);
 }
 
-TEST_CASE("a kernel's instantiate goes through its batch's commands", "[prefab][command]") {
-    World world;
-    const ComponentId position = world.component<Position>();
-    const Entity prefab = world.define_prefab("P", std::vector<ComponentValue>{value(world, Velocity{3, 3})});
-    for (int i = 0; i < 3; ++i) world.spawn(Position{float(i), 0});
-    Scheduler scheduler(world);
-    SystemDesc spawner;
-    spawner.name = "spawner";
-    spawner.reads = {position};
-    spawner.spawns_per_batch = 1;  // the others overflow
-    spawner.kernel = [&](KernelContext& ctx) {
-        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
-            const Position p = ctx.chunk.read<Position>(position)[i];
-            const ComponentValue v{position, &p, sizeof p};
-            const Entity made = ctx.instantiate(prefab, &v, 1);
-            ctx.commands.add_pair(made, World::kChildOf, ctx.chunk.entities()[i]);
+TEST_CASE("a kernel's instantiate goes through its batch's commands, the same at any worker count", "[prefab][command][threads]") {
+    std::vector<std::uint64_t> hashes;
+    for (std::uint32_t workers : {0u, 1u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        const ComponentId position = world.component<Position>();
+        const Entity prefab =
+            world.define_prefab("P", std::vector<ComponentValue>{value(world, Position{-1, 0}), value(world, Velocity{3, 3})});
+        for (int i = 0; i < 40; ++i) world.spawn(Position{float(i), 0});
+        Scheduler scheduler(world, test::with_workers(workers, 4));
+        SystemDesc spawner;
+        spawner.name = "spawner";
+        spawner.reads = {position};
+        spawner.spawns_per_batch = 2;  // the others overflow, with pending names
+        spawner.kernel = [&](KernelContext& ctx) {
+            for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+                const Position p = ctx.chunk.read<Position>(position)[i];
+                const ComponentValue v{position, &p, sizeof p};
+                const Entity made = ctx.instantiate(prefab, &v, 1);
+                ctx.commands.add_pair(made, World::kChildOf, ctx.chunk.entities()[i]);
+            }
+        };
+        scheduler.add_system(spawner);
+        scheduler.update(0.0f);
+        // The kernel never sees the prefab's row: 40 rows, then 80 (the 40 and their instances).
+        scheduler.update(0.0f);
+        CHECK(world.subjects_of(World::kIsA, prefab).size() == 40 + 80);
+        for (Entity instance : world.subjects_of(World::kIsA, prefab)) {
+            const Entity parent = world.target_of(instance, World::kChildOf);
+            REQUIRE_FALSE(parent.is_null());
+            CHECK(world.get<Position>(instance).x == world.get<Position>(parent).x);
+            CHECK(world.get<Velocity>(instance).dx == 3);
         }
-    };
-    scheduler.add_system(spawner);
-    scheduler.update(0.0f);
-    CHECK(world.subjects_of(World::kIsA, prefab).size() == 3);
-    for (Entity instance : world.subjects_of(World::kIsA, prefab)) {
-        const Entity parent = world.target_of(instance, World::kChildOf);
-        REQUIRE_FALSE(parent.is_null());
-        CHECK(world.get<Position>(instance).x == world.get<Position>(parent).x);
-        CHECK(world.get<Velocity>(instance).dx == 3);
+        hashes.push_back(state_hash(world));
     }
+    CHECK(hashes[1] == hashes[0]);
+    CHECK(hashes[2] == hashes[0]);
 }
 
 TEST_CASE("prefab names survive a snapshot round trip and count in stateHash", "[prefab][snapshot]") {
