@@ -161,7 +161,8 @@ val WorldBinding::component_names() const {
     val names = val::array();
     const ComponentRegistry& registry = world_->components();
     for (ComponentId id = 0; id < registry.size(); ++id) {
-        if (!registry.desc(id).relation) names.call<void>("push", registry.desc(id).name);  // relations: not components
+        // Relations and the hidden Prefab tag are not components.
+        if (!registry.desc(id).relation && id != World::kPrefab) names.call<void>("push", registry.desc(id).name);
     }
     return names;
 }

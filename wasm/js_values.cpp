@@ -1,6 +1,7 @@
 #include "js_values.hpp"
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/relation/prefab.hpp"
 
 using emscripten::val;
 
@@ -35,7 +36,8 @@ std::vector<std::string> names_of(const val& names, const std::string& what) {
 std::string defined_component_names(const ComponentRegistry& registry) {
     std::string out;
     for (ComponentId id = 0; id < registry.size(); ++id) {
-        if (!registry.desc(id).relation) out += (out.empty() ? "" : ", ") + registry.desc(id).name;  // relations: not components
+        // Relations and the hidden Prefab tag (relation/prefab.hpp) are not components to name.
+        if (!registry.desc(id).relation && id != kPrefabTag) out += (out.empty() ? "" : ", ") + registry.desc(id).name;
     }
     return out.empty() ? "none" : out;
 }

@@ -44,10 +44,11 @@ constexpr std::uint32_t kWholeElement = 0xFFFFFFFFu;
 template <typename T>
 std::uint32_t address_of(const T* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
 
-// A component JS may add, read or observe: registered, and not a relation's presence component
-// (a relation's id must take the core's path, which refuses it with its own error).
+// A component JS may add, read or observe: registered, and neither a relation's presence
+// component nor the Prefab tag (those ids must take the core's path, which refuses them with its
+// own error inside capture_error; the fast path calls the world outside it).
 bool known(const World& world, ComponentId id) {
-    return id < world.components().size() && !world.components().desc(id).relation;
+    return id < world.components().size() && !world.components().desc(id).relation && id != World::kPrefab;
 }
 
 // A component's element lives in a column: not a tag, the entity alive and holding it.

@@ -2,7 +2,9 @@
 // Everything a user of the engine includes: one header.
 //
 //   world       ecsia::World, entities, components (ECSIA_COMPONENT / ECSIA_TAG), structural changes
-//   queries     ecsia::QueryDesc (with, without, optional, changed, added), chunks, world.each
+//   queries     ecsia::QueryDesc (with, without, optional, changed, added, pairs, prefabs), chunks, world.each
+//   relations   world.define_relation, add_pair, ...; World::kChildOf, World::kIsA
+//   prefabs     world.define_prefab, instantiate, instantiate_many (ecsia::ComponentRows)
 //   commands    ecsia::CommandBuffer (structural changes recorded during a wave)
 //   observers   on add / remove / change, world.observe
 //   scheduler   ecsia::Scheduler, ecsia::SystemDesc, ecsia::KernelContext
@@ -15,6 +17,7 @@
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/reactivity/observers.hpp"
+#include "ecsia/relation/prefab.hpp"
 #include "ecsia/relation/relation.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/schedule/system.hpp"

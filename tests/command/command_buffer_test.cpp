@@ -185,3 +185,29 @@ TEST_CASE("records appended pre-encoded decode exactly like the same records rec
     CHECK(records[2].op == CommandOp::Set);
     CHECK(records[3].entity == Entity{9});
 }
+
+TEST_CASE("an Instantiate record holds its handle, its prefab and its values, and the next record follows", "[command][prefab]") {
+    const Entity instance{9}, prefab{0x00400003};
+    const std::uint8_t odd[3] = {7, 8, 9};
+    const ComponentValue values[] = {{4, odd, 3}, {6, nullptr, 0}};
+    CommandBuffer buffer;
+    buffer.instantiate(instance, prefab, values, 2);
+    buffer.instantiate(kNullEntity, prefab, nullptr, 0);
+    buffer.despawn(Entity{3});
+    const std::vector<CommandRecord> records = decode(buffer);
+    REQUIRE(records.size() == 3);
+    CHECK(records[0].op == CommandOp::Instantiate);
+    CHECK(static_cast<int>(records[0].op) == 8);
+    CHECK(records[0].entity == instance);
+    CHECK(records[0].count == 2);
+    CHECK(records[0].body[0] == prefab.bits);
+    ComponentValue first, second;
+    CommandReader::read_value(CommandReader::read_value(records[0].body + 1, first), second);
+    CHECK(first.id == 4);
+    CHECK(std::memcmp(first.bytes, odd, 3) == 0);
+    CHECK(second.id == 6);
+    CHECK(second.bytes == nullptr);
+    CHECK(records[1].entity.is_null());
+    CHECK(records[1].body[0] == prefab.bits);
+    CHECK(records[2].op == CommandOp::Despawn);
+}

@@ -73,6 +73,14 @@ Outcome run(const std::function<void(World&, const Ids&)>& setup, const Recorder
                         if (r.op == CommandOp::Spawn) joined.spawn(r.entity, values.data(), values.size());
                         else joined.add(r.entity, values.data(), values.size());
                         break;
+                    case CommandOp::Instantiate:
+                        at = r.body + 1;  // after the prefab handle
+                        for (std::uint32_t i = 0; i < r.count; ++i) {
+                            values.emplace_back();
+                            at = CommandReader::read_value(at, values.back());
+                        }
+                        joined.instantiate(r.entity, Entity{r.body[0]}, values.data(), values.size());
+                        break;
                     case CommandOp::Remove: joined.remove(r.entity, r.body, r.count); break;
                     case CommandOp::Despawn: joined.despawn(r.entity); break;
                     case CommandOp::Set: joined.set(r.entity, r.body[0], r.body[1], r.body + 3, r.body[2]); break;

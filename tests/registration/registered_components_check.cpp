@@ -43,14 +43,14 @@ TEST_CASE("every new World knows the registered components from construction, in
     CHECK(ecsia::registered_components() == std::vector<std::string>{"alpha", "marker", "zeta"});
     for (int round = 0; round < 2; ++round) {
         ecsia::World world;
-        // After the built-in relations ChildOf and IsA (ids 0 and 1).
-        REQUIRE(world.components().size() == 5);
-        CHECK(world.component_id("alpha") == 2);
-        CHECK(world.component_id("marker") == 3);
-        CHECK(world.component_id("zeta") == 4);
+        // After the built-in relations ChildOf and IsA and the Prefab tag (ids 0, 1 and 2).
+        REQUIRE(world.components().size() == 6);
+        CHECK(world.component_id("alpha") == 3);
+        CHECK(world.component_id("marker") == 4);
+        CHECK(world.component_id("zeta") == 5);
         // The C++ type maps to the same id: nothing registers twice.
-        CHECK(world.component<Zeta>() == 4);
-        CHECK(world.components().size() == 5);
+        CHECK(world.component<Zeta>() == 5);
+        CHECK(world.components().size() == 6);
         // Spawnable by name before any scheduler exists (what the JS API's spawn does).
         const ecsia::Entity e = world.spawn(Zeta{1.5f}, Marker{});
         CHECK(world.get<Zeta>(e).z == 1.5f);

@@ -99,14 +99,17 @@ TEST_CASE("an unknown system name throws UnknownSystem naming it and the registe
     CHECK(std::string(to_string(ErrorCode::UnknownSystem)) == "UnknownSystem");
 }
 
-TEST_CASE("a World of a program that registers no components starts with the built-in relations only", "[world][registry]") {
+TEST_CASE("a World of a program that registers no components starts with the built-in relations and the prefab tag only", "[world][registry]") {
     // ecsia_tests registers none (ECSIA_REGISTER_COMPONENT would give every test world its
     // components); tests/registration/ checks the registering side in programs of their own.
     CHECK(registered_components().empty());
     World world;
-    REQUIRE(world.components().size() == 2);  // ChildOf and IsA's presence components
+    REQUIRE(world.components().size() == 3);  // ChildOf and IsA's presence components, the Prefab tag
     CHECK(world.components().desc(World::kChildOf).name == "ChildOf");
     CHECK(world.components().desc(World::kIsA).name == "IsA");
     CHECK(world.components().desc(World::kChildOf).relation);
     CHECK(world.components().desc(World::kIsA).relation);
+    CHECK(world.components().desc(World::kPrefab).name == "Prefab");
+    CHECK(world.components().desc(World::kPrefab).is_tag());
+    CHECK_FALSE(world.components().desc(World::kPrefab).relation);
 }

@@ -94,6 +94,12 @@ void add_pairs(World& world) {
     world.add_pair(alive[7], World::kChildOf, alive[4]);
 }
 
+// Prefabs with names (format 6's PFAB section), one based on the other, and an instance.
+void add_prefabs(World& world) {
+    const Entity base = world.define_prefab("base");
+    world.instantiate(world.define_prefab("derived", {}, base));
+}
+
 }  // namespace
 
 TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complete restore, never a partial one",
@@ -103,6 +109,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     for (int i = 0; i < 5; ++i) source.spawn();
     test::add_run_tables(source);
     add_pairs(source);
+    add_prefabs(source);
     const std::vector<std::byte> valid = snapshot(source);
     std::size_t run_tables = 0;
     for (const auto& table : test::walk_snapshot(valid).tables) run_tables += table.runs;
@@ -112,6 +119,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     donor_world.flush();
     for (int i = 0; i < 9; ++i) donor_world.despawn(donor_world.entities().alive_at(static_cast<std::uint32_t>(4 * i + 1)));
     add_pairs(donor_world);
+    add_prefabs(donor_world);
     const std::vector<std::byte> donor = snapshot(donor_world);
 
     World target;
@@ -119,6 +127,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     target.flush();
     test::add_run_tables(target);
     add_pairs(target);
+    add_prefabs(target);
     const std::vector<std::byte> target_state = snapshot(target);
     std::vector<std::byte> target_now = target_state;  // also holds cursor names accepted mutations added
     const std::uint64_t target_hash = state_hash(target);

@@ -38,6 +38,7 @@ struct SnapshotLayout {
     std::vector<Table> tables;
     std::size_t pending_count = 0;
     std::size_t pair_relations = 0;  // PAIR body starts with it (format 5)
+    std::size_t prefab_count = 0;    // PFAB body starts with it (format 6)
     std::vector<std::size_t> section_sizes;  // offsets of each section's u64 body size
 };
 
@@ -146,6 +147,11 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
     p += 4 + 8 * std::size_t(read_u32(b, p));
     section();
     out.pair_relations = p;
+    std::uint64_t pair_bytes;
+    std::memcpy(&pair_bytes, b.data() + out.section_sizes.back(), 8);
+    p += static_cast<std::size_t>(pair_bytes);
+    section();
+    out.prefab_count = p;
     return out;
 }
 

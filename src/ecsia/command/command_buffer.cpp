@@ -63,6 +63,12 @@ void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity tar
     words_.push_back(target.bits);
 }
 
+void CommandBuffer::instantiate(Entity entity, Entity prefab, const ComponentValue* vals, std::size_t count) {
+    header(CommandOp::Instantiate, static_cast<std::uint32_t>(count), entity);
+    words_.push_back(prefab.bits);
+    values(vals, count);
+}
+
 std::uint32_t* CommandBuffer::append_encoded(std::size_t words, std::size_t records) {
     const std::size_t at = words_.size();
     words_.resize(at + words, 0);

@@ -16,7 +16,12 @@
 //   Set         { component id, byte offset, byte size, bytes }          (whole component or a field)
 //   AddPair     { relation id, target handle, byte size, bytes }        (size 0 = default data)
 //   RemovePair  { relation id, target handle }                          (null target = every target)
-// A pair record's subject (word 1) and target may be pending handles of the same buffer's spawns.
+//   Instantiate { prefab handle }, then count x { component id, payload size, payload bytes }
+//               (word 1 as for Spawn: a reserved handle, or null = an overflow instance, which
+//               takes the buffer's next pending name like an overflow spawn; the values replace or
+//               add whole components: World::instantiate)
+// A pair record's subject (word 1) and target may be pending handles of the same buffer's spawns
+// and instances.
 
 #include <cstddef>
 #include <cstdint>
@@ -28,7 +33,7 @@
 
 namespace ecsia {
 
-enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7 };
+enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8 };
 
 // A component and its initial bytes (nullptr = default values). The bytes are copied on record.
 struct ComponentValue {
@@ -111,6 +116,11 @@ public:
     // diagnostic (world/apply_commands.cpp).
     void add_pair(Entity subject, ComponentId relation, Entity target, const void* bytes = nullptr, std::uint32_t size = 0);
     void remove_pair(Entity subject, ComponentId relation, Entity target);
+    // An instance of `prefab` (World::instantiate) under `entity`, a handle from the batch's
+    // reservation, or null when it ran dry: then the record is an overflow spawn (its pending
+    // name comes from name_next_overflow_spawn, as for spawn()). A prefab that is dead or no
+    // prefab by the merge skips the record with a diagnostic.
+    void instantiate(Entity entity, Entity prefab, const ComponentValue* values, std::size_t count);
 
     template <typename T>
     void add(Entity entity, ComponentId id, const T& value) {
@@ -193,7 +203,7 @@ private:
 struct CommandRecord {
     CommandOp op;
     Entity entity;
-    std::uint32_t count;       // components in Spawn/Add/Remove
+    std::uint32_t count;       // components in Spawn/Add/Remove/Instantiate (after its prefab word)
     const std::uint32_t* body;  // words after the header
 };
 
@@ -213,6 +223,12 @@ public:
             case CommandOp::Spawn:
             case CommandOp::Add: {
                 ComponentValue ignored;
+                for (std::uint32_t i = 0; i < record.count; ++i) end = read_value(end, ignored);
+                break;
+            }
+            case CommandOp::Instantiate: {
+                ComponentValue ignored;
+                end += 1;  // the prefab handle
                 for (std::uint32_t i = 0; i < record.count; ++i) end = read_value(end, ignored);
                 break;
             }

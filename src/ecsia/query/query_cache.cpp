@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/relation/prefab.hpp"
 
 namespace ecsia {
 
 QueryCache::QueryCache(QueryDesc desc) : desc_(std::move(desc)), required_(desc_.required()) {}
 
 bool QueryCache::matches(const Table& table) const noexcept {
+    if (!desc_.prefabs && table.has(kPrefabTag)) return false;
     for (ComponentId id : required_) {
         if (!table.has(id)) return false;
     }

@@ -28,6 +28,10 @@ struct QueryDesc {
     // Default-initialised so that aggregate initialisers of the five lists above stay complete.
     std::vector<PairTerm> pairs = {};
     std::vector<PairTerm> without_pairs = {};
+    // Whether tables holding the Prefab tag (relation/prefab.hpp) are matched too. False (the
+    // default): a query has an implicit `without Prefab`, so prefabs, which are templates and not
+    // actors, never reach systems, kernels, extracts or counts that do not ask for them.
+    bool prefabs = false;
 
     // Whether rows of a matched table are selected one by one (tick terms, or pair terms with a
     // specific target), rather than whole tables.

@@ -74,9 +74,14 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
     Relation::Targets& entry = r.by_subject[subject_slot];
     std::vector<Entity>& subjects = r.by_target[target_slot];
-    entry.targets.reserve(entry.targets.size() + 1);
-    entry.data.reserve(entry.data.size() + r.data.size);
-    subjects.reserve(subjects.size() + 1);
+    // Geometric growth: an exact reserve of one more would copy a target's whole subject list on
+    // every insert (quadratic for one prefab with 100,000 instances, or one parent's children).
+    auto room_for = [](auto& list, std::size_t more) {
+        if (list.size() + more > list.capacity()) list.reserve(std::max(list.size() + more, list.capacity() * 2));
+    };
+    room_for(entry.targets, 1);
+    room_for(entry.data, r.data.size);
+    room_for(subjects, 1);
 
     const std::size_t at = lower_bound(entry.targets, target);
     if (entry.targets.empty()) ++r.subjects;
@@ -87,10 +92,23 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
         entry.data.insert(entry.data.begin() + offset, size, std::byte{0});
         if (bytes != nullptr) std::memcpy(entry.data.data() + offset, bytes, size);
     }
-    subjects.insert(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)), subject);
+    if (subjects.empty() || index(subjects.back()) < subject_slot) {
+        subjects.push_back(subject);  // the common case: a new subject in a slot above the others
+    } else {
+        subjects.insert(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)), subject);
+    }
     ++r.pairs;
     ++r.version;
     ++pair_count_;
+}
+
+void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more) {
+    const std::uint32_t target_slot = index(target);
+    if (r.by_subject.capacity() < slots) r.by_subject.reserve(std::max<std::size_t>(slots, r.by_subject.capacity() * 2));
+    if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
+    std::vector<Entity>& subjects = r.by_target[target_slot];
+    // Geometric, as in insert(): one instantiate after another must not copy the list each time.
+    if (subjects.size() + more > subjects.capacity()) subjects.reserve(std::max(subjects.size() + more, subjects.capacity() * 2));
 }
 
 bool RelationStore::erase(Relation& r, Entity subject, Entity target) {

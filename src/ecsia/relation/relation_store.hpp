@@ -59,6 +59,9 @@ public:
 
     // Adds the pair with `bytes` (nullptr: zero bytes, the fields' defaults); the pair must be new.
     void insert(Relation& r, Entity subject, Entity target, const void* bytes);
+    // Makes room for subjects in slots below `slots` and for `more` subjects of `target`, so that
+    // many inserts to one target (a prefab's instances) allocate only each new subject's own list.
+    void reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more);
     // Removes the pair if present; true when it was.
     bool erase(Relation& r, Entity subject, Entity target);
     // Forgets every pair (a snapshot restore replaces them); definitions stay.

@@ -79,6 +79,20 @@ struct KernelContext {
         return entity;
     }
 
+    // Records an instance of `prefab` (World::instantiate: its components and values, then
+    // `values` over them, and the pair (IsA, prefab)) and returns its handle, named as spawn()
+    // names its spawns.
+    Entity instantiate(Entity prefab, const ComponentValue* values = nullptr, std::size_t count = 0) {
+        Entity entity = reservation.take();
+        if (entity.is_null()) {
+            entity = next_pending();
+            commands.instantiate(kNullEntity, prefab, values, count);
+        } else {
+            commands.instantiate(entity, prefab, values, count);
+        }
+        return entity;
+    }
+
     // The stand-in handle of the batch's next overflow spawn, for a caller that writes the spawn
     // record (null target) itself: the JS kernel glue (wasm/js_kernel.cpp), whose records reach
     // the buffer only when the kernel returns. Same names as spawn() above (the buffer's

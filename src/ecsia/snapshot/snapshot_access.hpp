@@ -26,6 +26,7 @@ public:
     static const TableGraph& graph(const World& w) noexcept { return w.graph_; }
     static std::vector<EntityLocation>& locations(World& w) noexcept { return w.locations_; }
     static RelationStore& relations(World& w) noexcept { return w.relations_; }
+    static std::vector<World::PrefabName>& prefab_names(World& w) noexcept { return w.prefab_names_; }
     static Tick& tick(World& w) noexcept { return w.tick_; }
     static SystemCursors& cursors(World& w) noexcept { return w.cursors_; }
     // Every row may have moved: views and caches keyed on the structure version must re-fetch.

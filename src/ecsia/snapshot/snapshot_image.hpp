@@ -73,6 +73,8 @@ struct SnapshotImage {
     // The world's relations with the snapshot's pairs, built and checked by the reader (so the
     // commit only moves it in).
     std::unique_ptr<RelationStore> relations;
+    // The prefab names, in definition order, checked against the snapshot's entities and tables.
+    std::vector<World::PrefabName> prefab_names;
 };
 
 class SnapshotInput;

@@ -622,6 +622,49 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
     image.relations = std::move(store);
 }
 
+// Prefab names: each names an alive entity of the snapshot whose table has the Prefab tag, no
+// handle or name twice, and every row with the tag has a name (as define_prefab keeps them).
+void read_prefabs(SectionReader r, const World& world, SnapshotImage& image) {
+    const EntityPool& pool = world.entities();
+    const HandleLayout& layout = pool.layout();
+    auto alive = [&](Entity e) {
+        if (image.keeps_entities) return pool.is_alive(e);
+        const std::uint32_t index = layout.index(e);
+        if (e.is_null() || index >= image.slots.size()) return false;
+        return image.slots[index].state == SnapshotAccess::SlotState::Alive && image.slots[index].generation == layout.generation(e);
+    };
+    auto has_tag = [](const SnapshotImage::TableImage& table) {
+        return std::binary_search(table.signature.begin(), table.signature.end(), World::kPrefab);
+    };
+    auto handle = [](Entity e) {
+        char text[16];
+        std::snprintf(text, sizeof text, "0x%08x", e.bits);
+        return std::string(text);
+    };
+    const std::uint32_t prefabs = r.count("the number of prefabs", 9);
+    image.prefab_names.reserve(prefabs);
+    for (std::uint32_t i = 0; i < prefabs; ++i) {
+        const Entity prefab{r.u32("a prefab's handle")};
+        const std::string name(r.name("a prefab's name"));
+        if (!alive(prefab)) r.fail("prefab '" + name + "' names " + handle(prefab) + ", which is not alive");
+        const TableIndex t = image.keeps_entities ? world.locate(prefab).table : image.locations[layout.index(prefab)].table;
+        if (!has_tag(image.tables[t])) r.fail("prefab '" + name + "' names " + handle(prefab) + ", which is not a prefab (its table lacks the Prefab tag)");
+        for (const World::PrefabName& earlier : image.prefab_names) {
+            if (earlier.name == name) r.fail("prefab name '" + name + "' is listed twice");
+            if (earlier.prefab == prefab) r.fail(handle(prefab) + " is listed as prefab '" + earlier.name + "' and as '" + name + "'");
+        }
+        image.prefab_names.push_back(World::PrefabName{prefab, name});
+    }
+    r.expect_end();
+    std::uint64_t rows = 0;
+    for (const SnapshotImage::TableImage& table : image.tables) {
+        if (has_tag(table)) rows += table.rows;
+    }
+    if (rows != image.prefab_names.size()) {
+        r.fail(str(rows) + " rows have the Prefab tag, but " + str(image.prefab_names.size()) + " prefabs have names");
+    }
+}
+
 }  // namespace
 
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
@@ -656,6 +699,7 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     tables.expect_end();
     read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
     read_pairs(sections.next(fmt::kPairSection, "PAIR"), world, image);
+    read_prefabs(sections.next(fmt::kPrefabSection, "PFAB"), world, image);
     sections.expect_end();
     if (bytes.pulled()) check_checksum(bytes);
     return image;

@@ -156,6 +156,7 @@ void commit_snapshot(World& world, SnapshotImage& image) {
     Access::structure_changed(world);
     Access::pending_changes(world).swap(image.pending);
     Access::relations(world) = std::move(*image.relations);
+    Access::prefab_names(world).swap(image.prefab_names);
     Access::cursor_names(cursors).swap(cursor_names);
     Access::cursor_ticks(cursors).swap(cursor_ticks);
     Access::frames(cursors) = image.frames;

@@ -306,6 +306,14 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         }
     }
     w.end_section(section);
+
+    section = w.begin_section(fmt::kPrefabSection);
+    w.u32(static_cast<std::uint32_t>(world.prefab_names().size()));
+    for (const World::PrefabName& prefab : world.prefab_names()) {
+        w.u32(prefab.prefab.bits);
+        w.str(prefab.name);
+    }
+    w.end_section(section);
     w.finish(checksum);
 }
 

@@ -75,6 +75,19 @@ std::uint64_t state_hash(const World& world) {
             }
         }
     }
+    // Prefab names after the pairs, only when there are any (a world without prefabs hashes as
+    // before prefabs existed): their count, then per prefab in definition order (which a snapshot
+    // keeps) its handle, the name's length and bytes. Definition order, not name order: it is
+    // the order prefab_names() shows, so two worlds that list them differently hash differently.
+    const auto& prefabs = world.prefab_names();
+    if (!prefabs.empty()) {
+        hasher.u32(static_cast<std::uint32_t>(prefabs.size()));
+        for (const World::PrefabName& prefab : prefabs) {
+            hasher.u32(prefab.prefab.bits);
+            hasher.u32(static_cast<std::uint32_t>(prefab.name.size()));
+            hasher.bytes(prefab.name.data(), prefab.name.size());
+        }
+    }
     return hasher.value();
 }
 

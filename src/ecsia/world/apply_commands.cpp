@@ -1,7 +1,8 @@
 // Applying command buffers: the serial merge of structural changes recorded during a wave (or by
 // observers). Buffers apply in the order given, records in the order recorded. Consecutive
 // Spawn/Add/Remove records on one entity fold into one table move when no component appears twice
-// in the run, which gives the same world as applying them one by one.
+// in the run, which gives the same world as applying them one by one. An Instantiate record
+// applies alone (World::instantiate places its row in its final table in one step already).
 
 #include <algorithm>
 #include <cstdio>
@@ -119,7 +120,7 @@ private:
         for (; ahead.near_lead <= kRowDistance; ++ahead.near_lead) {
             if (!ahead.near.next(record)) break;
             // A spawn appends to its table's end, which is warm already.
-            if (record.op == CommandOp::Spawn || !world_.pool_.is_alive(record.entity)) continue;
+            if (record.op == CommandOp::Spawn || record.op == CommandOp::Instantiate || !world_.pool_.is_alive(record.entity)) continue;
             const EntityLocation at = world_.locations_[layout().index(record.entity)];
             const Table& table = world_.graph_.table(at.table);
             if (at.row >= table.size()) continue;
@@ -352,7 +353,45 @@ private:
         return entity_fields_[id] == kYes;
     }
 
+    // An Instantiate record: named and validated like a spawn run (an overflow instance takes
+    // its pending name first, so that later records can name it even when it is refused), all of
+    // it checked before its handle goes live.
+    void apply_instantiate(const CommandRecord& record) {
+        Entity entity = record.entity;
+        const bool overflow = entity.is_null();
+        std::size_t ordinal = 0;
+        if (overflow) {
+            ordinal = pending_.size();
+            pending_.push_back(kNullEntity);  // assigned below, once everything is checked
+            ++stats_.overflow_spawns;
+        }
+        adds_.clear();
+        scratch_.clear();
+        const std::uint32_t* at = record.body + 1;
+        for (std::uint32_t i = 0; i < record.count; ++i) {
+            ComponentValue value;
+            at = CommandReader::read_value(at, value);
+            adds_.push_back(value);
+        }
+        const Entity prefab = resolve(Entity{record.body[0]});
+        world_.check_prefab(prefab, "an Instantiate command");
+        world_.check_values(adds_);
+        check_pending_refs();
+        if (!overflow && !world_.pool_.is_reserved(entity)) return skip(1, "instantiate of a handle that is not reserved");
+        remap_adds();
+        const TableIndex index = world_.prepare_instances(prefab, adds_, 1, /*as_prefab=*/false);
+        if (overflow) {
+            entity = world_.pool_.create();
+            pending_[ordinal] = entity;
+        } else {
+            world_.pool_.activate(entity);
+        }
+        world_.place_instance(index, entity, prefab);
+        ++stats_.applied;
+    }
+
     void apply_single(const CommandRecord& record) {
+        if (record.op == CommandOp::Instantiate) return apply_instantiate(record);
         const Entity entity = resolve(record.entity);
         if (!world_.is_alive(entity)) return skip(1, nullptr);
         if (record.op == CommandOp::Despawn) {

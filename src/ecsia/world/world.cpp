@@ -38,7 +38,7 @@ private:
 
 World::World(WorldOptions options)
     : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_), relations_(pool_.layout()) {
-    define_builtin_relations();  // first: ChildOf and IsA keep their ids whatever else registers
+    define_builtin_relations();  // first: ChildOf, IsA and the Prefab tag keep their ids whatever else registers
     // Components registered with ECSIA_REGISTER_COMPONENT, in name order (ids independent of link order).
     for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);
 }
@@ -145,12 +145,20 @@ void World::require_structural(const char* operation) const {
     }
 }
 
+void World::refuse_reserved(const ComponentDesc& desc, const char* pair_call) const {
+    if (desc.relation) {
+        throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a relation, not a component: use " + pair_call);
+    }
+    if (desc.id == kPrefab) {
+        throw Error(ErrorCode::BadValue, "'" + desc.name + "' is the built-in prefab tag, not a component to add or "
+                                         "remove: use define_prefab to make a prefab");
+    }
+}
+
 void World::check_values(std::span<const ComponentValue> values) const {
     for (std::size_t i = 0; i < values.size(); ++i) {
         const ComponentDesc& desc = registry_.desc(values[i].id);
-        if (desc.relation) {
-            throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a relation, not a component: use add_pair");
-        }
+        refuse_reserved(desc, "add_pair");
         if (values[i].bytes != nullptr && values[i].size != desc.size) {
             throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes " + std::to_string(desc.size) + " bytes, got " +
                                                  std::to_string(values[i].size));
@@ -240,6 +248,7 @@ void World::despawn_row(Entity entity) {
     // (the graph owns them by pointer) and a table's signature never changes.
     const std::vector<ComponentId>& signature = graph_.table(at.table).signature();
     for (std::size_t i = 0; i < signature.size(); ++i) fire(ObserverEvent::OnRemove, signature[i], entity);
+    if (graph_.table(at.table).has(kPrefab)) forget_prefab(entity);  // its name is free again
     const Entity moved = graph_.table(at.table).swap_remove(at.row);
     ++structure_version_;
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = at;
@@ -271,11 +280,7 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     require_structural(adds.empty() ? "remove" : "add");
     const EntityLocation at = locate(entity);
     check_values(adds);
-    for (ComponentId id : removes) {
-        if (registry_.desc(id).relation) {
-            throw Error(ErrorCode::BadValue, "'" + registry_.desc(id).name + "' is a relation, not a component: use remove_pair");
-        }
-    }
+    for (ComponentId id : removes) refuse_reserved(registry_.desc(id), "remove_pair");
 
     const Table& before = graph_.table(at.table);
     // removes[i] is removed when the entity has it and it is not named earlier in `removes`. No

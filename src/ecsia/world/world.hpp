@@ -23,9 +23,11 @@
 #include "ecsia/entity/entity_reservation.hpp"
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/reactivity/observers.hpp"
+#include "ecsia/relation/prefab.hpp"
 #include "ecsia/relation/relation_store.hpp"
 #include "ecsia/schema/component_registry.hpp"
 #include "ecsia/storage/table_graph.hpp"
+#include "ecsia/world/component_rows.hpp"
 #include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world_phase.hpp"
 
@@ -232,6 +234,56 @@ public:
     std::vector<Entity> subjects_of(RelationId relation, Entity target) const;
     const RelationStore& relations() const noexcept { return relations_; }
 
+    // ---- prefabs (relation/prefab.hpp has the design; world_prefabs.cpp). Every call refuses
+    // bad input with the world unchanged (G5).
+
+    // The built-in hidden tag every prefab holds, registered right after ChildOf and IsA. It is
+    // not a component users add, remove or set (BadValue: use define_prefab).
+    static constexpr ComponentId kPrefab = kPrefabTag;
+    // A prefab named `name`: the Prefab tag; then, with a `base` prefab, the base's components
+    // with the base's values (not the tag, not the presence components of its pairs); then
+    // `values`, each replacing a whole component or adding one (nullptr bytes: default values);
+    // then the pair (IsA, base). Throws BadDefinition for an empty or already used name,
+    // StaleEntity for a dead base, BadValue for a base that is not a prefab, and what spawn_with
+    // throws for bad values. Observers fire as for spawn_with then add_pair.
+    Entity define_prefab(std::string name, std::span<const ComponentValue> values = {}, Entity base = kNullEntity);
+    // The prefab named `name`; UnknownComponent listing the defined prefabs when there is none.
+    Entity prefab(std::string_view name) const;
+    // A prefab's name; StaleEntity for a dead handle, BadValue for an entity that is no prefab.
+    std::string_view prefab_name(Entity prefab) const;
+    bool is_prefab(Entity entity) const noexcept;
+    struct PrefabName {
+        Entity prefab;
+        std::string name;
+    };
+    // Every prefab and its name, in definition order (a despawned prefab's entry is gone).
+    const std::vector<PrefabName>& prefab_names() const noexcept { return prefab_names_; }
+    // One new entity, placed straight in its final table: the prefab's components with the
+    // prefab's values (not the Prefab tag, not the presence components of the prefab's pairs; no
+    // pair is copied), then `values` replacing whole components or adding new ones, and the pair
+    // (IsA, prefab). Observers fire as for spawn_with (components in that order: the prefab's in
+    // ascending id, replaced in place, then the new ones as given) and then add_pair. Throws
+    // StaleEntity for a dead prefab handle, BadValue for an entity that is not a prefab, and what
+    // spawn_with throws. Later changes to the prefab change no instance (values are copied).
+    Entity instantiate(Entity prefab, std::span<const ComponentValue> values = {});
+    template <typename T, typename... Ts>
+        requires(!std::is_convertible_v<const T&, std::span<const ComponentValue>>)
+    Entity instantiate(Entity prefab, const T& value, const Ts&... values) {
+        const ComponentValue list[] = {value_of(value), value_of(values)...};
+        return instantiate(prefab, list);
+    }
+    // out.size() instances of `prefab`, written to `out` in spawn order, all or nothing: the
+    // phase, the prefab, the values and the capacity are checked and room is made before the
+    // first one (CapacityExceeded names what fits; std::bad_alloc leaves nothing spawned).
+    // values[k] gives instance i the element at bytes + i * stride (ComponentRows). Each instance
+    // is what instantiate(prefab, its values) makes, observers included, in order.
+    void instantiate_many(Entity prefab, std::span<Entity> out, std::span<const ComponentRows> values = {});
+    std::vector<Entity> instantiate_many(Entity prefab, std::uint32_t count, std::span<const ComponentRows> values = {}) {
+        std::vector<Entity> out(count);
+        instantiate_many(prefab, out, values);
+        return out;
+    }
+
     // ---- queries
     Query query(QueryDesc desc);
     std::uint32_t count(const QueryDesc& desc);
@@ -328,6 +380,9 @@ private:
     // mark_changed without its checks, for callers that have just checked the same things.
     void touch(Entity entity, ComponentId id);
     void check_values(std::span<const ComponentValue> values) const;
+    // A component id that users may not add or remove (a relation's presence, the Prefab tag):
+    // throws BadValue saying what to use instead. `pair_call` names the pair call to suggest.
+    void refuse_reserved(const ComponentDesc& desc, const char* pair_call) const;
     // Places an allocated handle into the table for `values` and fires add observers.
     void place(Entity entity, std::span<const ComponentValue> values);
     // The table for `values`, with room for `count` more rows and locations: everything place()
@@ -354,6 +409,21 @@ private:
     // presence table when it was its last pair of the relation.
     void erase_pair(RelationStore::Relation& r, Entity subject, Entity target);
     void fire_pair(ObserverEvent event, RelationId relation, Entity subject, Entity target);
+    // world_prefabs.cpp. Throws unless `prefab` is an alive prefab; `operation` names the call.
+    void check_prefab(Entity prefab, const char* operation) const;
+    // Validates `values` (check_prefab and the handles' room, pool_.make_room, come first) and
+    // builds what an instance of `prefab` holds (prefab_values_, in the
+    // order observers see) and its table, with room for `count` more rows; nothing visible
+    // changes. The prefab's bytes are read from its row, which no instance placement moves.
+    // `prefab` null: `values` alone. `as_prefab`: the Prefab tag goes first (define_prefab).
+    TableIndex prepare_instances(Entity prefab, std::span<const ComponentValue> values, std::uint32_t count,
+                                 bool as_prefab);
+    // Places an allocated handle as an instance in `index` (from prepare_instances) with
+    // prefab_values_, adds (IsA, prefab) when `prefab` is not null, and fires the observers.
+    void place_instance(TableIndex index, Entity entity, Entity prefab);
+    void forget_prefab(Entity prefab) noexcept;
+    std::vector<PrefabName> prefab_names_;     // definition order
+    std::vector<ComponentValue> prefab_values_;  // prepare_instances' result (reused)
 
     Diagnostics diagnostics_;
     ComponentRegistry registry_;

@@ -14,9 +14,7 @@ namespace ecsia {
 
 void World::check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation) {
     require_structural(operation);
-    if (registry_.desc(id).relation) {  // UnknownComponent for an id never handed out
-        throw Error(ErrorCode::BadValue, "'" + registry_.desc(id).name + "' is a relation, not a component: use the pair calls");
-    }
+    refuse_reserved(registry_.desc(id), "the pair calls");  // UnknownComponent for an id never handed out
     const HandleLayout& layout = pool_.layout();
     // Marks by slot index catch a handle given twice; cleared again below, whichever way this
     // ends, so the next call starts from zeros without touching every slot.

@@ -30,8 +30,10 @@ void World::define_builtin_relations() {
     const RelationId child_of =
         define_relation("ChildOf", {}, RelationOptions{true, OnDeleteTarget::Delete, /*acyclic=*/true});
     const RelationId is_a = define_relation("IsA", {}, RelationOptions{false, OnDeleteTarget::Remove, /*acyclic=*/true});
-    if (child_of != kChildOf || is_a != kIsA) {
-        throw Error(ErrorCode::BadDefinition, "the built-in relations must be the world's first registrations");
+    // The prefab tag next (relation/prefab.hpp): the query layer knows its id.
+    const ComponentId prefab = registry_.define("Prefab", {});
+    if (child_of != kChildOf || is_a != kIsA || prefab != kPrefab) {
+        throw Error(ErrorCode::BadDefinition, "the built-in relations and the prefab tag must be the world's first registrations");
     }
 }
 
