@@ -20,7 +20,7 @@ std::vector<ComponentId> ids_of(const World& world, const val& spec, const char*
 
 // spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, cascade (a
 // relation id, or -1), parentReads, lookups, query?: { with, without, optional, changed, added, pairs,
-// withoutPairs } } (pair terms as ids: pair_terms_of), already checked for shape by
+// withoutPairs, prefabs } } (pair terms as ids: pair_terms_of), already checked for shape by
 // web/scheduler.js; names are resolved here, the cascade by Scheduler::add_system's checks.
 void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
     rethrow_as_js([&] {
@@ -50,6 +50,7 @@ void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
             // query by Scheduler::add_system (World::query's checks and errors).
             s.query.pairs = pair_terms_of(query["pairs"]);
             s.query.without_pairs = pair_terms_of(query["withoutPairs"]);
+            s.query.prefabs = query["prefabs"].as<bool>();
         }
         scheduler.scheduler().add_system(make_js_kernel_system(world, std::move(s)));
     });

@@ -19,7 +19,7 @@ namespace {
 // The query's terms, checked by the core as World::query checks them (unknown ids, a pair term
 // whose relation is a component, a dead or stale target), so its errors reach JS as worded there.
 QueryDesc make_desc(World& world, const val& with, const val& without, const val& optional, const val& changed,
-                    const val& added, const val& pairs, const val& without_pairs) {
+                    const val& added, const val& pairs, const val& without_pairs, bool prefabs) {
     const ComponentRegistry& registry = world.components();
     QueryDesc desc;
     desc.with = component_ids_of(registry, with, "with");
@@ -29,6 +29,7 @@ QueryDesc make_desc(World& world, const val& with, const val& without, const val
     desc.added = component_ids_of(registry, added, "added");
     desc.pairs = pair_terms_of(pairs);
     desc.without_pairs = pair_terms_of(without_pairs);
+    desc.prefabs = prefabs;
     world.query(desc);
     return desc;
 }
@@ -37,9 +38,9 @@ QueryDesc make_desc(World& world, const val& with, const val& without, const val
 
 QueryBinding::QueryBinding(WorldBinding& world, const val& with, const val& without, const val& optional,
                            const val& changed, const val& added, const val& pairs, const val& without_pairs,
-                           const val& columns)
+                           bool prefabs, const val& columns)
     : world_(world),
-      cache_(make_desc(world.world(), with, without, optional, changed, added, pairs, without_pairs)),
+      cache_(make_desc(world.world(), with, without, optional, changed, added, pairs, without_pairs, prefabs)),
       columns_(component_ids_of(world.world().components(), columns, "columns")) {
     cache_.bind_relations(&world.world().relations());  // pair terms with a target look pairs up there
 }
@@ -95,9 +96,9 @@ std::uint32_t QueryBinding::count() { return cache_.count(::ecsia::detail::World
 namespace {
 
 QueryBinding* make_query(WorldBinding& world, const val& with, const val& without, const val& optional, const val& changed,
-                         const val& added, const val& pairs, const val& without_pairs, const val& columns) {
+                         const val& added, const val& pairs, const val& without_pairs, bool prefabs, const val& columns) {
     return rethrow_as_js(
-        [&] { return new QueryBinding(world, with, without, optional, changed, added, pairs, without_pairs, columns); });
+        [&] { return new QueryBinding(world, with, without, optional, changed, added, pairs, without_pairs, prefabs, columns); });
 }
 
 }  // namespace

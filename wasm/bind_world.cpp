@@ -228,6 +228,40 @@ std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encode
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(spawned_.data()));
 }
 
+std::uint32_t WorldBinding::define_prefab(const std::string& name, std::uint32_t base, std::uint32_t encoded) {
+    const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    std::vector<std::uint32_t> offsets;
+    const EncodedValues values = decode_header(*world_, bytes, 1, offsets);
+    return world_->define_prefab(name, values.values, Entity{base}).bits;
+}
+
+std::uint32_t WorldBinding::prefab(const std::string& name) const { return world_->prefab(name).bits; }
+
+std::string WorldBinding::prefab_name(std::uint32_t prefab) const { return std::string(world_->prefab_name(Entity{prefab})); }
+
+Entity WorldBinding::instantiate_encoded(std::uint32_t prefab, std::uint32_t encoded) {
+    const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    std::vector<std::uint32_t> offsets;
+    const EncodedValues values = decode_header(*world_, bytes, 1, offsets);
+    return world_->instantiate(Entity{prefab}, values.values);
+}
+
+std::uint32_t WorldBinding::instantiate_many(std::uint32_t prefab, std::uint32_t count, std::uint32_t encoded) {
+    static_assert(sizeof(Entity) == sizeof(std::uint32_t), "JS reads the handles as a Uint32Array");
+    const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    std::vector<std::uint32_t> offsets;
+    const EncodedValues values = decode_header(*world_, bytes, count, offsets);
+    std::vector<ComponentRows> rows;
+    rows.reserve(values.values.size());
+    for (std::size_t i = 0; i < values.values.size(); ++i) {
+        const std::uint32_t size = values.sizes[i];
+        rows.push_back(ComponentRows{values.values[i].id, size == 0 ? nullptr : bytes + offsets[i], size, size});
+    }
+    instanced_.resize(count);
+    world_->instantiate_many(Entity{prefab}, instanced_, rows);  // all or nothing
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(instanced_.data()));
+}
+
 void WorldBinding::despawn_many(std::uint32_t handles, std::uint32_t count) {
     World& world = *world_;
     if (!world.structural_allowed()) wrong_phase("despawnMany");
@@ -343,6 +377,9 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("defineRelation", &Guarded<&WorldBinding::define_relation>::call)
         .function("relationInfo", &Guarded<&WorldBinding::relation_info>::call)
         .function("relationNames", &Guarded<&WorldBinding::relation_names>::call)
+        .function("definePrefab", &Guarded<&WorldBinding::define_prefab>::call)
+        .function("prefab", &Guarded<&WorldBinding::prefab>::call)
+        .function("prefabName", &Guarded<&WorldBinding::prefab_name>::call)
         .function("address", &WorldBinding::address)
         .function("aliveCount", &Guarded<&WorldBinding::alive_count>::call)
         .function("maxEntities", &Guarded<&WorldBinding::max_entities>::call)

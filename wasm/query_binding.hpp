@@ -28,10 +28,12 @@ namespace ecsia::wasm {
 class QueryBinding {
 public:
     // Arrays of component names; `pairs` and `without_pairs`: [relation id, target bits, ...]
-    // (kANY_TARGET: any target); `columns` lists the components whose column addresses records carry.
+    // (kANY_TARGET: any target); `prefabs`: QueryDesc::prefabs; `columns` lists the components
+    // whose column addresses records carry.
     QueryBinding(WorldBinding& world, const emscripten::val& with, const emscripten::val& without,
                  const emscripten::val& optional, const emscripten::val& changed, const emscripten::val& added,
-                 const emscripten::val& pairs, const emscripten::val& without_pairs, const emscripten::val& columns);
+                 const emscripten::val& pairs, const emscripten::val& without_pairs, bool prefabs,
+                 const emscripten::val& columns);
 
     // Selects the rows now (rows changed/added since the previous fetch when the query has such
     // terms) and returns how many records. The cursor moves to the world's tick; with `advance`

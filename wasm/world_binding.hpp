@@ -73,6 +73,14 @@ public:
     std::uint32_t spawn_many(std::uint32_t count, std::uint32_t encoded);
     // Despawns `count` handles at `handles`; all or nothing (every one alive, none twice).
     void despawn_many(std::uint32_t handles, std::uint32_t count);
+    // Prefabs (World::define_prefab, prefab, prefab_name, instantiate, instantiate_many) with
+    // encoded values: one row (define, instantiate) or `count` rows (instantiate_many, whose
+    // handles are at the returned address until its next call).
+    std::uint32_t define_prefab(const std::string& name, std::uint32_t base, std::uint32_t encoded);
+    std::uint32_t prefab(const std::string& name) const;
+    std::string prefab_name(std::uint32_t prefab) const;
+    Entity instantiate_encoded(std::uint32_t prefab, std::uint32_t encoded);
+    std::uint32_t instantiate_many(std::uint32_t prefab, std::uint32_t count, std::uint32_t encoded);
     // Rows [begin, end) of table `table` changed in component `id` (world.markChanged(chunk)).
     void mark_rows_changed(std::uint32_t table, std::uint32_t id, std::uint32_t begin, std::uint32_t end);
     // Runs queued change observers when the phase allows (a no-op inside an observer or a wave).
@@ -109,6 +117,7 @@ private:
     std::unique_ptr<World> world_;
     std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
     std::vector<std::uint32_t> spawned_;        // spawn_many's handles
+    std::vector<Entity> instanced_;             // instantiate_many's handles
     std::vector<std::uint8_t> despawn_marks_;   // despawn_many's duplicate check, by slot index
     std::vector<std::uint32_t> entity_list_;    // entity_list(): [count, handle...]
     SnapshotRestorer restorer_;

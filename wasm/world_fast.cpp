@@ -232,6 +232,24 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::ui
 
 // Spawns `count` entities from the encoded values at `src` (`count` rows), all or nothing.
 // The address of the new handles (valid until the next call), or 0.
+// World::instantiate of `prefab` with the encoded overrides at `src` (one row); kNull on failure.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_instantiate(WorldBinding* binding, std::uint32_t prefab, std::uint32_t src) {
+    if (binding == nullptr) return world_disposed() ? 0 : kNull;
+    std::uint32_t instance = kNull;
+    capture_error([&] { instance = binding->instantiate_encoded(prefab, src).bits; });
+    return instance;
+}
+
+// World::instantiate_many with `count` rows of encoded values at `src`: the address of the new
+// handles, or 0 on failure (nothing made).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_instantiate_many(WorldBinding* binding, std::uint32_t prefab, std::uint32_t count,
+                                                               std::uint32_t src) {
+    if (binding == nullptr) return world_disposed();
+    std::uint32_t handles = 0;
+    capture_error([&] { handles = binding->instantiate_many(prefab, count, src); });
+    return handles;
+}
+
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn_many(WorldBinding* binding, std::uint32_t count, std::uint32_t src) {
     if (binding == nullptr) return world_disposed();
     std::uint32_t handles = 0;

@@ -30,6 +30,8 @@ export interface QuerySpec {
   pairs?: readonly PairTerm[];
   /** Pairs no selected entity has: `[['Targets', '*']]` (no Targets pair at all). */
   withoutPairs?: readonly PairTerm[];
+  /** Match prefab entities too (definePrefab); by default queries skip them. */
+  prefabs?: boolean;
 }
 
 /**

@@ -66,7 +66,10 @@ export class Chunk {
  */
 export function querySpec(core, op, spec) {
   if (!isPlainObject(spec)) throw new Error(`${op}: takes { with, without, optional, changed, added, pairs, withoutPairs }, got ${describe(spec)}`);
-  knownKeys(op, spec, [...TERMS, ...PAIR_TERMS], 'the query');
+  knownKeys(op, spec, [...TERMS, ...PAIR_TERMS, 'prefabs'], 'the query');
+  if (spec.prefabs !== undefined && typeof spec.prefabs !== 'boolean') {
+    throw new Error(`${op}: prefabs must be true or false (match prefab entities too), got ${describe(spec.prefabs)}`);
+  }
   const out = {};
   for (const term of TERMS) {
     const value = spec[term] ?? [];
@@ -86,6 +89,7 @@ export function querySpec(core, op, spec) {
   const { pairs, withoutPairs, pairIds, withoutPairIds } = pairTerms(core, op, spec);
   out.pairs = pairs;
   out.withoutPairs = withoutPairs;
+  out.prefabs = spec.prefabs === true;
   Object.defineProperty(out, 'pairIds', { value: pairIds });
   Object.defineProperty(out, 'withoutPairIds', { value: withoutPairIds });
   return out;
@@ -154,7 +158,7 @@ export class Query {
     const module = core.engine.module;
     const rawWorld = core.raw('query');
     this.#raw = core.engine.call(op, () => new module.Query(rawWorld, terms.with, terms.without, terms.optional,
-      terms.changed, terms.added, terms.pairIds, terms.withoutPairIds, names));
+      terms.changed, terms.added, terms.pairIds, terms.withoutPairIds, terms.prefabs, names));
     this.#words = this.#raw.recordWords();
     this.#address = this.#raw.address();
     this.#unchanged = core.engine.direct('_ecsia_query_unchanged');

@@ -120,6 +120,12 @@ export interface KernelCommands {
   addPair(entity: number, relation: string, target: number, values?: Record<string, number | boolean | null>): void;
   /** Removes the pair if present; target '*' removes every pair of the relation. */
   removePair(entity: number, relation: string, target: number | '*'): void;
+  /**
+   * Spawns an instance of `prefab` (a handle world.definePrefab returned), as spawn() does: its
+   * components with the prefab's values, `overrides` over them (fields not given keep the
+   * prefab's values), and the pair (IsA, prefab). Returns the handle as spawn() does.
+   */
+  instantiate(prefab: number, overrides?: Record<string, Record<string, number | boolean | null> | true>): number;
 }
 
 /**
@@ -144,6 +150,8 @@ export interface KernelQuery {
   pairs?: readonly PairTerm[];
   /** Pairs no selected row's entity has (as QuerySpec.withoutPairs). */
   withoutPairs?: readonly PairTerm[];
+  /** Match prefab entities too (definePrefab); by default queries skip them. */
+  prefabs?: boolean;
 }
 
 /**

@@ -92,6 +92,23 @@ export interface World {
    * in order.
    */
   spawnMany(count: number, components?: { readonly [component: string]: ManyValues | true | null | undefined }): Uint32Array;
+  /**
+   * Defines a prefab (an entity with the hidden Prefab tag that queries skip unless asked with
+   * `prefabs: true`): the components of `options.extends` (a prefab) with its values, then
+   * `components` over them (fields not given keep the base's values), and the pair (IsA, base).
+   * Returns its handle. Names are unique per world and survive a snapshot. Instances copy
+   * values: changing a prefab later changes no existing instance.
+   */
+  definePrefab(name: string, components?: { readonly [component: string]: ComponentValues | true | null | undefined }, options?: { extends?: Entity }): Entity;
+  /** The prefab named `name`; an error listing the defined prefabs when there is none. */
+  prefab(name: string): Entity;
+  /**
+   * A new entity from `prefab`: its components and values, `overrides` over them (fields not
+   * given keep the prefab's values; new components are added), and the pair (IsA, prefab).
+   */
+  instantiate(prefab: Entity, overrides?: { readonly [component: string]: ComponentValues | true | null | undefined }): Entity;
+  /** `count` instances at once, values as spawnMany takes them; all or nothing. The new handles, in order. */
+  instantiateMany(prefab: Entity, count: number, overrides?: { readonly [component: string]: ManyValues | true | null | undefined }): Uint32Array;
   despawn(entity: Entity): void;
   /** Despawns every handle; all or nothing (each must be alive, none twice). */
   despawnMany(handles: ArrayLike<Entity>): void;

@@ -112,6 +112,101 @@ export class World {
     const core = this.#core;
     if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
     if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
+    const address = this.#encodeColumns(op, components, count);
+    const handles = core.fast.spawnMany(core.address, count, address) >>> 0;
+    if (handles === 0) core.fail(op);
+    return new Uint32Array(core.engine.views().buffer, handles, count).slice();
+  }
+
+  /**
+   * Defines a prefab: an entity holding the hidden Prefab tag, the components of `options.extends`
+   * (a prefab) with its values, then `components` over them (a component the base has keeps the
+   * base's values in the fields not given, as set() does), and the pair (IsA, base). Queries skip
+   * prefabs unless asked ({ prefabs: true }). Returns its handle. Names are unique; a snapshot
+   * carries them. Instances copy values: changing a prefab later changes no instance.
+   */
+  definePrefab(name, components = {}, options = {}) {
+    const op = 'definePrefab';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if (typeof name !== 'string' || name === '') throw new Error(`world.${op}: name must be a non-empty string, got ${describe(name)}`);
+    if (!isPlainObject(options)) throw new Error(`world.${op}('${name}'): options must be an object { extends }, got ${describe(options)}`);
+    knownKeys(`world.${op}('${name}')`, options, ['extends']);
+    const base = options.extends ?? NULL_ENTITY;
+    if ((base >>> 0) !== base) checkEntity(`world.${op}('${name}'): extends`, base);
+    const core = this.#core;
+    const merged = base === NULL_ENTITY ? components : this.#overPrefab(op, base, components);
+    const address = core.encodeComponents(op, merged);
+    return core.call(op, (r) => r.definePrefab(name, base, address)) >>> 0;
+  }
+
+  /** The prefab named `name` (an error listing the defined prefabs when there is none). */
+  prefab(name) {
+    if (arguments.length > 1) arity('prefab', arguments.length, 1);
+    if (typeof name !== 'string') throw new Error(`world.prefab: name must be a string, got ${describe(name)}`);
+    return this.#core.call('prefab', (r) => r.prefab(name)) >>> 0;
+  }
+
+  /**
+   * A new entity from `prefab`: the prefab's components with its values, `overrides` over them
+   * (fields not given keep the prefab's values, as set() does; components the prefab lacks are
+   * added, fields not given getting defaults), and the pair (IsA, prefab). Returns its handle.
+   */
+  instantiate(prefab, overrides = {}) {
+    const op = 'instantiate';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    if ((prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
+    const core = this.#core;
+    const address = core.encodeComponents(op, this.#overPrefab(op, prefab, overrides));
+    const entity = core.fast.instantiate(core.address, prefab, address) >>> 0;
+    if (entity === NULL_ENTITY) core.fail(op);
+    return entity;
+  }
+
+  /**
+   * `count` instances of `prefab` in one call, values given as spawnMany takes them (per field a
+   * number for every instance, or an array-like of `count`); as in instantiate(), fields not
+   * given keep the prefab's values. All or nothing. Returns the new handles in order.
+   */
+  instantiateMany(prefab, count, overrides = {}) {
+    const op = 'instantiateMany';
+    if (arguments.length > 3) arity(op, arguments.length, 3);
+    if ((prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
+    if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    const core = this.#core;
+    const components = this.#overPrefab(op, prefab, overrides);
+    const address = this.#encodeColumns(op, components, count);
+    const handles = core.fast.instantiateMany(core.address, prefab, count, address) >>> 0;
+    if (handles === 0) core.fail(op);
+    return new Uint32Array(core.engine.views().buffer, handles, count).slice();
+  }
+
+  // `components` with, for each one `prefab` has, the prefab's values in the fields not given
+  // (one number per field, which spawnMany's value forms broadcast to every row). The prefab's
+  // own checks (alive, a prefab) are the engine's when the call reaches it.
+  #overPrefab(op, prefab, components) {
+    if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
+    const core = this.#core;
+    let merged = null;
+    for (const name of Object.keys(components)) {
+      const entry = core.component(op, name);
+      const given = components[name];
+      if (entry.tag || !(given === true || given === null || given === undefined || isPlainObject(given))) continue;
+      const holds = core.fast.has(core.address, prefab, entry.id);
+      if (holds < 0) core.fail(op);  // a dead or stale prefab handle: the engine's error
+      if (holds === 0) continue;
+      const values = core.decodeElement(entry, core.fast.element(core.address, prefab, entry.id) >>> 0);
+      if (isPlainObject(given)) {
+        for (const key of Object.keys(given)) if (given[key] !== undefined) values[key] = given[key];
+      }
+      merged ??= { ...components };
+      merged[name] = values;
+    }
+    return merged ?? components;
+  }
+
+  // `count` rows of `components` (spawnMany's value forms) encoded in scratch (encoded_values.hpp).
+  #encodeColumns(op, components, count) {
+    const core = this.#core;
     const entries = Object.keys(components).map((name) => core.component(op, name));
     const header = align8(4 * (1 + entries.length));
     let bytes = header;
@@ -127,9 +222,7 @@ export class World {
       this.#encodeColumn(op, entry, components[entry.name], count, views, at);
       at += align8(entry.size * count);
     }
-    const handles = core.fast.spawnMany(core.address, count, address) >>> 0;
-    if (handles === 0) core.fail(op);
-    return new Uint32Array(core.engine.views().buffer, handles, count).slice();
+    return address;
   }
 
   despawn(entity) {

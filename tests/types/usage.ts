@@ -18,6 +18,8 @@ export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: Kern
   commands.addPair(child, 'Targets', chunk.entities[0] ?? child, { since: 2 });
   commands.addPair(child, 'ChildOf', chunk.entities[0] ?? child);
   commands.removePair(child, 'Targets', '*');
+  const instance: number = commands.instantiate(child, { health: { hp: 1 } });
+  commands.despawn(instance);
   commands.despawn(child);
   const depth: number = chunk.depth;
   const up = chunk.parent?.worldPos;
@@ -184,6 +186,11 @@ export async function usage(): Promise<void> {
   const targets: RelationInfo = world.defineRelation('Targets', { since: 'u32' }, { exclusive: false, onDeleteTarget: 'remove' });
   const exclusive: boolean = targets.exclusive && world.defineRelation('Likes').tag;
   const enemy: Entity = world.spawn();
+  const orc: Entity = world.definePrefab('orc', { health: { hp: 30 } });
+  const boss: Entity = world.definePrefab('orcBoss', { health: { hp: 300 } }, { extends: orc });
+  const grunt: Entity = world.instantiate(boss, { position: { x: 1, y: 2 } });
+  const horde: Uint32Array = world.instantiateMany(world.prefab('orc'), 10, { position: { x: new Float32Array(10), y: 0 } });
+  const prefabsToo = world.query({ with: ['health'], prefabs: true }).count() + horde.length + grunt;
   world.addPair(e, 'Targets', enemy, { since: 3 });
   world.addPair(e, 'ChildOf', enemy);
   world.setPair(e, 'Targets', enemy, { since: 4 });

@@ -173,8 +173,8 @@ export function kernelSystemParts(op, name, spec, kernels) {
       throw new Error(`scheduler.${op}('${name}'): query must be an object { with, without, optional, changed, added, pairs, withoutPairs }, got ${describe(spec.query)}`);
     }
     for (const key of Object.keys(spec.query)) {
-      if (!QUERY_TERMS.includes(key) && !PAIR_TERMS.includes(key)) {
-        throw new Error(`scheduler.${op}('${name}'): query has no term '${key}' (terms: ${[...QUERY_TERMS, ...PAIR_TERMS].join(', ')})`);
+      if (!QUERY_TERMS.includes(key) && !PAIR_TERMS.includes(key) && key !== 'prefabs') {
+        throw new Error(`scheduler.${op}('${name}'): query has no term '${key}' (terms: ${[...QUERY_TERMS, ...PAIR_TERMS, 'prefabs'].join(', ')})`);
       }
     }
     for (const term of QUERY_TERMS) {
@@ -185,7 +185,11 @@ export function kernelSystemParts(op, name, spec, kernels) {
       query[term] = value;
     }
     for (const term of PAIR_TERMS) if (spec.query[term] !== undefined) query[term] = spec.query[term];
+    if (spec.query.prefabs !== undefined && typeof spec.query.prefabs !== 'boolean') {
+      throw new Error(`scheduler.${op}('${name}'): query.prefabs must be true or false, got ${describe(spec.query.prefabs)}`);
+    }
   }
+  query.prefabs = spec.query?.prefabs === true;
   const spawnsPerBatch = spec.spawnsPerBatch ?? 0;
   if (!Number.isInteger(spawnsPerBatch) || spawnsPerBatch < 0 || spawnsPerBatch > 65536) {
     throw new Error(`scheduler.${op}('${name}'): spawnsPerBatch must be a whole number from 0 to 65536, got ${describe(spawnsPerBatch)}`);

@@ -43,7 +43,7 @@ const NULL_ENTITY = 0xffffffff;
 const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
 const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, SCRATCH = 11, HEADER = 12;
 // CommandOp (command_buffer.hpp).
-const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7;
+const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7, INSTANTIATE = 8;
 
 const RAN = 0;
 const THREW = 1;
@@ -147,7 +147,7 @@ export class KernelRuntime {
     if (namespace !== null && twin !== null && twin !== undefined && twin !== namespace) {
       this.#twins = this.#names.map((name) => twin[name]);
     }
-    this.#commands = new CommandEncoder(module);
+    this.#commands = new CommandEncoder(module, () => this.#buffer);
   }
 
   /** Kernel names in id order. */
@@ -531,6 +531,13 @@ class Commands {
   addPair(entity, relation, target, values) { this.#encoder.for(this, 'addPair').addPair(entity, relation, target, values); }
   /** Removes the pair if present; target '*' removes every pair of the relation. */
   removePair(entity, relation, target) { this.#encoder.for(this, 'removePair').removePair(entity, relation, target); }
+  /**
+   * Spawns an instance of `prefab` (a handle world.definePrefab returned) like spawn(): its
+   * components with the prefab's values, `overrides` over them (fields not given keep the
+   * prefab's values), and the pair (IsA, prefab). Returns its handle, as spawn() does. A prefab
+   * that is dead by the merge skips the record with a diagnostic.
+   */
+  instantiate(prefab, overrides = {}) { return this.#encoder.for(this, 'instantiate').instantiate(prefab, overrides); }
 }
 
 // Encodes one batch's records at a time into a JS buffer, in CommandBuffer's layout.
@@ -546,8 +553,11 @@ class CommandEncoder {
   #spawns = null;      // the debug check: handles spawn() returned ({ handle, reserved }), or null
   #replay = null;      // the debug check's second run: the first run's #spawns, returned again
 
-  constructor(module) {
+  #heap;               // () => the heap's buffer as the runtime last fetched it
+
+  constructor(module, heap) {
     this.#module = module;
+    this.#heap = heap;
   }
 
   // A batch begins: returns its Commands object.
@@ -630,6 +640,30 @@ class CommandEncoder {
       throw error;
     }
     this.#records += 1;
+    return this.#handleFor(start);
+  }
+
+  instantiate(prefab, overrides) {
+    const op = 'instantiate';
+    this.#entity(op, prefab);
+    if (!isPlainObject(overrides)) throw new Error(`commands.${op}: takes an object of components by name, got ${describe(overrides)}`);
+    const names = Object.keys(overrides);
+    const start = this.#length;
+    try {
+      this.#header(INSTANTIATE, names.length, NULL_ENTITY);
+      this.#push(prefab);
+      for (const name of names) this.#value(op, this.#component(op, name), overrides[name], prefab);
+    } catch (error) {
+      this.#length = start;
+      throw error;
+    }
+    this.#records += 1;
+    return this.#handleFor(start);
+  }
+
+  // The handle of the spawn or instance whose record starts at word `start`: reserved (written
+  // into the record) or pending (the record keeps the null handle); the debug check's replay.
+  #handleFor(start) {
     const replay = this.#replay;
     if (replay !== null) {
       const spawned = replay[this.#spawns.length];
@@ -809,8 +843,9 @@ class CommandEncoder {
     return field;
   }
 
-  // { component id, payload size, payload }: the whole element, defaults where no value is given.
-  #value(op, component, values) {
+  // { component id, payload size, payload }: the whole element, defaults where no value is given
+  // (or, with `prefab`, the prefab's values where it has the component).
+  #value(op, component, values, prefab = NULL_ENTITY) {
     this.#push(component.id);
     if (component.tag) {
       if (isPlainObject(values) && Object.keys(values).length > 0) this.#field(op, component, Object.keys(values)[0]);
@@ -825,8 +860,14 @@ class CommandEncoder {
     }
     this.#push(component.size);
     const at = this.#reserve(Math.ceil(component.size / 4)) * 4;  // zero bytes
-    for (const field of component.fields) {
-      if (field.type === 'entity') this.#view.setUint32(at + field.offset, NULL_ENTITY, true);
+    // A prefab's row is read during the wave: only systems whose query asks for prefabs match it.
+    const source = prefab === NULL_ENTITY ? 0 : this.#module._ecsia_kernel_lookup(this.#context, component.id, prefab) >>> 0;
+    if (source !== 0) {
+      new Uint8Array(this.#words.buffer, at, component.size).set(new Uint8Array(this.#heap(), source, component.size));
+    } else {
+      for (const field of component.fields) {
+        if (field.type === 'entity') this.#view.setUint32(at + field.offset, NULL_ENTITY, true);
+      }
     }
     if (!isPlainObject(values)) return;
     for (const key of Object.keys(values)) {

@@ -76,3 +76,18 @@ export function drift(chunk) {
 export function peekUndeclared(chunk) {
   chunk.lookup('target', chunk.entities[0]);
 }
+
+/**
+ * Every row whose spawner.every divides spawner.n (counted up here) instantiates the prefab in
+ * spawner.prefab, overriding one field of its health and adding a position; the instance becomes
+ * the row's child (ChildOf, a pending or reserved handle as the pair's subject).
+ */
+export function spawnFromPrefab(chunk, dt, commands) {
+  const s = chunk.columns.spawner;  // { prefab, every, n }: u32 x 3
+  for (let i = 0; i < chunk.count; i++) {
+    s[3 * i + 2] += 1;
+    if (s[3 * i + 2] % s[3 * i + 1] !== 0) continue;
+    const e = commands.instantiate(s[3 * i], { health: { hp: s[3 * i + 2] }, position: { x: i, y: 1 } });
+    commands.addPair(e, 'ChildOf', chunk.entities[i]);
+  }
+}
