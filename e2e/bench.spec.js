@@ -79,6 +79,7 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(Object.values(r.hierarchy.msPerFrame).every(positive)).toBe(true);
   expect(positive(r.hierarchy.reparent.frameAfterMs)).toBe(true);
   expect(positive(r.hierarchy.lookup.nsPerRowLookup) && positive(r.hierarchy.lookup.lookupOverDirect)).toBe(true);
+  expect(positive(r.hierarchy.prefab.instantiateManyMs) && positive(r.hierarchy.prefab.spawnManyMs)).toBe(true);
   // calls and iteration: every library measured, ecsia's ratio to the fastest per operation/shape.
   const libraries = ['bitECS', 'ecsia', 'koota', 'piecs', 'wolf-ecs'];
   expect(Object.keys(r.calls.nsPerOp).sort()).toEqual(libraries);

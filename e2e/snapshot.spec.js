@@ -386,3 +386,44 @@ test('world.restore reads the bytes where they lie, from any byteOffset, puts ba
   expect(r.keptAfterRefusal).toBe(false);
   expectNoPageErrors(log);
 });
+
+// Pairs and prefabs: the world of tests/snapshot/relations_fixture_test.cpp, built through the JS
+// API (web/test/relations_fixture.js), snapshots to tests/fixtures/snapshot_relations.bin byte for
+// byte in both builds, and the fixture restores into a fresh world with its pairs and prefab names.
+const relationsFixture = Array.from(readFileSync(new URL('../tests/fixtures/snapshot_relations.bin', import.meta.url)));
+
+test('pairs and prefabs snapshot to the native relations fixture byte for byte, and restore from it, in both builds', async ({ browser }) => {
+  for (const server of [servers.isolated, servers.plain]) {
+    const page = await browser.newPage();
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async (fixture) => {
+      const { buildRelationsFixture, defineRelationsFixture } = await import('/web/test/relations_fixture.js');
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+      buildRelationsFixture(world);
+      const bytes = Array.from(world.snapshot());
+      const fresh = ecsia.createWorld({ maxEntities: 1 << 16 });
+      defineRelationsFixture(fresh);
+      fresh.restore(new Uint8Array(fixture));
+      const boss = fresh.prefab('orcBoss');
+      const out = {
+        variant: ecsia.variant, bytes, sameHash: fresh.stateHash() === world.stateHash(),
+        again: Array.from(fresh.snapshot()), boss: boss === world.prefab('orcBoss'),
+        bossHp: fresh.get(fresh.instantiate(boss), 'rhp').hp, children: fresh.subjectsOf('ChildOf', '*').length,
+        targets: fresh.subjectsOf('Targets', '*').length,
+      };
+      world.dispose();
+      fresh.dispose();
+      return out;
+    }, relationsFixture);
+    expect(r.bytes.length).toBe(relationsFixture.length);
+    expect(r.bytes, r.variant).toEqual(relationsFixture);
+    expect(r.again).toEqual(relationsFixture);
+    expect(r.sameHash && r.boss).toBe(true);
+    expect(r.bossHp).toBe(300);
+    expect(r.children).toBe(10);  // e1..e11 have a parent; 5 went with its child 11; the grunt has one
+    expect(r.targets).toBeGreaterThan(0);
+    expectNoPageErrors(log);
+    await page.close();
+  }
+});

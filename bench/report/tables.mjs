@@ -268,7 +268,11 @@ ${count(r.nodes)} nodes a frame (serial): the \`addPair\` calls ${n2(r.addPairMs
 Reading a random target's position (${count(h.lookup.entities)} rows, serial): one \`chunk.lookup\` per row
 **${n2(h.lookup.nsPerRowLookup)} ns per row** (${n2(h.lookup.lookupOverDirect)}x), one \`chunk.lookupAll\` of the batch's target column
 **${n2(h.lookup.nsPerRowLookupAll)} ns per row** (**${n2(h.lookup.lookupAllOverDirect)}x**), against ${n2(h.lookup.nsPerRowDirect)} ns reading the
-row's own position from its column.`;
+row's own position from its column.
+
+Prefabs: \`instantiateMany\` of ${count(h.prefab.entities)} instances (a position per row, health from the prefab, the IsA
+pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawnManyMs)} ms for \`spawnMany\` of the same two components:
+**${n2(h.prefab.instantiateOverSpawn)}x**.`;
 }
 
 const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy };

@@ -11,6 +11,7 @@
 // Every variant's result is checked against the JS loop's. Then re-parenting: 10,000 nodes a
 // frame moved under a root (addPair calls), and the frame after them. And what a lookup costs
 // (chunk.lookup of a random target's position against a read of the row's own, ns per row).
+// And instantiateMany against spawnMany of the same components.
 import * as bitecs from '/node_modules/bitecs/dist/core/index.mjs';
 import * as koota from '/node_modules/koota/dist/index.js';
 import { autoWorkers } from '../internal/engine.js';
@@ -236,6 +237,33 @@ async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) 
   return out;
 }
 
+// instantiateMany against spawnMany: `entities` entities with the same two components (one given
+// per row, one from the prefab or a constant), each into a fresh world; ms per call, medians.
+function prefabCost(ecsia, { entities, repetitions }) {
+  const xs = Float32Array.from({ length: entities }, (_, i) => i);
+  const make = () => {
+    const world = ecsia.createWorld({ maxEntities: entities + 16 });
+    world.defineComponent('position', { x: 'f32', y: 'f32' });
+    world.defineComponent('health', { hp: 'i32', regen: 'f32' });
+    return world;
+  };
+  const ms = { spawnMany: [], instantiateMany: [] };
+  for (let rep = 0; rep < repetitions; rep += 1) {
+    for (const name of rep % 2 === 0 ? ['spawnMany', 'instantiateMany'] : ['instantiateMany', 'spawnMany']) {
+      const world = make();
+      const orc = world.definePrefab('orc', { health: { hp: 30, regen: 0.5 } });
+      const start = performance.now();
+      if (name === 'spawnMany') world.spawnMany(entities, { position: { x: xs, y: 0 }, health: { hp: 30, regen: 0.5 } });
+      else world.instantiateMany(orc, entities, { position: { x: xs, y: 0 } });
+      ms[name].push(performance.now() - start);
+      world.dispose();
+    }
+  }
+  const out = { entities, spawnManyMs: median(ms.spawnMany), instantiateManyMs: median(ms.instantiateMany) };
+  out.instantiateOverSpawn = out.instantiateManyMs / out.spawnManyMs;
+  return out;
+}
+
 /** The hierarchy workload (see the top of this file). */
 export async function hierarchy(env, {
   nodes = 100_000, roots = 1_000, maxDepth = 8, repetitions = 15, reparent = 10_000, reparentFrames = 5, warmupMs = 300, settleMs = 2500,
@@ -287,8 +315,10 @@ export async function hierarchy(env, {
     steady.push(performance.now() - start);
   }
   const lookup = await lookupCost(ecsia, { entities: Math.min(nodes, 100_000), repetitions, warmupMs, settleMs });
+  const prefab = prefabCost(ecsia, { entities: nodes, repetitions: Math.max(3, repetitions) });
   const out = {
     lookup,
+    prefab,
     nodes, roots, maxDepth: Math.max(...forest.depth), autoWorkers: auto, versions: VERSIONS,
     msPerFrame,
     differ,
