@@ -9,6 +9,7 @@
 // its reservation, which the merge replaces with real handles.
 
 #include <cstdint>
+#include <string>
 
 namespace ecsia {
 
@@ -52,5 +53,8 @@ private:
     unsigned index_bits_;
     std::uint32_t index_mask_;
 };
+
+// "entity 0x00400001 (index 1, generation 1)", or "the null entity": how errors name a handle.
+std::string describe(Entity entity, const HandleLayout& layout);
 
 }  // namespace ecsia

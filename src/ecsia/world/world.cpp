@@ -3,7 +3,6 @@
 #include "ecsia/world/world_access.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 #include "ecsia/base/error.hpp"
@@ -11,14 +10,6 @@
 namespace ecsia {
 
 namespace {
-
-std::string describe(Entity entity, const HandleLayout& layout) {
-    if (entity.is_null()) return "the null entity";
-    char text[96];
-    std::snprintf(text, sizeof text, "entity 0x%08x (index %u, generation %u)", entity.bits, layout.index(entity),
-                  layout.generation(entity));
-    return text;
-}
 
 // Raises the observer depth for one scope. Lowering it in a destructor matters: an observer that
 // throws must not leave the world refusing every later structural change as "inside an observer".

@@ -5,25 +5,12 @@
 // runs before the first change, so a refused call leaves the world as it was (G5).
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
-
-namespace {
-
-std::string handle_text(Entity entity, const HandleLayout& layout) {
-    if (entity.is_null()) return "the null entity";
-    char text[96];
-    std::snprintf(text, sizeof text, "entity 0x%08x (index %u, generation %u)", entity.bits, layout.index(entity),
-                  layout.generation(entity));
-    return text;
-}
-
-}  // namespace
 
 bool World::is_prefab(Entity entity) const noexcept {
     if (!pool_.is_alive(entity)) return false;
@@ -32,12 +19,12 @@ bool World::is_prefab(Entity entity) const noexcept {
 
 void World::check_prefab(Entity prefab, const char* operation) const {
     if (!pool_.is_alive(prefab)) {
-        throw Error(ErrorCode::StaleEntity, std::string(operation) + ": the prefab, " + handle_text(prefab, pool_.layout()) +
+        throw Error(ErrorCode::StaleEntity, std::string(operation) + ": the prefab, " + describe(prefab, pool_.layout()) +
                                                 ", is not alive: it was despawned, never spawned, or is from an older "
                                                 "generation");
     }
     if (!is_prefab(prefab)) {
-        throw Error(ErrorCode::BadValue, std::string(operation) + ": " + handle_text(prefab, pool_.layout()) +
+        throw Error(ErrorCode::BadValue, std::string(operation) + ": " + describe(prefab, pool_.layout()) +
                                              " is not a prefab (prefabs are made with define_prefab)");
     }
 }
@@ -122,7 +109,7 @@ Entity World::define_prefab(std::string name, std::span<const ComponentValue> va
     for (const PrefabName& defined : prefab_names_) {
         if (defined.name == name) {
             throw Error(ErrorCode::BadDefinition, "define_prefab: a prefab named '" + name + "' is already defined (" +
-                                                      handle_text(defined.prefab, pool_.layout()) + ")");
+                                                      describe(defined.prefab, pool_.layout()) + ")");
         }
     }
     if (!base.is_null()) check_prefab(base, "define_prefab's base");
@@ -152,7 +139,7 @@ std::string_view World::prefab_name(Entity prefab) const {
     for (const PrefabName& defined : prefab_names_) {
         if (defined.prefab == prefab) return defined.name;
     }
-    throw Error(ErrorCode::BadValue, handle_text(prefab, pool_.layout()) + " is not a prefab: it has no prefab name");
+    throw Error(ErrorCode::BadValue, describe(prefab, pool_.layout()) + " is not a prefab: it has no prefab name");
 }
 
 void World::forget_prefab(Entity prefab) noexcept {
