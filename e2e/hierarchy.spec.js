@@ -189,3 +189,48 @@ test('JS kernels look up other entities and their parent as the earlier waves le
   expectNoPageErrors(plainLog);
   await plainPage.close();
 });
+
+// Everything that changes structure at once (G1): the forest restructured by a JS kernel, prefabs
+// instantiated by a JS kernel, pairs added and removed by a main-thread system, the cascade, C++
+// systems beside them; the same hash after every frame for the serial executor, 1, 2 and 4 workers
+// and the single build, and a snapshot taken mid-run replays the rest in a fresh world, threaded
+// and single. Set-up: mixedScenario in web/test/hierarchy_scenario.js.
+test('the mixed scenario hashes the same frame by frame at every worker count and build, and replays from a mid-run snapshot', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const frames = 40;
+  const snapshotAt = 20;
+  const mixed = (p, options) => p.evaluate(async (options) => {
+    const { runMixed } = await import('/web/test/hierarchy_scenario.js');
+    return runMixed(window.ecsiaTest.loadEcsia, options);
+  }, options);
+  const replay = (p, options) => p.evaluate(async (options) => {
+    const { replayMixed } = await import('/web/test/hierarchy_scenario.js');
+    return replayMixed(window.ecsiaTest.loadEcsia, options);
+  }, options);
+  const log = await openTestPage(page, servers.isolated);
+  const serial = await mixed(page, { threads: 4, workers: 0, frames, snapshotAt });
+  expect(serial.mismatch).toBeNull();
+  expect(new Set(serial.hashes).size).toBe(frames);
+  expect(serial.instances).toBeGreaterThan(50);
+  expect(serial.children).toBeGreaterThan(500);
+  expect(serial.follows).toBeGreaterThan(0);
+  const expected = ['its own ancestor', 'was no longer alive', "exceeded their batch's reservation"];
+  expect(serial.diagnostics.filter((m) => !expected.some((e) => m.includes(e)))).toEqual([]);
+  for (const workers of [1, 2, 4]) {
+    const threaded = await mixed(page, { threads: 4, workers, frames, snapshotAt });
+    expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
+    expect(threaded.snapshot).toEqual(serial.snapshot);
+  }
+  const again = await replay(page, { threads: 4, workers: 2, snapshot: serial.snapshot, frames: frames - snapshotAt });
+  expect(again.hashes).toEqual(serial.hashes.slice(snapshotAt));
+  expectNoPageErrors(log);
+  const plainPage = await browser.newPage();
+  const plainLog = await openTestPage(plainPage, servers.plain);
+  const single = await mixed(plainPage, { threads: 'auto', frames, snapshotAt });
+  expect(single.variant).toBe('single');
+  expect(single.hashes).toEqual(serial.hashes);
+  const singleReplay = await replay(plainPage, { threads: 'auto', snapshot: serial.snapshot, frames: frames - snapshotAt });
+  expect(singleReplay.hashes).toEqual(serial.hashes.slice(snapshotAt));
+  expectNoPageErrors(plainLog);
+  await plainPage.close();
+});

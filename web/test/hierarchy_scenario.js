@@ -8,11 +8,14 @@ export const HIERARCHY_KERNELS_URL = new URL('./kernels/hierarchy.js', import.me
 /**
  * A forest of `nodes` (the first `roots` without a parent; each other one under a random node
  * spawned before it in a shuffled order, so parents and children sit anywhere in the table).
+ * `define: false`: the caller defined localPos, worldPos and level.
  */
-export function buildForest(world, { nodes, roots, seed = 7 }) {
-  world.defineComponent('localPos', { x: 'f32', y: 'f32' });
-  world.defineComponent('worldPos', { x: 'f32', y: 'f32' });
-  world.defineComponent('level', { d: 'u32' });
+export function buildForest(world, { nodes, roots, seed = 7, define = true }) {
+  if (define) {
+    world.defineComponent('localPos', { x: 'f32', y: 'f32' });
+    world.defineComponent('worldPos', { x: 'f32', y: 'f32' });
+    world.defineComponent('level', { d: 'u32' });
+  }
   const next = rng(seed);
   const handles = [];
   for (let i = 0; i < nodes; i++) {
@@ -82,4 +85,114 @@ export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes 
   scheduler.dispose();
   world.dispose();
   return out;
+}
+
+/**
+ * The mixed scenario (G1 across everything that changes structure): the forest above with its
+ * Restructure and Propagate kernels, JS kernels instantiating prefabs under spawner rows
+ * (spawnFromPrefab), the C++ systems Move and Bounce over movers, and a main-thread JS system that
+ * adds and removes pairs of a relation with data and re-parents nodes, choosing by a counter kept
+ * in a component (so a restored world chooses the same). Returns { world, scheduler }.
+ */
+export function mixedScenario(ecsia, { workers, seed = 5 }) {
+  const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+  defineMixed(world);
+  const handles = buildForest(world, { nodes: 1500, roots: 20, seed, define: false });
+  const orc = world.definePrefab('orc', { health: { hp: 30, regen: 0.25 }, localPos: { x: 1, y: 1 }, worldPos: {}, level: {} });
+  const boss = world.definePrefab('orcBoss', { health: { hp: 300 } }, { extends: orc });
+  for (let i = 0; i < 60; i++) world.add(handles[i * 7], 'spawner', { prefab: i % 4 === 0 ? boss : orc, every: 3 + (i % 4), n: 0 });
+  for (let i = 0; i < 200; i++) world.spawn({ position: { x: i * 3, y: i * 2 }, velocity: { dx: 1 + (i % 5), dy: -2 } });
+  world.spawn({ clock: {} });
+  const scheduler = world.createScheduler({ workers, batchRows: 64 });
+  addMixedSystems(scheduler);
+  return { world, scheduler };
+}
+
+/** The definitions of the mixed scenario (for a world that restores its snapshot). */
+export function defineMixed(world) {
+  world.defineComponent('localPos', { x: 'f32', y: 'f32' });
+  world.defineComponent('worldPos', { x: 'f32', y: 'f32' });
+  world.defineComponent('level', { d: 'u32' });
+  world.defineComponent('health', { hp: 'i32', regen: 'f32' });
+  world.defineComponent('spawner', { prefab: 'u32', every: 'u32', n: 'u32' });
+  world.defineComponent('clock', { frame: 'u32' });
+  world.defineRelation('Follows', { gap: 'f32' });
+}
+
+/** The mixed scenario's systems, in the order their plan needs. */
+export function addMixedSystems(scheduler) {
+  scheduler.addSystem('Move');
+  scheduler.addSystem('Bounce');
+  scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2 });
+  scheduler.addSystem({ name: 'Spawn', kernel: 'spawnFromPrefab', reads: [], writes: ['spawner'], spawnsPerBatch: 1, after: ['Restructure'] });
+  scheduler.addSystem({
+    name: 'Gardener', reads: [], writes: ['clock'], after: ['Spawn'],
+    run(world) {
+      const [chunk] = world.query({ with: ['clock'] }).chunks();
+      const clock = chunk.entities[0];
+      const frame = world.get(clock, 'clock').frame + 1;
+      world.set(clock, 'clock', { frame });
+      const nodes = [];
+      for (const c of world.query({ with: ['localPos'] }).chunks()) for (let i = 0; i < c.count; i++) nodes.push(c.entities[i]);
+      nodes.sort((a, b) => a - b);
+      if (nodes.length < 4) return;
+      for (let k = 0; k < 6; k++) {
+        const a = nodes[(frame * 31 + k * 97) % nodes.length];
+        const b = nodes[(frame * 17 + k * 53 + 1) % nodes.length];
+        if (a === b) continue;
+        if (k % 3 === 0) world.addPair(a, 'Follows', b, { gap: frame + k });
+        else if (k % 3 === 1) world.removePair(a, 'Follows', '*');
+        else {
+          try { world.addPair(a, 'ChildOf', b); } catch { /* a cycle: refused, nothing changed */ }
+        }
+      }
+    },
+  });
+  scheduler.addSystem({
+    name: 'Propagate', kernel: 'propagate', reads: ['localPos'], writes: ['worldPos', 'level'],
+    cascade: 'ChildOf', parentReads: ['worldPos'], after: ['Gardener'],
+  });
+}
+
+/**
+ * Runs the mixed scenario `frames` frames; takes a snapshot after `snapshotAt` of them; returns the
+ * hash after every frame, the snapshot, and what the frames made.
+ */
+export async function runMixed(loadEcsia, { threads, workers, frames, snapshotAt }) {
+  const diagnostics = [];
+  const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+  const { world, scheduler } = mixedScenario(ecsia, { workers });
+  const hashes = [];
+  let snapshot = null;
+  for (let f = 0; f < frames; f++) {
+    await scheduler.update(1 / 60);
+    hashes.push(world.stateHash());
+    if (f + 1 === snapshotAt) snapshot = Array.from(world.snapshot());
+  }
+  const out = {
+    variant: ecsia.variant, hashes, snapshot, instances: world.query({ with: ['health'] }).count(),
+    children: world.subjectsOf('ChildOf', '*').length, follows: world.subjectsOf('Follows', '*').length,
+    mismatch: checkPropagation(world), diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
+  };
+  scheduler.dispose();
+  world.dispose();
+  return out;
+}
+
+/** Restores `snapshot` into a fresh world of the mixed scenario and runs `frames` frames: their hashes. */
+export async function replayMixed(loadEcsia, { threads, workers, snapshot, frames }) {
+  const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: () => {} });
+  const world = ecsia.createWorld({ maxEntities: 1 << 16 });
+  defineMixed(world);
+  world.restore(new Uint8Array(snapshot));
+  const scheduler = world.createScheduler({ workers, batchRows: 64 });
+  addMixedSystems(scheduler);
+  const hashes = [];
+  for (let f = 0; f < frames; f++) {
+    await scheduler.update(1 / 60);
+    hashes.push(world.stateHash());
+  }
+  scheduler.dispose();
+  world.dispose();
+  return { variant: ecsia.variant, hashes };
 }
