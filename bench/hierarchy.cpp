@@ -105,6 +105,8 @@ double median_ms(int repetitions, int frames, Fn&& frame) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const std::string json_path = bench::take_json_path(argc, argv);
+    std::vector<std::string> json_runs;
     const std::uint32_t nodes = argc > 1 ? static_cast<std::uint32_t>(std::atoi(argv[1])) : 100000;
     const int repetitions = argc > 2 ? std::atoi(argv[2]) : 15;
     const std::uint32_t roots = std::max<std::uint32_t>(1, nodes / 100);
@@ -212,6 +214,18 @@ int main(int argc, char** argv) {
                     steady_ms * 1e6 / nodes, steady_ms / hand_ms, first_ms, wrong);
         std::printf("      re-parenting %u nodes/frame: add_pair calls %.3f ms, then the frame %.3f ms (%.2fx a steady frame); steady again %.3f ms\n",
                     reparents, median_of(reparent_ms), median_of(frame_ms), median_of(frame_ms) / steady_ms, steady_after_ms);
+        json_runs.push_back(bench::json_object({bench::json_member("workers", std::to_string(workers)),
+                                                bench::json_member("steady_ms", bench::json_number(steady_ms)),
+                                                bench::json_member("over_hand_loop", bench::json_number(steady_ms / hand_ms)),
+                                                bench::json_member("first_frame_ms", bench::json_number(first_ms)),
+                                                bench::json_member("nodes_differing", std::to_string(wrong)),
+                                                bench::json_member("reparent_calls_ms", bench::json_number(median_of(reparent_ms))),
+                                                bench::json_member("frame_after_reparent_ms", bench::json_number(median_of(frame_ms)))}));
     }
-    return 0;
+    const bool written = bench::write_json(
+        json_path, bench::json_object({bench::json_member("nodes", std::to_string(nodes)), bench::json_member("roots", std::to_string(roots)),
+                                       bench::json_member("reparented", std::to_string(reparents)),
+                                       bench::json_member("hand_loop_ms", bench::json_number(hand_ms)),
+                                       bench::json_member("runs", bench::json_array(json_runs))}));
+    return written ? 0 : 1;
 }

@@ -254,6 +254,15 @@ function iteration(results) {
 function hierarchy(results) {
   const h = results.browserResults.hierarchy;
   if (!h) return '(not run)';
+  const native = results.native.hierarchy;
+  const nativeTable = native === undefined ? '' : `
+
+Natively (\`bench_hierarchy\`, the same shape of forest, a C++ cascade system):
+
+${table([`${count(native.nodes)} nodes: ms per frame`, 'steady', '/ C++ hand loop', 'after re-parenting ' + count(native.reparented),
+    'nodes differing'], [['C++ hand loop (sorted by depth, parent indices)', n3(native.hand_loop_ms), '**1.00x**', '', '(reference)'],
+    ...native.runs.map((r) => [r.workers === 0 ? 'cascade system, serial' : `cascade system, ${r.workers} worker(s)`, n3(r.steady_ms),
+      `**${n2(r.over_hand_loop)}x**`, n2(r.frame_after_reparent_ms), String(r.nodes_differing)])], ['l', 'r', 'r', 'r', 'r'])}`;
   const loop = h.msPerFrame['JS loop'];
   const rows = Object.entries(h.msPerFrame).map(([name, ms]) => [name, n3(ms), `**${n2(ms / loop)}x**`,
     name === 'JS loop' ? '(reference)' : String(h.differ[name])]);
@@ -272,7 +281,7 @@ row's own position from its column.
 
 Prefabs: \`instantiateMany\` of ${count(h.prefab.entities)} instances (a position per row, health from the prefab, the IsA
 pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawnManyMs)} ms for \`spawnMany\` of the same two components:
-**${n2(h.prefab.instantiateOverSpawn)}x**.`;
+**${n2(h.prefab.instantiateOverSpawn)}x**.${nativeTable}`;
 }
 
 const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy };
