@@ -66,8 +66,10 @@ int main() {
     std::vector<std::string> hashes;
     for (std::uint32_t workers : {0u, 2u}) {
         ecsia::World world;  // position and velocity from construction
-        // Registered components come right after the built-in relations (ChildOf, IsA).
-        check(world.component_id("position") == ecsia::World::kIsA + 1 && world.component_id("velocity") == ecsia::World::kIsA + 2,
+        // Registered components come right after the built-ins (the relations ChildOf and IsA,
+        // then the hidden Prefab tag).
+        check(world.component_id("position") == ecsia::World::kPrefab + 1 &&
+                  world.component_id("velocity") == ecsia::World::kPrefab + 2,
               "registered components");
         std::uint32_t added = 0;
         world.observe(ecsia::ObserverEvent::OnAdd, world.component<Frozen>(), [&](ecsia::ObserverContext&) { ++added; });
