@@ -54,24 +54,6 @@ function webgl(gl, canvas, toWorld) {
   gl.attachShader(program, compile(gl.VERTEX_SHADER, VERTEX));
   gl.attachShader(program, compile(gl.FRAGMENT_SHADER, FRAGMENT));
   gl.linkProgram(program);
-  const positions = gl.createBuffer();
-  const velocities = gl.createBuffer();
-  const bodyPositions = gl.createBuffer();
-  const bodyVao = gl.createVertexArray();
-  gl.bindVertexArray(bodyVao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, bodyPositions);
-  gl.enableVertexAttribArray(gl.getAttribLocation(program, 'position'));
-  gl.vertexAttribPointer(gl.getAttribLocation(program, 'position'), 2, gl.FLOAT, false, 0, 0);
-  let bodyCapacity = 0;
-  const vao = gl.createVertexArray();
-  gl.bindVertexArray(vao);
-  for (const [buffer, name] of [[positions, 'position'], [velocities, 'velocity']]) {
-    const location = gl.getAttribLocation(program, name);
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.enableVertexAttribArray(location);
-    gl.vertexAttribPointer(location, 2, gl.FLOAT, false, 0, 0);
-  }
-  let capacity = 0;
   let copyViews = false;  // set if this browser refuses shared-memory views in bufferSubData
   const upload = (buffer, offsetBytes, view) => {
     gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
@@ -85,6 +67,43 @@ function webgl(gl, canvas, toWorld) {
     }
     gl.bufferSubData(gl.ARRAY_BUFFER, offsetBytes, view.slice());
   };
+  // Points whose attributes are the named 2-float columns, in a vertex array of their own; fill()
+  // uploads every chunk's columns one after another (growing the buffers as needed) and returns
+  // how many points there are.
+  const pointSet = (names) => {
+    const buffers = names.map(() => gl.createBuffer());
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    names.forEach((name, i) => {
+      const location = gl.getAttribLocation(program, name);
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffers[i]);
+      gl.enableVertexAttribArray(location);
+      gl.vertexAttribPointer(location, 2, gl.FLOAT, false, 0, 0);
+    });
+    let capacity = 0;
+    return {
+      vao,
+      fill(chunks) {
+        const total = chunks.reduce((n, c) => n + (c.stale ? 0 : c.count), 0);
+        if (total > capacity) {
+          capacity = Math.max(total, capacity * 2);
+          for (const buffer of buffers) {
+            gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+            gl.bufferData(gl.ARRAY_BUFFER, capacity * 8, gl.DYNAMIC_DRAW);
+          }
+        }
+        let at = 0;
+        for (const chunk of chunks) {
+          if (chunk.stale) continue;
+          names.forEach((name, i) => upload(buffers[i], at * 8, chunk.columns[name]));
+          at += chunk.count;
+        }
+        return at;
+      },
+    };
+  };
+  const particles = pointSet(['position', 'velocity']);
+  const bodyPoints = pointSet(['position']);
   return {
     toWorld,
     draw(chunks, bodies = []) {
@@ -92,46 +111,21 @@ function webgl(gl, canvas, toWorld) {
       gl.viewport(0, 0, width, height);
       gl.clearColor(0.02, 0.024, 0.04, 1);
       gl.clear(gl.COLOR_BUFFER_BIT);
-      const total = chunks.reduce((n, c) => n + c.count, 0);
-      if (total > capacity) {
-        capacity = Math.max(total, capacity * 2);
-        for (const buffer of [positions, velocities]) {
-          gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-          gl.bufferData(gl.ARRAY_BUFFER, capacity * 8, gl.DYNAMIC_DRAW);
-        }
-      }
-      let at = 0;
-      for (const chunk of chunks) {
-        if (chunk.stale) continue;
-        upload(positions, at * 8, chunk.columns.position);
-        upload(velocities, at * 8, chunk.columns.velocity);
-        at += chunk.count;
-      }
+      const at = particles.fill(chunks);
       gl.useProgram(program);
       gl.uniform2f(gl.getUniformLocation(program, 'scale'), (2 * side) / width / WORLD, (-2 * side) / height / WORLD);
       gl.uniform2f(gl.getUniformLocation(program, 'offset'), -side / width, side / height);
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE);
       gl.uniform1f(gl.getUniformLocation(program, 'pointSize'), 1.6);
-      gl.bindVertexArray(vao);
+      gl.bindVertexArray(particles.vao);
       gl.drawArrays(gl.POINTS, 0, at);
       // The bodies: a constant "fast" velocity attribute gives them the warm end of the tint.
-      const bodyCount = bodies.reduce((n, c) => n + (c.stale ? 0 : c.count), 0);
-      if (bodyCount > bodyCapacity) {
-        bodyCapacity = Math.max(bodyCount, bodyCapacity * 2);
-        gl.bindBuffer(gl.ARRAY_BUFFER, bodyPositions);
-        gl.bufferData(gl.ARRAY_BUFFER, bodyCapacity * 8, gl.DYNAMIC_DRAW);
-      }
-      let bodyAt = 0;
-      for (const chunk of bodies) {
-        if (chunk.stale) continue;
-        upload(bodyPositions, bodyAt * 8, chunk.columns.position);
-        bodyAt += chunk.count;
-      }
-      gl.bindVertexArray(bodyVao);
+      const bodyCount = bodyPoints.fill(bodies);
+      gl.bindVertexArray(bodyPoints.vao);
       gl.vertexAttrib2f(gl.getAttribLocation(program, 'velocity'), 400, 0);
       gl.uniform1f(gl.getUniformLocation(program, 'pointSize'), 7);
-      gl.drawArrays(gl.POINTS, 0, bodyAt);
+      gl.drawArrays(gl.POINTS, 0, bodyCount);
     },
     // Pixels brighter than the background, read back in the same task as a draw (the tests).
     litPixels(chunks, bodies) {
