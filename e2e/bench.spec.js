@@ -14,13 +14,13 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
     const b = window.ecsiaBench;
     return {
       variant: b.variant,
-      move: await b.run('move', { sizes: [2000], repetitions: 2 }),
-      tracked: await b.run('tracked', { sizes: [2000], repetitions: 2 }),
+      move: await b.run('move', { sizes: [2000], repetitions: 2, warmupMs: 5 }),
+      tracked: await b.run('tracked', { sizes: [2000], repetitions: 2, warmupMs: 5 }),
       heavy: await b.run('heavy', { frames: 1, steps: 8, workerCounts: [2] }),
       fence: await b.run('fence', { frames: 200, workerCounts: [0, 2] }),
       churn: await b.run('churn', { populations: [2000], repetitions: 2, sampleMs: 5 }),
-      kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512 }),
-      snapshot: await b.run('snapshot', { entities: 2000, repetitions: 2 }),
+      kernels: await b.run('kernels', { sizes: [2000], repetitions: 2, heavyFrames: 1, tierFrames: 1, batchCostRows: 512, warmupMs: 5, settleMs: 0 }),
+      snapshot: await b.run('snapshot', { entities: 2000, repetitions: 1 }),
       jsapi: await b.run('jsapi', { entities: 2000, repetitions: 1, perEntityCalls: 200, warmupMs: 10 }),
       executor: await b.run('executor', { sizes: [1000, 4000], repetitions: 1, scenarioFrames: 2, scenarioRepetitions: 2, scenarioWarmup: 4, extractSizes: [3000] }),
       calls: await b.run('calls', { population: 200, repetitions: 2, sampleMs: 2, warmupMs: 20 }),

@@ -33,7 +33,7 @@ function summarise(samples, entities) {
 }
 
 /** move: ecsia (serial executor, one thread) against the JS loop, the wasm loops and bitECS. */
-export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 21 } = {}) {
+export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 21, warmupMs = 300 } = {}) {
   const results = [];
   for (const entities of sizes) {
     const engine = ecsiaMovers(env.ecsia, entities, ['Move']);
@@ -48,7 +48,7 @@ export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 21 
       { name: 'bitECS 0.4.0', run: bitecs.run },
       { name: 'ecsia', run: engine.run },
     ];
-    const { samples, frames } = await interleave(variants, { repetitions });
+    const { samples, frames } = await interleave(variants, { repetitions, warmupMs });
     results.push({
       entities,
       framesPerSample: frames,
@@ -65,7 +65,7 @@ export async function move(env, { sizes = [50_000, 1_000_000], repetitions = 21 
 }
 
 /** tracked: Move plus SumMoved (a changed<position> drainer) against Move alone, and bitECS's. */
-export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 21 } = {}) {
+export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 21, warmupMs = 300 } = {}) {
   const results = [];
   for (const entities of sizes) {
     const untracked = ecsiaMovers(env.ecsia, entities, ['Move']);
@@ -78,7 +78,7 @@ export async function tracked(env, { sizes = [50_000, 1_000_000], repetitions = 
       { name: 'bitECS move', run: bitecsMove.run },
       { name: 'bitECS tracked (dirty list)', run: bitecsTracked.run },
     ];
-    const { samples, frames } = await interleave(variants, { repetitions });
+    const { samples, frames } = await interleave(variants, { repetitions, warmupMs });
     results.push({
       entities,
       framesPerSample: frames,
@@ -311,7 +311,7 @@ function batchCostRun(ecsia, rows, batchRows, system) {
  */
 export async function kernels(env, {
   sizes = [50_000, 1_000_000], repetitions = 21, heavyFrames = 6, tierFrames = 8, workerCounts = [2],
-  batchRows = 16, batchCostRows = 65_536,
+  batchRows = 16, batchCostRows = 65_536, warmupMs = 300, settleMs = 2500,
 } = {}) {
   const { ecsia } = env;
   const move = [];
@@ -357,11 +357,12 @@ export async function kernels(env, {
       { name: 'ecsia JS kernel', run: jsKernel.run, settle: true },
       { name: 'ecsia C++ kernel', run: cpp.run, settle: true },
     ];
-    const { samples, frames, warmupMs } = await interleave(variants, { repetitions });
+    const timed = await interleave(variants, { repetitions, warmupMs, settleMs });
+    const { samples, frames } = timed;
     move.push({
       entities,
       framesPerSample: frames,
-      warmupMs,
+      warmupMs: timed.warmupMs,
       batches: jsKernel.scheduler.lastFrame().waves.reduce((n, w) => n + w.batches, 0),
       nsPerEntity: summarise(samples, entities),
       kernelOverJsLoop: ratio(samples, 'ecsia JS kernel', 'JS loop'),
