@@ -1,5 +1,6 @@
 // Hierarchy in one frame (cascade systems): a JS kernel with cascade: 'ChildOf' and parentReads
-// propagates world positions through a seeded forest, parent before child, while another kernel
+// (or a main-thread JS system with the same, called level by level) propagates world positions
+// through a seeded forest, parent before child, while another kernel
 // re-parents nodes, spawns children under them (a pending handle as the pair's target) and
 // despawns subtrees. Every frame, every node's value is checked against its parent's, and the
 // state hash is compared frame by frame across the serial executor, 1, 2 and 4 workers and the
@@ -48,8 +49,32 @@ test('a JS kernel cascade propagates a changing forest parent before child, the 
   await plainPage.close();
 });
 
+test('a main-thread JS system with a cascade propagates level by level as the kernel does: the same hashes at every worker count and build', async ({ page, browser }) => {
+  const frames = 8;
+  const log = await openTestPage(page, servers.isolated);
+  const kernel = await hierarchy(page, { threads: 2, workers: 0, frames });
+  for (const workers of [0, 2]) {
+    const main = await hierarchy(page, { threads: 2, workers, frames, mainThread: true });
+    expect(main.mismatches).toEqual(new Array(frames).fill(null));
+    expect(main.hashes, `${workers} worker(s)`).toEqual(kernel.hashes);
+    // Called once per level, in depth order, every frame.
+    const firstFrame = main.levels.slice(0, main.levels.indexOf(0, 1));
+    expect(firstFrame).toEqual([...firstFrame.keys()]);
+    expect(firstFrame.length).toBeGreaterThan(4);
+  }
+  expectNoPageErrors(log);
+
+  const plainPage = await browser.newPage();
+  const plainLog = await openTestPage(plainPage, servers.plain);
+  const single = await hierarchy(plainPage, { threads: 'auto', frames, mainThread: true });
+  expect(single.variant).toBe('single');
+  expect(single.hashes).toEqual(kernel.hashes);
+  expectNoPageErrors(plainLog);
+  await plainPage.close();
+});
+
 for (const { variant, server } of variants) {
-  test(`${variant} build: cascade, parentReads and lookups are checked, and only kernel systems take them`, async ({ page }) => {
+  test(`${variant} build: cascade, parentReads and lookups are checked; a main-thread system takes a cascade with a query only`, async ({ page }) => {
     const log = await openTestPage(page, server);
     const r = await page.evaluate(async () => {
       const { HIERARCHY_KERNELS_URL, buildForest } = await import('/web/test/hierarchy_scenario.js');
@@ -85,7 +110,7 @@ for (const { variant, server } of variants) {
     expect(r.componentAsRelation).toMatch(/'localPos' is a component, not a relation/);
     expect(r.parentReadsAlone).toMatch(/declares parent_reads without a cascade relation/);
     expect(r.parentReadsUnknown).toMatch(/parentReads names unknown component 'nope'/);
-    expect(r.mainThread).toMatch(/cascade is for kernel systems/);
+    expect(r.mainThread).toMatch(/scheduler\.addSystem\('F'\): cascade orders a query's rows: give the system a query/);
     expect(r.lookupWritten).toMatch(/lookups 'worldPos', which it also writes/);
     expect(r.lookupUnknown).toMatch(/lookups names unknown component 'nope'/);
     expect(r.lookupTag).toMatch(/lookups names 'ChildOf', which is a relation, not a component/);

@@ -7,8 +7,10 @@
 
 #include <climits>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/placement.hpp"
@@ -65,7 +67,8 @@ void SchedulerBinding::add_system(const std::string& name) {
 }
 
 void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
-                                              const val& before, const val& after, const val& run, QueryBinding* query) {
+                                              const val& before, const val& after, const val& run, QueryBinding* query,
+                                              int cascade, const val& parent_reads) {
     if (run.typeOf().as<std::string>() != "function") {
         throw Error(ErrorCode::BadValue, "system '" + name + "' needs a run(world, dt) function");
     }
@@ -75,20 +78,40 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.writes = component_ids_of(world_.world().components(), writes, "system '" + name + "' writes");
     system.before = names_of(before, "system '" + name + "' before");
     system.after = names_of(after, "system '" + name + "' after");
+    system.cascade = cascade < 0 ? kNoComponent : static_cast<RelationId>(cascade);
+    system.parent_reads = component_ids_of(world_.world().components(), parent_reads, "system '" + name + "' parentReads");
     if (query == nullptr) {
         system.main_thread = [run](World&, float dt) { run(dt, 0); };
     } else {
         system.query = query->desc();
         system.query_set = true;
+        // With a cascade, run(dt, chunks, depth, parents) once per level: `parents` is the address
+        // of uint32 words, parent_reads.size() per chunk, each the address of that chunk's
+        // parents' values of one parent read (0 at depth 0).
+        auto parents = std::make_shared<std::vector<std::uint32_t>>();
         // Views of the declared writes are write access: taken over every chunk before the page's
         // code runs, as a JS kernel takes it over its batch, so its writes count even if it throws.
-        system.main_thread_chunks = [run, query, written = system.writes](World&, float dt, std::span<Chunk> chunks) {
+        system.main_thread_chunks = [run, query, parents, written = system.writes, reads = system.parent_reads,
+                                     cascaded = system.cascade != kNoComponent](World&, float dt, std::span<Chunk> chunks) {
             for (Chunk& chunk : chunks) {
                 for (ComponentId id : written) {
                     if (chunk.has(id)) chunk.write_raw(id);
                 }
             }
-            run(dt, query->set_records(chunks));
+            const std::uint32_t count = query->set_records(chunks);
+            if (!cascaded) {
+                run(dt, count);
+                return;
+            }
+            parents->assign(chunks.size() * reads.size(), 0);
+            for (std::size_t c = 0; c < chunks.size(); ++c) {
+                const ParentView* parent = chunks[c].parent();
+                for (std::size_t k = 0; parent != nullptr && k < reads.size(); ++k) {
+                    (*parents)[c * reads.size() + k] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parent->raw(reads[k])));
+                }
+            }
+            const std::uint32_t depth = chunks.empty() ? 0 : chunks[0].depth();
+            run(dt, count, depth, static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parents->data())));
         };
     }
     scheduler_->add_system(std::move(system));

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "ecsia/world/world.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia::wasm {
 
@@ -98,6 +99,16 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* co
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup(const ecsia::KernelContext* context, std::uint32_t component,
                                                        std::uint32_t entity) {
     return ecsia::wasm::address_of(context->lookup_declared(component, ecsia::Entity{entity}));
+}
+
+// chunk.lookup's column bases: the address of the first element of `component` in table `table`,
+// or 0 when the table lacks it. JS keeps the answer while the storage generation stays. Allocates
+// nothing and cannot throw.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_column(const ecsia::World* world, std::uint32_t table, std::uint32_t component) {
+    const ecsia::TableGraph& tables = world->tables();
+    if (table >= tables.table_count()) return 0;
+    const ecsia::Column* column = tables.table(table).column(component);
+    return column == nullptr ? 0 : ecsia::wasm::address_of(column->element(0));
 }
 
 // chunk.lookupAll: in place, each of the `count` handles at `handles` becomes where its element
@@ -256,10 +267,24 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
             batch[at] = parent_reads[k];
             batch[at + 1] = parents == nullptr ? 0 : address_of(parents->raw(parent_reads[k]));
         }
+        thread_local std::uint32_t record[kLookupRecordWords];
+        if (!lookups.empty()) {
+            const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
+            const std::uint64_t generation = ecsia::detail::WorldAccess::storage_generation(*world);
+            record[kLookupSlots] = address_of(entities.slots);
+            record[kLookupSlotCount] = entities.slot_count;
+            record[kLookupSlotBytes] = entities.slot_bytes;
+            record[kLookupStateOffset] = entities.state_offset;
+            record[kLookupAliveState] = entities.alive_state;
+            record[kLookupLocations] = address_of(entities.locations);
+            record[kLookupIndexBits] = world->entities().layout().index_bits();
+            record[kLookupGenerationLow] = static_cast<std::uint32_t>(generation);
+            record[kLookupGenerationHigh] = static_cast<std::uint32_t>(generation >> 32);
+        }
         for (std::size_t k = 0; k < lookups.size(); ++k) {
             const std::size_t at = kBatchHeader + 2 * (declared.size() + parent_reads.size() + k);
             batch[at] = lookups[k];
-            batch[at + 1] = 0;
+            batch[at + 1] = address_of(record);
         }
         const double heap_bytes = static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
         const int status = ecsia_js_run_kernel(batch.data(), context.dt, heap_bytes);

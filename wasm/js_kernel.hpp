@@ -28,7 +28,15 @@
 //   then n x { component id, column
 //   address of the batch's first row, or 0 when the table lacks it or it is a tag }, then m x
 //   { component id, address of the rows' parents' values gathered for the batch
-//   (query/parent_view.hpp), or 0 at depth 0 }, then k x { component id, 0 }
+//   (query/parent_view.hpp), or 0 at depth 0 }, then k x { component id, address of the batch's
+//   lookup record }.
+// Lookup record (uint32 words, kLookup* indexes; the same for every lookup of the batch): where
+// the entity table is (detail::WorldAccess::entity_memory), so that chunk.lookup checks a handle
+// and finds its row in JS, and the world's storage generation, which keys the column bases JS
+// keeps by table (ecsia_kernel_column):
+//   0 slots' address   1 slot count   2 bytes per slot   3 the state byte's offset in a slot
+//   4 the alive state   5 locations' address (table, row: two uint32 per slot)   6 index bits
+//   7, 8 storage generation (low, high 32 bits)
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
 #include <cstdint>
@@ -53,6 +61,17 @@ inline constexpr std::uint32_t kBatchLookups = 10;
 inline constexpr std::uint32_t kBatchScratch = 11;
 inline constexpr std::uint32_t kBatchHeader = 12;
 
+inline constexpr std::uint32_t kLookupSlots = 0;
+inline constexpr std::uint32_t kLookupSlotCount = 1;
+inline constexpr std::uint32_t kLookupSlotBytes = 2;
+inline constexpr std::uint32_t kLookupStateOffset = 3;
+inline constexpr std::uint32_t kLookupAliveState = 4;
+inline constexpr std::uint32_t kLookupLocations = 5;
+inline constexpr std::uint32_t kLookupIndexBits = 6;
+inline constexpr std::uint32_t kLookupGenerationLow = 7;
+inline constexpr std::uint32_t kLookupGenerationHigh = 8;
+inline constexpr std::uint32_t kLookupRecordWords = 9;
+
 struct JsKernelSpec {
     std::string name;           // the system's
     std::string kernel;         // the kernel's export name (for messages)
@@ -67,7 +86,7 @@ struct JsKernelSpec {
     // SystemDesc::cascade and parent_reads: rows in depth order, with the parents' values.
     RelationId cascade = kNoComponent;
     std::vector<ComponentId> parent_reads;
-    // SystemDesc::lookups: read through chunk.lookup (ecsia_kernel_lookup).
+    // SystemDesc::lookups: read through chunk.lookup (the lookup record, ecsia_kernel_column).
     std::vector<ComponentId> lookups;
 };
 

@@ -59,6 +59,14 @@ export interface Chunk {
   readonly world: World;
   /** True once the views may no longer show the world's data: fetch chunks again. */
   readonly stale: boolean;
+  /** A cascade system's level (0: rows without a parent); 0 for every other chunk. */
+  readonly depth: number;
+  /**
+   * A cascade system's chunk below depth 0: per component of its `parentReads`, a view shaped
+   * like `columns[name]` of each row's parent's values, as this frame's earlier levels left them.
+   * Undefined at depth 0 and for other chunks.
+   */
+  readonly parent?: { readonly [component: string]: ColumnView };
 }
 
 /**

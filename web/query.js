@@ -34,7 +34,7 @@ export class Chunk {
   #table;
   #begin;
 
-  constructor(world, generation, version, table, begin, count, entities, columns, strides, offsets) {
+  constructor(world, generation, version, table, begin, count, entities, columns, strides, offsets, depth = 0, parent = undefined) {
     this.#world = world;
     this.#version = version;
     this.#table = table;
@@ -45,6 +45,10 @@ export class Chunk {
     this.columns = columns;
     this.strides = strides;
     this.offsets = offsets;
+    /** A cascade system's level (0: rows without a parent); 0 for other chunks. */
+    this.depth = depth;
+    /** A cascade system's chunk below depth 0: each row's parent's values of its parentReads. */
+    this.parent = parent;
     Object.freeze(this);
   }
 
@@ -205,10 +209,30 @@ export class Query {
     return this.#liveRaw('chunks');
   }
 
-  /** @internal the `n` chunks the scheduler selected for a main-thread system's run */
-  chunksForSystem(n) {
+  /**
+   * @internal the `n` chunks the scheduler selected for a main-thread system's run; for a cascade
+   * system's level, with their `depth` and, below depth 0, `parent` views of the `parentReads`
+   * (layouts by name) over the values the engine gathered, whose addresses are at `parents`
+   * (uint32 words, parentReads.length per chunk)
+   */
+  chunksForSystem(n, depth = 0, parents = 0, parentReads = []) {
     this.#liveRaw('chunks');
-    return this.#read(n);
+    const chunks = this.#read(n);
+    if (depth === 0) return chunks;
+    const { buffer, u32 } = this.#core.engine.views();
+    const base = (parents >>> 0) >>> 2;
+    return chunks.map((chunk, i) => {
+      const parent = {};
+      parentReads.forEach(({ name, layout }, k) => {
+        const address = u32[base + i * parentReads.length + k];
+        parent[name] = layout.View === DataView
+          ? new DataView(buffer, address, chunk.count * layout.stride)
+          : new layout.View(buffer, address, chunk.count * layout.stride);
+      });
+      const [table, begin] = Chunk.rowsOf(chunk);
+      return new Chunk(this.#world, chunk.generation, Chunk.versionOf(chunk), table, begin, chunk.count, chunk.entities,
+        chunk.columns, chunk.strides, chunk.offsets, depth, Object.freeze(parent));
+    });
   }
 
   get filters() { return this.#filters; }

@@ -41,8 +41,22 @@ export interface SystemSpec {
    */
   query?: QuerySpec;
   /**
+   * With a query, an exclusive relation (e.g. 'ChildOf'): run() is called once per depth level,
+   * in depth order (depth 0: rows without a target), with that level's chunks (chunk.depth); rows
+   * a call adds or re-parents are placed by the levels still to come, up to as many levels as the
+   * forest had when the system's run began.
+   */
+  cascade?: string;
+  /**
+   * With cascade: components whose parent values run() reads as chunk.parent[name] (a view shaped
+   * like chunk.columns[name], a copy: writing it changes nothing), as the earlier levels' calls
+   * left them. Planned like reads.
+   */
+  parentReads?: readonly string[];
+  /**
    * The body; `chunks` is the query's chunks (an empty list without a query). An exception it
-   * throws becomes a diagnostic naming the system; the frame goes on.
+   * throws becomes a diagnostic naming the system; the frame goes on (with a cascade, its later
+   * levels still run).
    */
   run(world: World, dt: number, chunks: Chunk[]): void;
 }

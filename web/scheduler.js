@@ -163,7 +163,9 @@ export class Scheduler {
    * change-tracked (changed queries and change observers see them): its query's chunks and every
    * chunk it fetches from another query while it runs (views kept from before it ran are not
    * seen; use world.markChanged for those). An exception it throws becomes a diagnostic naming
-   * the system, and the frame goes on.
+   * the system, and the frame goes on. With a query it may take `cascade` and `parentReads` as a
+   * kernel system does: run() is then called once per depth level, in depth order, with that
+   * level's chunks (chunk.depth, chunk.parent[name] below depth 0).
    *
    * addSystem({ name, reads, writes, before, after, kernel: 'name', query, spawnsPerBatch,
    * cascade, parentReads, lookups }) adds a JS kernel system: `kernel` is an export of the kernel module
@@ -226,10 +228,10 @@ export class Scheduler {
     if (typeof run !== 'function') {
       throw new Error(`scheduler.${op}('${name}'): run must be a function (world, dt, chunks) => {}, got ${describe(run)}`);
     }
-    for (const key of ['spawnsPerBatch', 'cascade', 'parentReads', 'lookups']) {
+    for (const key of ['spawnsPerBatch', 'lookups']) {
       if (spec[key] !== undefined) throw new Error(`scheduler.${op}('${name}'): ${key} is for kernel systems`);
     }
-    this.#addMainThreadSystem(common, run, spec.query);
+    this.#addMainThreadSystem(common, run, spec);
   }
 
   // A JS kernel system: run in row batches like a C++ system (web/internal/kernel_module.js).
@@ -250,11 +252,20 @@ export class Scheduler {
     this.#names.add(name);
   }
 
-  // A JS system on the main thread, optionally with a query whose chunks it gets.
-  #addMainThreadSystem({ name, reads, writes, before, after }, run, querySpec) {
+  // A JS system on the main thread, optionally with a query whose chunks it gets, and with a
+  // cascade over its query's rows: then run once per level.
+  #addMainThreadSystem({ name, reads, writes, before, after }, run, spec) {
     const op = 'addSystem';
     const world = this.#publicWorld;
     const core = this.#world;
+    const querySpec = spec.query;
+    if (querySpec === undefined && (spec.cascade !== undefined || spec.parentReads !== undefined)) {
+      throw new Error(`scheduler.${op}('${name}'): ${spec.cascade !== undefined ? 'cascade' : 'parentReads'} orders a query's rows: give the system a query`);
+    }
+    // cascade: the relation's id (the engine checks that it is exclusive), -1 for none.
+    const cascade = spec.cascade === undefined ? -1 : core.relation(op, spec.cascade).id;
+    const parentReadNames = stringList(op, 'parentReads', spec.parentReads);
+    const parentReads = parentReadNames.map((n) => ({ name: n, layout: core.component(op, n).layout }));
     let query = null;
     let planReads = reads;
     if (querySpec !== undefined) {
@@ -270,14 +281,15 @@ export class Scheduler {
     // n: how many chunks the engine selected for this run (changed/added since the system's
     // previous run, whose tick the world keeps, so a restore rewinds it); their records are in the
     // raw query, and the engine has already counted the declared writes over them as written.
-    const body = (dt, n) => {
+    // With a cascade, once per level: `depth` and the address of its chunks' parents' values.
+    const body = (dt, n, depth, parents) => {
       core.callbackDepth += 1;
       const outer = core.systemViews;
       const fetched = [];
       core.systemViews = viewedWrites.length > 0 ? fetched : null;
       let chunks;
       try {
-        chunks = query === null ? [] : query.chunksForSystem(n);
+        chunks = query === null ? [] : query.chunksForSystem(n, depth, parents, parentReads);
         run(world, dt, chunks);
       } catch (error) {
         core.report(`JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`, name);
@@ -295,7 +307,7 @@ export class Scheduler {
       }
     };
     const rawQuery = query === null ? null : query.rawForSystem();
-    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery));
+    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery, cascade, parentReadNames));
     viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
     this.#names.add(name);
   }

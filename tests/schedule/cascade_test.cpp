@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,25 @@ SystemDesc propagate(const Forest& forest) {
     return system;
 }
 
+// The same propagation as a main-thread system: called once per level, with that level's chunks.
+SystemDesc propagate_on_main_thread(const Forest& forest) {
+    SystemDesc system = propagate(forest);
+    const Kernel kernel = system.kernel;
+    system.kernel = nullptr;
+    system.query.with = {forest.local, forest.pos};
+    system.query_set = true;
+    system.main_thread_chunks = [kernel](World&, float dt, std::span<Chunk> chunks) {
+        CommandBuffer commands;
+        EntityReservation reservation;
+        const HandleLayout layout{};
+        for (Chunk& chunk : chunks) {
+            KernelContext ctx{chunk, dt, commands, reservation, layout, 0, 0};
+            kernel(ctx);
+        }
+    };
+    return system;
+}
+
 // A kernel that re-parents and grows the forest from inside the frame (commands, a pending
 // handle as a target), in a later wave than the propagation.
 SystemDesc gardener(const Forest& forest) {
@@ -168,7 +188,8 @@ void check_model(const Forest& forest) {
     }
 }
 
-std::vector<std::uint64_t> run(std::uint32_t workers, std::uint64_t seed, bool with_gardener, bool check) {
+std::vector<std::uint64_t> run(std::uint32_t workers, std::uint64_t seed, bool with_gardener, bool check,
+                               bool main_thread = false) {
     Forest forest;
     test::Rng rng(seed);
     forest.build(rng, 600);
@@ -176,7 +197,7 @@ std::vector<std::uint64_t> run(std::uint32_t workers, std::uint64_t seed, bool w
     options.workers = workers;
     options.batch_rows = 16;  // several batches per level
     Scheduler scheduler(forest.world, options);
-    scheduler.add_system(propagate(forest));
+    scheduler.add_system(main_thread ? propagate_on_main_thread(forest) : propagate(forest));
     if (with_gardener) scheduler.add_system(gardener(forest));
     std::vector<std::uint64_t> hashes;
     for (int frame = 0; frame < 30; ++frame) {
@@ -236,6 +257,78 @@ TEST_CASE("cascade systems hash the same after every frame for the serial execut
 TEST_CASE("threaded cascade propagation matches the model every frame", "[schedule][cascade][threads]") {
     run(2, 11, false, true);
     run(4, 12, false, true);
+}
+
+TEST_CASE("a main-thread system with a cascade propagates as the kernel does, and hashes the same at any worker count",
+          "[schedule][cascade][threads]") {
+    run(0, 21, false, true, true);  // the model after every frame
+    const std::vector<std::uint64_t> kernel = run(0, 22, true, false);
+    CHECK(run(0, 22, true, false, true) == kernel);
+    CHECK(run(2, 22, true, false, true) == kernel);
+}
+
+TEST_CASE("a main-thread cascade system is called once per level with that level's chunks; without rows once, without chunks",
+          "[schedule][cascade]") {
+    Forest forest;
+    test::Rng rng(13);
+    forest.build(rng, 300);
+    Scheduler scheduler(forest.world, SchedulerOptions{.workers = 0, .batch_rows = 16});
+    SystemDesc system = propagate_on_main_thread(forest);
+    const MainThreadChunksFn inner = system.main_thread_chunks;
+    std::vector<std::string> problems;
+    std::vector<std::uint32_t> calls;  // each call's level (its chunks' depth; none: ~0u)
+    system.main_thread_chunks = [&](World& world, float dt, std::span<Chunk> chunks) {
+        calls.push_back(chunks.empty() ? ~0u : chunks[0].depth());
+        for (const Chunk& chunk : chunks) {
+            if (chunk.depth() != calls.back()) problems.push_back("chunks of two levels in one call");
+            if ((chunk.depth() == 0) != (chunk.parent() == nullptr)) problems.push_back("parent view at the wrong depth");
+            for (std::uint32_t i = 0; i < chunk.size(); ++i) {
+                if (forest.depth(chunk.entities()[i]) != chunk.depth()) problems.push_back("a row of another level");
+            }
+        }
+        inner(world, dt, chunks);
+    };
+    scheduler.add_system(system);
+    scheduler.update(0.016f);
+    CHECK(problems.empty());
+    REQUIRE(calls.size() >= 4);
+    for (std::uint32_t level = 0; level < calls.size(); ++level) CHECK(calls[level] == level);
+    check_model(forest);
+
+    for (Entity e : forest.alive()) forest.world.despawn(e);
+    calls.clear();
+    scheduler.update(0.016f);
+    CHECK(calls == std::vector<std::uint32_t>{~0u});
+}
+
+TEST_CASE("a main-thread cascade system's own structural changes are placed by the levels still to come", "[schedule][cascade]") {
+    Forest forest;
+    test::Rng rng(17);
+    forest.build(rng, 200);
+    Scheduler scheduler(forest.world);
+    SystemDesc system = propagate_on_main_thread(forest);
+    const MainThreadChunksFn inner = system.main_thread_chunks;
+    const ComponentId pos = forest.pos;
+    system.main_thread_chunks = [&, pos](World& world, float dt, std::span<Chunk> chunks) {
+        inner(world, dt, chunks);  // first, as the rule for direct structural changes asks
+        if (chunks.empty() || chunks[0].depth() != 0) return;
+        // At level 0: despawn a root (its subtree goes) and give another root a new child, which
+        // level 1 must then place under its parent's position of this frame.
+        const Entity gone = chunks[0].entities()[0];
+        const Entity root = chunks.back().entities()[chunks.back().size() - 1];
+        const Entity child = world.spawn(Local{7, 8}, WorldPos{-1, -1});
+        world.add_pair(child, World::kChildOf, root);
+        forest.nodes.push_back(child);
+        world.despawn(gone);
+        (void)pos;
+    };
+    scheduler.add_system(system);
+    for (int frame = 0; frame < 5; ++frame) {
+        scheduler.update(0.016f);
+        check_model(forest);
+        forest.churn(rng);
+    }
+    CHECK(forest.diagnostics == 0);
 }
 
 TEST_CASE("the planner treats parent reads as reads; a cascade's own writes of them are no conflict", "[schedule][cascade]") {

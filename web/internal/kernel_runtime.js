@@ -42,6 +42,9 @@ const NULL_ENTITY = 0xffffffff;
 // Batch descriptor words (wasm/js_kernel.hpp).
 const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
 const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, SCRATCH = 11, HEADER = 12;
+// The lookup record's words (wasm/js_kernel.hpp: LookupRecord).
+const LR_SLOTS = 0, LR_SLOT_COUNT = 1, LR_SLOT_BYTES = 2, LR_STATE_OFFSET = 3, LR_ALIVE = 4, LR_LOCATIONS = 5;
+const LR_INDEX_BITS = 6, LR_GENERATION_LO = 7, LR_GENERATION_HI = 8;
 // CommandOp (command_buffer.hpp).
 const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7, INSTANTIATE = 8;
 
@@ -125,6 +128,9 @@ export class KernelRuntime {
   #systems = [];     // by system token (small, unique numbers): { schema, kernel, declared, strides, offsets }
   #commands;
   #buffer = null;    // the heap buffer #words views
+  // chunk.lookup's column bases by component id, then table index, while a world's storage
+  // generation stays ({ buffer, world, lo, hi, byComponent }; #lookupsOf).
+  #columnBases = null;
   #words = null;
   #heapBytes = -1;   // the heap's size when #buffer was fetched
   #twins = null;     // the debug check's kernels by kernel id, or null: no check
@@ -241,23 +247,48 @@ export class KernelRuntime {
         parent[parentReads[k].name] = viewOf(parentReads[k], buffer, words[first + 2 * k + 1], count);
       }
     }
+    const record = system.lookups.size === 0 ? 0 : words[at + HEADER + 2 * (declared.length + parentReads.length) + 1];
     return new KernelChunk(count, buffer, words[at + ENTITIES], columns, system.strides, system.offsets, depth, parent,
-      this.#lookupsOf(system, words[at + CONTEXT], words[at + SCRATCH], count));
+      this.#lookupsOf(system, words, words[at + CONTEXT], words[at + WORLD], record, words[at + SCRATCH], count));
   }
 
-  // What chunk.lookup and chunk.targetOf need: the batch's context, the system's lookups and
-  // views of the whole heap for them (made once per heap buffer).
-  #lookupsOf(system, context, scratch, count) {
-    if (system.heapViews === null || system.heapViews.buffer !== this.#buffer) {
-      const buffer = this.#buffer;
+  // What chunk.lookup and chunk.targetOf need: the batch's context, the system's lookups, views of
+  // the whole heap for them (made once per heap buffer), and where the entity table is: the
+  // engine's record at `record` (wasm/js_kernel.hpp, LookupRecord), so that a lookup reads the
+  // heap instead of calling into the engine. Column bases by table are asked once and kept while
+  // the world's storage generation stays (no column moved, no table was made).
+  #lookupsOf(system, words, context, world, record, scratch, count) {
+    const buffer = this.#buffer;
+    if (system.heapViews === null || system.heapViews.buffer !== buffer) {
       const views = {};
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    return {
-      module: this.#module, context, system, views: system.heapViews.views,
-      scratch: scratch === 0 ? null : new Int32Array(this.#buffer, scratch, Math.max(count, 1)),
+    const lookups = {
+      module: this.#module, context, world, system, views: system.heapViews.views, words,
+      scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
+      slots: 0, slotCount: 0, slotWords: 0, stateWord: 0, stateShift: 0, alive: 0, locations: 0, mask: 0, bits: 0, bases: null,
     };
+    if (record === 0) return lookups;
+    const r = record >>> 2;
+    lookups.slots = words[r + LR_SLOTS] >>> 2;
+    lookups.slotCount = words[r + LR_SLOT_COUNT];
+    lookups.slotWords = words[r + LR_SLOT_BYTES] >>> 2;
+    lookups.stateWord = words[r + LR_STATE_OFFSET] >>> 2;
+    lookups.stateShift = (words[r + LR_STATE_OFFSET] & 3) * 8;
+    lookups.alive = words[r + LR_ALIVE];
+    lookups.locations = words[r + LR_LOCATIONS] >>> 2;
+    lookups.bits = words[r + LR_INDEX_BITS];
+    lookups.mask = lookups.bits === 32 ? 0xffffffff : (1 << lookups.bits) - 1;
+    const generationLo = words[r + LR_GENERATION_LO];
+    const generationHi = words[r + LR_GENERATION_HI];
+    let cache = this.#columnBases;
+    if (cache === null || cache.buffer !== buffer || cache.world !== world || cache.lo !== generationLo || cache.hi !== generationHi) {
+      cache = { buffer, world, lo: generationLo, hi: generationHi, byComponent: [] };
+      this.#columnBases = cache;
+    }
+    lookups.bases = cache.byComponent;
+    return lookups;
   }
 
   // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
@@ -413,7 +444,7 @@ class KernelChunk {
   #buffer;
   #address;
   #entities = null;
-  #lookups;  // { module, context, system, views, scratch }
+  #lookups;  // KernelRuntime#lookupsOf: the engine calls, views and entity table a lookup reads
   constructor(count, buffer, address, columns, strides, offsets, depth, parent, lookups) {
     this.count = count;
     this.#buffer = buffer;
@@ -448,9 +479,25 @@ class KernelChunk {
       throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
     }
     if ((entity >>> 0) !== entity) throw new Error(`chunk.lookup: ${describe(entity)} is not an entity handle`);
-    const address = lookups.module._ecsia_kernel_lookup(lookups.context, component.id, entity) >>> 0;
-    if (address === 0) return -1;
-    return component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
+    // Alive: the slot's generation is the handle's and its state is alive (a pending handle's
+    // generation is one no slot has). Then its location is valid: table and row.
+    const index = entity & lookups.mask;
+    if (index >= lookups.slotCount) return -1;
+    const words = lookups.words;
+    const slot = lookups.slots + index * lookups.slotWords;
+    if (words[slot] !== entity >>> lookups.bits || ((words[slot + lookups.stateWord] >>> lookups.stateShift) & 0xff) !== lookups.alive) return -1;
+    const location = lookups.locations + 2 * index;
+    const table = words[location];
+    const bases = lookups.bases[component.id] ??= [];
+    let base = bases[table];
+    if (base === undefined) {
+      // Asked once per table while the storage generation stays: the column's first element,
+      // as an index of lookups[name] (-1: the table lacks the component).
+      const address = lookups.module._ecsia_kernel_column(lookups.world, table, component.id) >>> 0;
+      base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
+      bases[table] = base;
+    }
+    return base < 0 ? -1 : base + words[location + 1] * component.stride;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Page-side set-up of the hierarchy scenario (kernels in ./kernels/hierarchy.js), used by
 // e2e/hierarchy.spec.js: a seeded ChildOf forest, a cascade system that propagates world
 // positions and a kernel that restructures the forest every frame.
+import { propagate } from './kernels/hierarchy.js';
 import { rng } from './rng.js';
 
 export const HIERARCHY_KERNELS_URL = new URL('./kernels/hierarchy.js', import.meta.url);
@@ -55,7 +56,8 @@ export function checkPropagation(world) {
  * Runs the scenario for `frames` frames on `workers` workers (undefined: the engine's; 0: serial);
  * returns the state hash after each frame, what each frame's check found, and counts.
  */
-export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes = 3000, roots = 40, batchRows = 64, restructure = true }) {
+export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes = 3000, roots = 40, batchRows = 64, restructure = true,
+  mainThread = false }) {
   const diagnostics = [];
   const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
   const world = ecsia.createWorld({ maxEntities: 1 << 16 });
@@ -64,10 +66,22 @@ export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes 
   if (restructure) {
     scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2, before: ['Propagate'] });
   }
-  scheduler.addSystem({
-    name: 'Propagate', kernel: 'propagate', reads: ['localPos'], writes: ['worldPos', 'level'],
-    cascade: 'ChildOf', parentReads: ['worldPos'],
-  });
+  // mainThread: the same propagation as a main-thread system, called level by level with chunks
+  // shaped like a kernel's (the kernel module's own function, run on the page).
+  const levels = [];
+  scheduler.addSystem(mainThread
+    ? {
+      name: 'Propagate', reads: ['localPos'], writes: ['worldPos', 'level'], query: { with: ['localPos', 'worldPos', 'level'] },
+      cascade: 'ChildOf', parentReads: ['worldPos'],
+      run(w, dt, chunks) {
+        levels.push(chunks.length === 0 ? -1 : chunks[0].depth);
+        for (const chunk of chunks) propagate(chunk);
+      },
+    }
+    : {
+      name: 'Propagate', kernel: 'propagate', reads: ['localPos'], writes: ['worldPos', 'level'],
+      cascade: 'ChildOf', parentReads: ['worldPos'],
+    });
   const hashes = [];
   const mismatches = [];
   for (let f = 0; f < frames; f++) {
@@ -78,7 +92,7 @@ export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes 
   let deepest = 0;
   for (const e of entitiesWith(world, ['level'])) deepest = Math.max(deepest, world.get(e, 'level').d);
   const out = {
-    variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, deepest,
+    variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, deepest, levels,
     alive: world.count(['localPos']), children: world.subjectsOf('ChildOf', '*').length,
     diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };

@@ -9,6 +9,9 @@
 #include "ecsia/entity/entity.hpp"
 
 namespace ecsia {
+namespace detail {
+struct WorldAccess;
+}
 
 class EntityPool {
 public:
@@ -55,6 +58,7 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
+    friend struct detail::WorldAccess;  // entity_memory(): the slots as memory, for the JS kernels' lookups
     enum class SlotState : std::uint8_t { Free, Reserved, Alive, Retired };
     struct Slot {
         std::uint32_t generation = 0;

@@ -85,6 +85,11 @@ public:
     std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
     WriteLog main_log_;                 // their writes (reused)
+    // A main-thread cascade system's level: its chunks' parents' values, by chunk then parent
+    // read, and the views over them (reused).
+    std::vector<std::vector<std::byte>> main_parent_values_;
+    std::vector<const std::byte*> main_parent_data_;
+    std::vector<ParentView> main_parents_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
 
@@ -93,6 +98,7 @@ private:
     void poll_fence() const;
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void run_main_thread_system(std::uint32_t s);
+    void run_main_thread_cascade(std::uint32_t s);
     void merge_main_thread_writes(std::uint32_t s);
     void check_cascade(const SystemDesc& system) const;
     void check_lookups(const SystemDesc& system) const;
@@ -393,10 +399,14 @@ void Scheduler::Impl::run_main_thread_system(std::uint32_t s) {
         system.main_thread(*world_, dt_);
         return;
     }
+    main_log_.clear();
+    if (cascades_[s]) {
+        run_main_thread_cascade(s);
+        return;
+    }
     // Its query's rows as a kernel's batches see them: changed/added since its previous run,
     // chunks stamped at its tick, writes logged for the merge after it returns.
     main_chunks_.clear();
-    main_log_.clear();
     queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
                                 run_tick_[s], &main_log_, [&](Chunk& chunk) {
 #if ECSIA_ACCESS_CHECKS
@@ -405,6 +415,55 @@ void Scheduler::Impl::run_main_thread_system(std::uint32_t s) {
                                     main_chunks_.push_back(chunk);
                                 });
     system.main_thread_chunks(*world_, dt_, main_chunks_);
+}
+
+// A main-thread system with a cascade is called once per level, in depth order, with that
+// level's chunks and their parents' values as the calls before left them: what a kernel's levels
+// see, on the coordinator. The order is refreshed before each level (free when nothing moved), so
+// rows that a call's structural change added or moved are placed by the levels still to come, up
+// to as many levels as there were when the run began (a call that deepens the tree every level
+// cannot keep the frame going forever).
+void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
+    const SystemDesc& system = systems_[s];
+    CascadeOrder& cascade = *cascades_[s];
+    const std::size_t reads = system.parent_reads.size();
+    cascade.refresh(*world_, queries_[s]->matched(world_->tables()));  // throws on a cycle, as for a kernel
+    const std::uint32_t levels = std::max<std::uint32_t>(cascade.levels(), 1);  // no rows: one call, no chunks
+    for (std::uint32_t depth = 0; depth < levels; ++depth) {
+        if (depth > 0) cascade.refresh(*world_, queries_[s]->matched(world_->tables()));
+        main_chunks_.clear();
+        queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
+                                    run_tick_[s], &main_log_, [&](Chunk& chunk) {
+                                        const TableIndex table = chunk.table().index();
+                                        const std::uint32_t begin = std::max(chunk.row_begin(), cascade.level_begin(table, depth));
+                                        const std::uint32_t end = std::min(chunk.row_end(), cascade.level_begin(table, depth + 1));
+                                        if (begin >= end) return;
+                                        Chunk& level = main_chunks_.emplace_back(chunk.table(), begin, end, run_tick_[s], &main_log_);
+#if ECSIA_ACCESS_CHECKS
+                                        level.set_access(access_[s].get());
+#else
+                                        (void)level;
+#endif
+                                    });
+        // Sized before any view is made: the views hold spans into these vectors.
+        const std::size_t views = depth > 0 ? main_chunks_.size() : 0;
+        main_parent_values_.resize(views * reads);
+        main_parent_data_.resize(views * reads);
+        main_parents_.resize(views);
+        for (std::size_t c = 0; c < views; ++c) {
+            const Chunk& chunk = main_chunks_[c];
+            for (std::size_t k = 0; k < reads; ++k) {
+                std::vector<std::byte>& values = main_parent_values_[c * reads + k];
+                values.resize(std::size_t(chunk.size()) * cascade.element_size(k));
+                cascade.gather(chunk.table().index(), chunk.row_begin(), chunk.row_end(), k, values.data());
+                main_parent_data_[c * reads + k] = values.data();
+            }
+            main_parents_[c] = ParentView(cascade.parent_reads(), std::span(main_parent_data_).subspan(c * reads, reads));
+            main_chunks_[c].set_cascade(depth, &main_parents_[c]);
+        }
+        system.main_thread_chunks(*world_, dt_, main_chunks_);
+        if (dispose_requested_ || world_ == nullptr) return;
+    }
 }
 
 void Scheduler::Impl::merge_main_thread_writes(std::uint32_t s) {
@@ -442,9 +501,9 @@ void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
         throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' cascades over '" + relation +
                                                   "', which is not exclusive: a cascade needs one parent per row");
     }
-    if (!system.kernel) {
+    if (system.main_thread) {
         throw Error(ErrorCode::BadDefinition, "system '" + system.name +
-                                                  "' declares a cascade but has no kernel: cascade order is for worker systems");
+                                                  "' declares a cascade but has no query: a cascade orders a query's rows");
     }
     for (ComponentId id : system.parent_reads) {
         const ComponentDesc& desc = world_->components().desc(id);

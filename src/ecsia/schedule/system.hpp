@@ -127,14 +127,15 @@ struct SystemDesc {
     MainThreadChunksFn main_thread_chunks;  // main-thread system that gets its query's chunks
     std::uint32_t spawns_per_batch = 0;  // reserved handles per batch (overflow still works)
 
-    // Cascade order (worker systems only): an exclusive relation, e.g. World::kChildOf. The
-    // system's rows then run in depth order, level after level (depth 0: rows without a target;
-    // depth d: rows whose target is at depth d - 1, whether or not the query matches it), each
-    // level cut into batches that run in parallel like any wave; a chunk holds rows of one level
-    // (Chunk::depth()). Each table's rows are kept grouped by depth for this (rows move within
-    // their table when depths change). kNoComponent: no cascade.
+    // Cascade order: an exclusive relation, e.g. World::kChildOf. The system's rows then run in
+    // depth order, level after level (depth 0: rows without a target; depth d: rows whose target
+    // is at depth d - 1, whether or not the query matches it); a chunk holds rows of one level
+    // (Chunk::depth()). A kernel's levels are cut into batches that run in parallel like any
+    // wave; a main_thread_chunks system is called once per level, with that level's chunks. Each
+    // table's rows are kept grouped by depth for this (rows move within their table when depths
+    // change). kNoComponent: no cascade. A main_thread system (no query) cannot take one.
     RelationId cascade = kNoComponent;
-    // With cascade: components (with fields) whose parent's values the kernel reads through
+    // With cascade: components (with fields) whose parent's values the system reads through
     // chunk.parent()->read<T>(id), as earlier levels of this frame left them. Planned like reads;
     // reading a component of the parents that the system itself writes is what levels make safe.
     std::vector<ComponentId> parent_reads;

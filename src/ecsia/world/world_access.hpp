@@ -7,6 +7,8 @@
 // that `changed` filters and snapshots rely on).
 // Thread rule: coordinator thread, serial phase (set_phase: the scheduler's frame only).
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -52,6 +54,28 @@ struct WorldAccess {
     static EntityLocation location(const World& world, Entity entity) noexcept {
         return world.locations_[world.pool_.layout().index(entity)];
     }
+    // The entity table as memory, for a reader that checks liveness and finds rows without calling
+    // into C++ (the JS kernels' chunk.lookup, wasm/js_kernel.cpp): slot i is `slot_bytes` bytes at
+    // slots + i * slot_bytes, its generation a uint32 at byte 0 and its state a byte at
+    // `state_offset` (alive: `alive_state`); an alive slot's row is locations[i]. Valid while the
+    // world is in a wave (no structural change until the merge).
+    struct EntityMemory {
+        const std::byte* slots;
+        std::uint32_t slot_count;
+        std::uint32_t slot_bytes;
+        std::uint32_t state_offset;
+        std::uint32_t alive_state;
+        const EntityLocation* locations;
+    };
+    static EntityMemory entity_memory(const World& world) noexcept {
+        using Slot = EntityPool::Slot;
+        static_assert(offsetof(Slot, generation) == 0 && sizeof(Slot::generation) == 4 && sizeof(Slot::state) == 1);
+        const std::vector<Slot>& slots = world.pool_.slots_;
+        return EntityMemory{reinterpret_cast<const std::byte*>(slots.data()), static_cast<std::uint32_t>(slots.size()),
+                            static_cast<std::uint32_t>(sizeof(Slot)), static_cast<std::uint32_t>(offsetof(Slot, state)),
+                            static_cast<std::uint32_t>(EntityPool::SlotState::Alive), world.locations_.data()};
+    }
+    static std::uint64_t storage_generation(const World& world) noexcept { return world.graph_.storage_generation(); }
     // Reorders one table's rows (Table::permute_rows) and keeps the entity -> row map true.
     // Serial phase; a cascade system's ordering of rows by depth (schedule/cascade_order.cpp).
     static void permute_rows(World& world, TableIndex index, const std::vector<std::uint32_t>& order) {
