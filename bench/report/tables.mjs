@@ -275,9 +275,12 @@ ${count(r.nodes)} nodes a frame (serial): the \`addPair\` calls ${n2(r.addPairMs
 (a steady frame: ${n3(r.steadyMs)} ms).
 
 Reading a random target's position (${count(h.lookup.entities)} rows, serial): one \`chunk.lookup\` per row
-**${n2(h.lookup.nsPerRowLookup)} ns per row** (${n2(h.lookup.lookupOverDirect)}x), one \`chunk.lookupAll\` of the batch's target column
-**${n2(h.lookup.nsPerRowLookupAll)} ns per row** (**${n2(h.lookup.lookupAllOverDirect)}x**), against ${n2(h.lookup.nsPerRowDirect)} ns reading the
-row's own position from its column.
+**${n2(h.lookup.nsPerRowLookup)} ns per row**, one \`chunk.lookupAll\` of the batch's target column
+**${n2(h.lookup.nsPerRowLookupAll)} ns per row**. Against the same read straight from the heap view at a
+precomputed index (the same random memory traffic, no handle check): ${n2(h.lookup.nsPerRowRandom)} ns, so
+**${n2(h.lookup.lookupOverRandom)}x** and **${n2(h.lookup.lookupAllOverRandom)}x**; against the row's own
+position read in order from its column (${n2(h.lookup.nsPerRowDirect)} ns): ${n2(h.lookup.lookupOverDirect)}x and
+${n2(h.lookup.lookupAllOverDirect)}x.
 
 Prefabs: \`instantiateMany\` of ${count(h.prefab.entities)} instances (a position per row, health from the prefab, the IsA
 pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawnManyMs)} ms for \`spawnMany\` of the same two components:

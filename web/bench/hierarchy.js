@@ -204,11 +204,19 @@ async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) 
   world.defineComponent('position', { x: 'f32', y: 'f32' });
   world.defineComponent('target', { who: 'entity' });
   world.defineComponent('sum', { v: 'f32' });
+  world.defineComponent('targetAt', { i: 'u32' });
   const next = xorshift(7);
   const xs = Float32Array.from({ length: entities }, () => next(100));
-  const handles = Uint32Array.from(world.spawnMany(entities, { position: { x: xs, y: xs }, target: {}, sum: {} }));
-  const who = Uint32Array.from({ length: entities }, () => handles[next(entities)]);
-  for (let i = 0; i < entities; i += 1) world.set(handles[i], 'target', { who: who[i] });
+  const handles = Uint32Array.from(world.spawnMany(entities, { position: { x: xs, y: xs }, target: {}, sum: {}, targetAt: {} }));
+  const targets = Uint32Array.from({ length: entities }, () => next(entities));
+  // One table: each target's position, as an index of the heap's Float32Array, for directRandom.
+  const [rows] = world.query({ with: ['position'] }).chunks();
+  const rowOf = new Map(Array.from(rows.entities, (e, row) => [e, row]));
+  const first = rows.columns.position.byteOffset / 4;
+  for (let i = 0; i < entities; i += 1) {
+    world.set(handles[i], 'target', { who: handles[targets[i]] });
+    world.set(handles[i], 'targetAt', { i: first + 2 * rowOf.get(handles[targets[i]]) });
+  }
   const make = (name, kernel, extra) => {
     const scheduler = world.createScheduler({ workers: 0 });
     scheduler.addSystem({ name, kernel, reads: ['position', 'target'], writes: ['sum'], ...extra });
@@ -217,22 +225,28 @@ async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) 
   const each = make('LookupEach', 'lookupEach', { lookups: ['position'] });
   const all = make('LookupAll', 'lookupAll', { lookups: ['position'] });
   const direct = make('Direct', 'directRead', {});
+  const random = make('DirectRandom', 'directRandom', { lookups: ['position'], reads: ['position', 'target', 'targetAt'] });
   const { samples } = await interleave([
     { name: 'lookup', run: each.run, settle: true },
     { name: 'lookupAll', run: all.run, settle: true },
     { name: 'direct', run: direct.run, settle: true },
+    { name: 'random', run: random.run, settle: true },
   ], { repetitions, warmupMs, settleMs });
   const out = {
     entities,
     nsPerRowLookup: median(samples.lookup) * 1e6 / entities,
     nsPerRowLookupAll: median(samples.lookupAll) * 1e6 / entities,
     nsPerRowDirect: median(samples.direct) * 1e6 / entities,
+    nsPerRowRandom: median(samples.random) * 1e6 / entities,
     lookupOverDirect: ratio(samples, 'lookup', 'direct'),
     lookupAllOverDirect: ratio(samples, 'lookupAll', 'direct'),
+    lookupOverRandom: ratio(samples, 'lookup', 'random'),
+    lookupAllOverRandom: ratio(samples, 'lookupAll', 'random'),
   };
   each.scheduler.dispose();
   all.scheduler.dispose();
   direct.scheduler.dispose();
+  random.scheduler.dispose();
   world.dispose();
   return out;
 }

@@ -72,6 +72,17 @@ export function lookupAll(chunk) {
   for (let i = 0; i < chunk.count; i++) sum[i] = at[i] < 0 ? 0 : pos[at[i]] + pos[at[i] + 1];
 }
 
+/**
+ * lookup's baseline for the same memory traffic: sum = the target's position x + y read straight
+ * from the heap view at an index precomputed on the page (targetAt), no handle check, no row search.
+ */
+export function directRandom(chunk) {
+  const at = chunk.columns.targetAt;
+  const sum = chunk.columns.sum;
+  const pos = chunk.lookups.position;
+  for (let i = 0; i < chunk.count; i++) sum[i] = pos[at[i]] + pos[at[i] + 1];
+}
+
 /** lookup's baseline: sum = the row's own position x + y, read from its column. */
 export function directRead(chunk) {
   const p = chunk.columns.position;

@@ -268,6 +268,7 @@ export class KernelRuntime {
       module: this.#module, context, world, system, views: system.heapViews.views, words,
       scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
       slots: 0, slotCount: 0, slotWords: 0, stateWord: 0, stateShift: 0, alive: 0, locations: 0, mask: 0, bits: 0, bases: null,
+      lastName: null, lastComponent: null, lastBases: null,  // lookup()'s last name
     };
     if (record === 0) return lookups;
     const r = record >>> 2;
@@ -473,10 +474,20 @@ class KernelChunk {
    */
   lookup(name, entity) {
     const lookups = this.#lookups;
-    const component = lookups.system.lookups.get(name);
-    if (component === undefined) {
-      const declared = [...lookups.system.lookups.keys()].join(', ') || 'none';
-      throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
+    // A kernel looks up one or two names in a loop: the last one's component and column bases are
+    // kept (comparing a string literal with itself is a pointer compare; a Map get is not).
+    let component = lookups.lastComponent;
+    let bases = lookups.lastBases;
+    if (name !== lookups.lastName) {
+      component = lookups.system.lookups.get(name);
+      if (component === undefined) {
+        const declared = [...lookups.system.lookups.keys()].join(', ') || 'none';
+        throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
+      }
+      bases = lookups.bases[component.id] ??= [];
+      lookups.lastName = name;
+      lookups.lastComponent = component;
+      lookups.lastBases = bases;
     }
     if ((entity >>> 0) !== entity) throw new Error(`chunk.lookup: ${describe(entity)} is not an entity handle`);
     // Alive: the slot's generation is the handle's and its state is alive (a pending handle's
@@ -488,7 +499,6 @@ class KernelChunk {
     if (words[slot] !== entity >>> lookups.bits || ((words[slot + lookups.stateWord] >>> lookups.stateShift) & 0xff) !== lookups.alive) return -1;
     const location = lookups.locations + 2 * index;
     const table = words[location];
-    const bases = lookups.bases[component.id] ??= [];
     let base = bases[table];
     if (base === undefined) {
       // Asked once per table while the storage generation stays: the column's first element,
