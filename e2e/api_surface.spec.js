@@ -1,7 +1,7 @@
 // The public JS objects (extracts and their frames, and queries with pair terms, too) keep the Embind plumbing private: no `module`, `raw` or `heapState`, and
 // no property (own, inherited or a getter's value) that is a raw Embind object or the wasm module.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test(`${variant} build: Ecsia, World, Scheduler and Chunk expose no raw module, world or heap`, async ({ page }) => {

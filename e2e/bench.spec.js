@@ -1,8 +1,8 @@
 // The benchmark page (web/bench/, driven by scripts/bench) still loads and runs every workload:
 // a smoke run with tiny settings, checking the results' shape, not speed (figures come from
 // scripts/bench, never from the test suite).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, servers, test } from './support.js';
 
 test('the benchmark page runs every workload, and heavy hashes equal the serial one', async ({ page }) => {
   test.setTimeout(180_000);  // twelve workloads, each warming up every variant it compares

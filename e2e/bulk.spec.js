@@ -2,8 +2,8 @@
 // order, and all or nothing (a bad value anywhere, or too little capacity, spawns nothing; a dead
 // or repeated handle despawns nothing). Also the values rules every call shares: NaN is an error
 // in any field, Infinity is allowed in f32/f64; and defineComponent is idempotent.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {

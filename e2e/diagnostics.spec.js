@@ -3,8 +3,8 @@
 // said once, then with its count. And a main-thread JS system's declared writes through views it
 // fetched from any query while it ran are change-tracked. The table of every message and its
 // test is in docs/GUARANTEES.md (G3).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, occurrences, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, occurrences, openTestPage, servers, test, variants } from './support.js';
 
 test('threaded: asking loadEcsia for more threads than the pool is said once, and the pool is used', async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, servers, test } from './support.js';
 
 const native = fileURLToPath(new URL('../build/plain/examples/boids/boids_native', import.meta.url));
 const dist = fileURLToPath(new URL('../examples/boids/dist/', import.meta.url));

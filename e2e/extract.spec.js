@@ -3,8 +3,8 @@
 // world at that frame's end, row for row, at 0, 1 and 2 workers and in the single build (and is
 // the same bytes at every worker count); the frame the page holds does not change while the next
 // frame runs, nor after; bad specs are rejected and change nothing.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 // On the page: the determinism scenario (spawns, despawns, adds and removes every frame) with two
 // extracts; after every frame each extract's copy is compared with the world's own chunks.

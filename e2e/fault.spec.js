@@ -3,8 +3,8 @@
 // reject with a clear error within the wave deadline, the page stays responsive, and a new
 // scheduler works afterwards; a kernel that exhausts the heap fails its batch with a diagnostic;
 // spawning until the 1 GB heap limit ends in a clear error and a usable world.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test(`${variant}: the debug module refuses an undeclared write, naming the system and the component`, async ({ page }) => {

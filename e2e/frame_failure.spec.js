@@ -4,8 +4,8 @@
 // the main thread" warning; a failed createScheduler() neither; a bulk spawn past capacity spawns
 // nothing. Both builds.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 const BLOCKING = 'Blocking on the main thread';
 

@@ -8,8 +8,8 @@
 // and on Emscripten's "Blocking on the main thread" warning. Then the case where the page runs
 // batches too (placement shared): on fresh modules, where the page's and the workers' first
 // batches run at the same moment.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 const FRAMES = 300;
 const BURST_FRAME = 120;

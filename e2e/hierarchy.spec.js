@@ -5,8 +5,8 @@
 // despawns subtrees. Every frame, every node's value is checked against its parent's, and the
 // state hash is compared frame by frame across the serial executor, 1, 2 and 4 workers and the
 // single build (G1). Set-up: web/test/hierarchy_scenario.js; kernels: web/test/kernels/hierarchy.js.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 async function hierarchy(page, options) {
   return page.evaluate(async (options) => {

@@ -1,8 +1,8 @@
 // A kernel module given as a data: URL (what Vite's build makes of a small one): it loads when it
 // imports nothing; when it imports another module, which a data: URL cannot resolve, loadEcsia
 // rejects saying that the module was inlined and what to do, not only the import's own error.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 test('a data: URL kernel module loads; one whose imports cannot resolve there is named as inlined', async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);

@@ -3,8 +3,8 @@
 // (G1); load failures reject naming the URL, a throwing kernel fails its batch, a stuck one hits
 // the wave deadline (G3, G5). Kernels: web/test/kernels/*.js; set-up: web/test/kernel_scenario.js.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, occurrences, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, occurrences, openTestPage, servers, test, variants } from './support.js';
 
 async function scenario(page, options) {
   return page.evaluate(async (options) => {

@@ -1,7 +1,7 @@
 // Loading: the isolated page gets the threaded build silently; the page without COOP/COEP gets
 // the single build and exactly one warning that names both headers.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, warningsOf } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, warningsOf } from './support.js';
 
 const COOP = 'Cross-Origin-Opener-Policy: same-origin';
 const COEP = 'Cross-Origin-Embedder-Policy: require-corp';

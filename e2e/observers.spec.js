@@ -2,8 +2,8 @@
 // and despawn with values still readable, change at the flush after a tracked write), unsubscribe,
 // a throwing callback becoming a diagnostic that names it, and the same order of callbacks for
 // every worker count and both builds (G1).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test(`${variant} build: observers fire at add, remove and change, in order; unsubscribe; a throw is a diagnostic`, async ({ page }) => {

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './support.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const apps = path.join(root, 'e2e/apps');

@@ -6,8 +6,8 @@
 // (loadEcsia({ debug: true })) names a kernel whose results depend on state it keeps between
 // calls, in every placement and both builds, and changes nothing for kernels that keep none.
 // Kernels: web/test/kernels/scenario.js (the scenario), web/test/kernels/stateful.js.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 const PLACEMENTS = ['inline', 'pool', 'shared'];
 

@@ -3,8 +3,8 @@
 // queries that skip prefabs unless asked, bad input refused with the world unchanged (G5),
 // snapshots that carry prefab names; and JS kernels instantiating through commands.instantiate,
 // hashing the same at every worker count and in both builds (G1).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {

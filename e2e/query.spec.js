@@ -3,8 +3,8 @@
 // as views (no per-call copy, the same Chunk objects on an unchanged world, stale after a
 // structural change); world.chunks(with, without); main-thread systems with a query whose
 // declared writes are change-tracked.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {

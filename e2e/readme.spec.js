@@ -3,8 +3,8 @@
 // web/ (where its `import ... from './ecsia.js'` resolves, as on a page that copied web/) and
 // imported by the test page; it must finish without an error, a page error or a console error.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 // The README's first example, then the guide's in order: one sequence, so the indices below hold.
 const readme = ['../README.md', '../docs/GUIDE.md'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n');

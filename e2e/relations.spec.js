@@ -3,8 +3,8 @@
 // bad input refused with the engine's error and the world unchanged (G5), the state hash and a
 // snapshot round trip with pairs, and a property test against a JS model of pairs
 // (web/test/relations_property.js).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {

@@ -6,9 +6,9 @@
 // with the original run: the state hash, what the systems and observers saw, the frame number they
 // read (scheduler.frames, restored to the snapshot's) and the extract.
 // The page side: web/test/restore_in_place.js.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { rng } from '../web/test/rng.js';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 // Several runs of tens of frames on a loaded 2-core machine.
 test.describe.configure({ timeout: 180_000 });

@@ -2,8 +2,8 @@
 // frame 101 arrives at frame 107; the game restores frame 100, resimulates with the input and runs
 // on to 120. Every frame must then equal a straight run that had the input from the start, in the
 // threaded build (2 workers, and the serial executor) and in the single build.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, servers, test } from './support.js';
 
 async function runExample(page, server, workers) {
   const errors = [];

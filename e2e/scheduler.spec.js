@@ -3,8 +3,8 @@
 // executor, and on the single build; the page stays responsive while heavy waves run (G2);
 // a second update() is rejected; bad input throws and changes nothing (G5).
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants, warningsOf } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants, warningsOf } from './support.js';
 
 const recorded = JSON.parse(readFileSync(new URL('../tests/fixtures/scenario_hashes.json', import.meta.url), 'utf8'));
 

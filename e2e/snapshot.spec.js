@@ -4,8 +4,8 @@
 // at another worker count and in the other build, and bad bytes are refused with the world
 // unchanged (G5).
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test } from './support.js';
 
 // Each test runs the scenario in several worlds and both builds: more than the default minute on a
 // loaded 2-core machine.

@@ -1,7 +1,7 @@
 // The World part of the JS API on both builds: the operations, bad input (G5), storage growth
 // and stale views, and the same state hash from the same operations everywhere (G1).
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, variants, warningsOf } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, servers, test, variants, warningsOf } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {

@@ -1,8 +1,8 @@
 // The JS World API against a small JS model (web/test/world_property.js): random sequences of
 // valid and invalid calls, compared after every call (return values, alive set, values, counts,
 // errors, and that a rejected call changed nothing). Several seeds, both builds.
-import { expect, test } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, variants } from './support.js';
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test(`${variant} build: random valid and invalid calls agree with the model after every call`, async ({ page }) => {

@@ -115,9 +115,26 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_column(const ecsia::World* world
 // of `component` is, as an index in units of `unit` bytes (its view's element size), or -1.
 EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
                                                    std::int32_t* handles, std::uint32_t count, std::uint32_t unit) {
+    const ecsia::World* world = context->world;
+    if (world == nullptr) {
+        std::fill(handles, handles + count, -1);
+        return;
+    }
+    // Neighbouring handles tend to sit in one table: its column is found once per run of them.
+    ecsia::TableIndex last_table = ecsia::kNoTable;
+    const ecsia::Column* column = nullptr;
     for (std::uint32_t i = 0; i < count; ++i) {
-        const std::byte* element = context->lookup_declared(component, ecsia::Entity{static_cast<std::uint32_t>(handles[i])});
-        handles[i] = element == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(element) / unit);
+        const ecsia::Entity entity{static_cast<std::uint32_t>(handles[i])};
+        if (!world->is_alive(entity)) {
+            handles[i] = -1;
+            continue;
+        }
+        const ecsia::EntityLocation at = ecsia::detail::WorldAccess::location(*world, entity);
+        if (at.table != last_table) {
+            last_table = at.table;
+            column = world->tables().table(at.table).column(component);
+        }
+        handles[i] = column == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(column->element(at.row)) / unit);
     }
 }
 
