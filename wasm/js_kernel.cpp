@@ -41,12 +41,17 @@ void append_json_string(std::string& out, const std::string& text) {
     out += '"';
 }
 
-// Status codes of ecsia_js_run_kernel.
-constexpr int kRan = 0;
-constexpr int kThrew = 1;          // js_failure holds the message
-constexpr int kDiffered = 2;       // ran; the debug check's second run differed (js_failure says how)
-constexpr int kNoRuntime = -1;     // this thread's module has no Module.ecsiaKernels
-constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failure is empty
+// ECSIA_JS_KERNEL_LAYOUT as a JSON object, made on the main thread before any worker starts (a
+// namespace-scope constant: no worker initialises it).
+std::string layout_json() {
+    std::string out = "{";
+#define ECSIA_LAYOUT_ENTRY(name, value) out += "\"" #name "\":" + std::to_string(static_cast<long long>(value)) + ",";
+    ECSIA_JS_KERNEL_LAYOUT(ECSIA_LAYOUT_ENTRY)
+#undef ECSIA_LAYOUT_ENTRY
+    out.back() = '}';
+    return out;
+}
+const std::string kLayoutJson = layout_json();
 
 }  // namespace
 
@@ -61,10 +66,10 @@ constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failu
 EM_JS(int, ecsia_js_run_kernel, (const std::uint32_t* batch, float dt, double heap_bytes), {
     try {
         var runtime = Module['ecsiaKernels'];
-        if (!runtime) return -1;
+        if (!runtime) return -1;  // kNoRuntime
         return runtime.run(batch, dt, wasmMemory, heap_bytes);
     } catch (e) {
-        return -2;
+        return -2;  // kRuntimeBroke
     }
 });
 // clang-format on
@@ -100,6 +105,10 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup(const ecsia::KernelContex
                                                        std::uint32_t entity) {
     return ecsia::wasm::address_of(context->lookup_declared(component, ecsia::Entity{entity}));
 }
+
+// The batch descriptor's, lookup record's and command records' numbers by the names the kernel
+// runtime uses (ECSIA_JS_KERNEL_LAYOUT), as a NUL-terminated JSON object.
+EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_layout() { return ecsia::wasm::kLayoutJson.c_str(); }
 
 // chunk.lookup's column bases: the address of the first element of `component` in table `table`,
 // or 0 when the table lacks it. JS keeps the answer while the storage generation stays. Allocates

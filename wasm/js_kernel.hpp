@@ -72,6 +72,32 @@ inline constexpr std::uint32_t kLookupGenerationLow = 7;
 inline constexpr std::uint32_t kLookupGenerationHigh = 8;
 inline constexpr std::uint32_t kLookupRecordWords = 9;
 
+// Status codes of a batch's run (the runtime's return value; ecsia_js_run_kernel).
+inline constexpr int kRan = 0;
+inline constexpr int kThrew = 1;          // js_failure holds the message
+inline constexpr int kDiffered = 2;       // ran; the debug check's second run differed (js_failure says how)
+inline constexpr int kNoRuntime = -1;     // this thread's module has no Module.ecsiaKernels
+inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failure is empty
+
+// Every number above that web/internal/kernel_runtime.js uses, with the name it uses, and the
+// command records' op codes and header packing (command/command_buffer.hpp): the runtime reads
+// them from the module by name when it starts (ecsia_kernel_layout), so they are written only
+// here. X(JS name, value).
+#define ECSIA_JS_KERNEL_LAYOUT(X)                                                                          \
+    X(TOKEN, kBatchToken) X(KERNEL, kBatchKernel) X(COUNT, kBatchCount) X(ENTITIES, kBatchEntities)        \
+    X(CONTEXT, kBatchContext) X(SCHEMA_SIZE, kBatchSchemaSize) X(WORLD, kBatchWorld)                      \
+    X(COMPONENTS, kBatchComponents) X(DEPTH, kBatchDepth) X(PARENT_READS, kBatchParentReads)              \
+    X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(HEADER, kBatchHeader)                           \
+    X(LR_SLOTS, kLookupSlots) X(LR_SLOT_COUNT, kLookupSlotCount) X(LR_SLOT_BYTES, kLookupSlotBytes)       \
+    X(LR_STATE_OFFSET, kLookupStateOffset) X(LR_ALIVE, kLookupAliveState) X(LR_LOCATIONS, kLookupLocations) \
+    X(LR_INDEX_BITS, kLookupIndexBits) X(LR_GENERATION_LO, kLookupGenerationLow)                         \
+    X(LR_GENERATION_HI, kLookupGenerationHigh)                                                            \
+    X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \
+    X(REMOVE, CommandOp::Remove) X(SET, CommandOp::Set) X(ADD_PAIR, CommandOp::AddPair)                   \
+    X(REMOVE_PAIR, CommandOp::RemovePair) X(INSTANTIATE, CommandOp::Instantiate)                          \
+    X(COUNT_SHIFT, kCommandCountShift)                                                                    \
+    X(RAN, kRan) X(THREW, kThrew) X(DIFFERED, kDiffered) X(RUNTIME_BROKE, kRuntimeBroke)
+
 struct JsKernelSpec {
     std::string name;           // the system's
     std::string kernel;         // the kernel's export name (for messages)

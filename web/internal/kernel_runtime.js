@@ -39,18 +39,33 @@ const INTEGER_RANGES = {
 const FLOAT32_MAX = 3.4028234663852886e38;
 const NULL_ENTITY = 0xffffffff;
 
-// Batch descriptor words (wasm/js_kernel.hpp).
-const TOKEN = 0, KERNEL = 1, COUNT = 2, ENTITIES = 3, CONTEXT = 4, SCHEMA_SIZE = 5, WORLD = 6, COMPONENTS = 7;
-const DEPTH = 8, PARENT_READS = 9, LOOKUPS = 10, SCRATCH = 11, HEADER = 12;
-// The lookup record's words (wasm/js_kernel.hpp: LookupRecord).
-const LR_SLOTS = 0, LR_SLOT_COUNT = 1, LR_SLOT_BYTES = 2, LR_STATE_OFFSET = 3, LR_ALIVE = 4, LR_LOCATIONS = 5;
-const LR_INDEX_BITS = 6, LR_GENERATION_LO = 7, LR_GENERATION_HI = 8;
-// CommandOp (command_buffer.hpp).
-const SPAWN = 1, DESPAWN = 2, ADD = 3, REMOVE = 4, SET = 5, ADD_PAIR = 6, REMOVE_PAIR = 7, INSTANTIATE = 8;
+// The batch descriptor's and lookup record's words, the command records' op codes and header
+// packing, and the run's status codes: numbers the engine defines (wasm/js_kernel.hpp,
+// ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
+// (useLayout), so that they are written only there.
+let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, HEADER;
+let LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI;
+let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT;
+let RAN, THREW, DIFFERED, RUNTIME_BROKE;
+let layoutRead = false;
 
-const RAN = 0;
-const THREW = 1;
-const DIFFERED = 2;  // ran; the debug check found the twin's results different (the message says how)
+function useLayout(module, memory) {
+  const address = module._ecsia_kernel_layout() >>> 0;
+  const heap = new Uint8Array(memory.buffer);
+  const layout = JSON.parse(new TextDecoder().decode(heap.slice(address, heap.indexOf(0, address))));
+  const value = (name) => {
+    if (!Number.isInteger(layout[name])) throw new Error(`the engine module's kernel layout has no ${name}: it is not the one this kernel runtime belongs to`);
+    return layout[name];
+  };
+  [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, HEADER] =
+    ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'HEADER'].map(value);
+  [LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI] =
+    ['LR_SLOTS', 'LR_SLOT_COUNT', 'LR_SLOT_BYTES', 'LR_STATE_OFFSET', 'LR_ALIVE', 'LR_LOCATIONS', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI'].map(value);
+  [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT] =
+    ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT'].map(value);
+  [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
+  layoutRead = true;
+}
 
 // What a twin's spawn returns beyond the first run's spawns (its records differ anyway).
 const EXTRA_SPAWN = 0xfffffffe;
@@ -165,6 +180,13 @@ export class KernelRuntime {
    * wasm stack needs restoring only around the calls that allocate (schema, commit, report).
    */
   run(batch, dt, memory, heapBytes) {
+    if (!layoutRead) {
+      try {
+        useLayout(this.#module, memory);
+      } catch {
+        return -2;  // kRuntimeBroke (wasm/js_kernel.hpp): the layout that names it could not be read
+      }
+    }
     if (heapBytes !== this.#heapBytes) this.#refresh(memory, heapBytes);
     try {
       const difference = this.#run(batch, dt, memory);
@@ -174,7 +196,7 @@ export class KernelRuntime {
         this.#report(difference, memory);
       } catch {
         this.#module.stackRestore(stack);
-        return -2;
+        return RUNTIME_BROKE;
       }
       return DIFFERED;
     } catch (error) {
@@ -188,7 +210,7 @@ export class KernelRuntime {
       } catch {
         module.stackRestore(stack);
         this.#commands.close();
-        return -2;
+        return RUNTIME_BROKE;
       }
       return THREW;
     }
@@ -971,7 +993,7 @@ class CommandEncoder {
   }
 
   #header(op, count, entity) {
-    this.#push(op | (count << 8));
+    this.#push(op | (count << COUNT_SHIFT));
     this.#push(entity);
   }
 

@@ -7,7 +7,7 @@ constexpr std::uint32_t words_for(std::uint32_t bytes) noexcept { return (bytes 
 }  // namespace
 
 void CommandBuffer::header(CommandOp op, std::uint32_t count, Entity entity) {
-    words_.push_back(static_cast<std::uint32_t>(op) | (count << 8));
+    words_.push_back(static_cast<std::uint32_t>(op) | (count << kCommandCountShift));
     words_.push_back(entity.bits);
     ++record_count_;
 }

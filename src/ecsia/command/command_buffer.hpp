@@ -34,6 +34,8 @@
 namespace ecsia {
 
 enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8 };
+// A record's word 0: op | count << kCommandCountShift.
+inline constexpr std::uint32_t kCommandCountShift = 8;
 
 // A component and its initial bytes (nullptr = default values). The bytes are copied on record.
 struct ComponentValue {
