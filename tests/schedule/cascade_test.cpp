@@ -177,6 +177,14 @@ SystemDesc gardener(const Forest& forest) {
     return system;
 }
 
+// A cascade chunk holds rows of its depth only, with a parent view exactly below depth 0.
+void check_level(const Forest& forest, const Chunk& chunk, std::vector<std::string>& problems) {
+    if ((chunk.depth() == 0) != (chunk.parent() == nullptr)) problems.push_back("parent view at the wrong depth");
+    for (std::uint32_t i = 0; i < chunk.size(); ++i) {
+        if (forest.depth(chunk.entities()[i]) != chunk.depth()) problems.push_back("a row of another level");
+    }
+}
+
 void check_model(const Forest& forest) {
     for (Entity e : forest.alive()) {
         const WorldPos got = forest.world.get<WorldPos>(e);
@@ -229,10 +237,7 @@ TEST_CASE("a cascade system's chunks hold one depth level each, with a parent vi
     std::vector<std::uint32_t> order;  // depth of each chunk, in the order they ran
     system.kernel = [&](KernelContext& ctx) {
         order.push_back(ctx.chunk.depth());
-        if ((ctx.chunk.depth() == 0) != (ctx.chunk.parent() == nullptr)) problems.push_back("parent view at the wrong depth");
-        for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
-            if (forest.depth(ctx.chunk.entities()[i]) != ctx.chunk.depth()) problems.push_back("a row of another level");
-        }
+        check_level(forest, ctx.chunk, problems);
         inner(ctx);
     };
     scheduler.add_system(system);
@@ -281,10 +286,7 @@ TEST_CASE("a main-thread cascade system is called once per level with that level
         calls.push_back(chunks.empty() ? ~0u : chunks[0].depth());
         for (const Chunk& chunk : chunks) {
             if (chunk.depth() != calls.back()) problems.push_back("chunks of two levels in one call");
-            if ((chunk.depth() == 0) != (chunk.parent() == nullptr)) problems.push_back("parent view at the wrong depth");
-            for (std::uint32_t i = 0; i < chunk.size(); ++i) {
-                if (forest.depth(chunk.entities()[i]) != chunk.depth()) problems.push_back("a row of another level");
-            }
+            check_level(forest, chunk, problems);
         }
         inner(world, dt, chunks);
     };
