@@ -6,7 +6,7 @@
 // state hash is compared frame by frame across the serial executor, 1, 2 and 4 workers and the
 // single build (G1). Set-up: web/test/hierarchy_scenario.js; kernels: web/test/kernels/hierarchy.js.
 import { expect } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
+import { acrossExecutors, expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 async function hierarchy(page, options) {
   return page.evaluate(async (options) => {
@@ -17,9 +17,10 @@ async function hierarchy(page, options) {
 
 test('a JS kernel cascade propagates a changing forest parent before child, the same at every worker count and build', async ({ page, browser }) => {
   const frames = 12;
-  const log = await openTestPage(page, servers.isolated);
-  const serial = await hierarchy(page, { threads: 4, workers: 0, frames });
-  expect(serial.variant).toBe('threaded');
+  const { serial } = await acrossExecutors(page, browser, hierarchy, { frames }, (r, s, label) => {
+    expect(r.mismatches, label).toEqual(s.mismatches);
+    expect(r.diagnostics, label).toEqual(s.diagnostics);
+  });
   expect(serial.mismatches).toEqual(new Array(frames).fill(null));
   expect(serial.deepest).toBeGreaterThan(4);  // levels really ran one after another
   expect(new Set(serial.hashes).size).toBe(frames);
@@ -31,22 +32,6 @@ test('a JS kernel cascade propagates a changing forest parent before child, the 
   const expected = ['its own ancestor', 'was no longer alive', "exceeded their batch's reservation"];
   const unexpected = serial.diagnostics.filter((m) => !expected.some((e) => m.includes(e)));
   expect(unexpected).toEqual([]);
-  for (const workers of [1, 2, 4]) {
-    const threaded = await hierarchy(page, { threads: 4, workers, frames });
-    expect(threaded.workers).toBe(workers);
-    expect(threaded.mismatches).toEqual(serial.mismatches);
-    expect(threaded.diagnostics).toEqual(serial.diagnostics);
-    expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
-  }
-  expectNoPageErrors(log);
-
-  const plainPage = await browser.newPage();
-  const plainLog = await openTestPage(plainPage, servers.plain);
-  const single = await hierarchy(plainPage, { threads: 'auto', frames });
-  expect(single.variant).toBe('single');
-  expect(single.hashes).toEqual(serial.hashes);
-  expectNoPageErrors(plainLog);
-  await plainPage.close();
 });
 
 test('a main-thread JS system with a cascade propagates level by level as the kernel does: the same hashes at every worker count and build', async ({ page, browser }) => {
@@ -187,9 +172,7 @@ async function lookups(page, { threads, workers, frames }) {
 }
 
 test('JS kernels look up other entities and their parent as the earlier waves left them, the same at every worker count and build', async ({ page, browser }) => {
-  const frames = 8;
-  const log = await openTestPage(page, servers.isolated);
-  const serial = await lookups(page, { threads: 4, workers: 0, frames });
+  const { serial } = await acrossExecutors(page, browser, lookups, { frames: 8 }, (r, s, label) => expect(r.mismatches, label).toBe(0));
   expect(serial.checked).toBeGreaterThan(6000);
   expect(serial.mismatches).toBe(0);
   expect(serial.plan).toEqual([['Aim'], ['Drift']]);
@@ -199,20 +182,6 @@ test('JS kernels look up other entities and their parent as the earlier waves le
   for (const m of others) {
     expect(m).toMatch(/^ecsia: system 'Peek' failed in batch \d+: JS kernel 'peekUndeclared' threw: Error: chunk\.lookup: 'target' is not one of the system's lookups \(lookups: position\)/);
   }
-  for (const workers of [1, 2, 4]) {
-    const threaded = await lookups(page, { threads: 4, workers, frames });
-    expect(threaded.mismatches).toBe(0);
-    expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
-  }
-  expectNoPageErrors(log);
-  const plainPage = await browser.newPage();
-  const plainLog = await openTestPage(plainPage, servers.plain);
-  const single = await lookups(plainPage, { threads: 'auto', frames });
-  expect(single.variant).toBe('single');
-  expect(single.mismatches).toBe(0);
-  expect(single.hashes).toEqual(serial.hashes);
-  expectNoPageErrors(plainLog);
-  await plainPage.close();
 });
 
 // Everything that changes structure at once (G1): the forest restructured by a JS kernel, prefabs
@@ -234,7 +203,7 @@ test('the mixed scenario hashes the same frame by frame at every worker count an
   }, options);
   const log = await openTestPage(page, servers.isolated);
   const serial = await mixed(page, { threads: 4, workers: 0, frames, snapshotAt });
-  expect(serial.mismatch).toBeNull();
+  expect(serial.mismatches).toEqual(new Array(frames).fill(null));  // every frame, parent before child
   expect(new Set(serial.hashes).size).toBe(frames);
   expect(serial.instances).toBeGreaterThan(50);
   expect(serial.children).toBeGreaterThan(500);

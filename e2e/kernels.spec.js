@@ -4,7 +4,7 @@
 // the wave deadline (G3, G5). Kernels: web/test/kernels/*.js; set-up: web/test/kernel_scenario.js.
 import { readFileSync } from 'node:fs';
 import { expect } from '@playwright/test';
-import { expectNoPageErrors, occurrences, openTestPage, servers, test, variants } from './support.js';
+import { acrossExecutors, expectNoPageErrors, occurrences, openTestPage, servers, test, variants } from './support.js';
 
 async function scenario(page, options) {
   return page.evaluate(async (options) => {
@@ -17,9 +17,8 @@ for (const [cpp, pairs] of [[false, false], [true, false], [false, true]]) {
   const mixed = cpp ? ' mixed with C++ Move and Bounce' : pairs ? ' with kernels adding and removing pairs' : '';
   test(`the kernel scenario${mixed} hashes the same frame by frame: serial, 1, 2, 4 workers, single build`, async ({ page, browser }) => {
     const frames = 40;
-    const log = await openTestPage(page, servers.isolated);
-    const serial = await scenario(page, { threads: 4, workers: 0, frames, cpp, pairs });
-    expect(serial.variant).toBe('threaded');
+    const { serial } = await acrossExecutors(page, browser, scenario, { frames, cpp, pairs },
+      (r, s, label) => expect(r.diagnostics, label).toEqual(s.diagnostics));
     expect(serial.workers).toBe(0);
     // The only diagnostics: spawns beyond a batch's reserved handles (Breed reserves 16), and with
     // pairs, re-parentings the world refuses as cycles and records about entities a despawned
@@ -36,22 +35,6 @@ for (const [cpp, pairs] of [[false, false], [true, false], [false, true]]) {
       expect(serial.children).toBeGreaterThan(0);
       expect(serial.targeting).toBeGreaterThan(0);
     }
-    for (const workers of [1, 2, 4]) {
-      const threaded = await scenario(page, { threads: 4, workers, frames, cpp, pairs });
-      expect(threaded.workers).toBe(workers);
-      expect(threaded.diagnostics).toEqual(serial.diagnostics);
-      expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
-    }
-    expectNoPageErrors(log);
-
-    const plainPage = await browser.newPage();
-    const plainLog = await openTestPage(plainPage, servers.plain);
-    const single = await scenario(plainPage, { threads: 'auto', workers: undefined, frames, cpp, pairs });
-    expect(single.variant).toBe('single');
-    expect(single.diagnostics).toEqual(serial.diagnostics);
-    expect(single.hashes).toEqual(serial.hashes);
-    expectNoPageErrors(plainLog);
-    await plainPage.close();
   });
 }
 

@@ -4,7 +4,7 @@
 // snapshots that carry prefab names; and JS kernels instantiating through commands.instantiate,
 // hashing the same at every worker count and in both builds (G1).
 import { expect } from '@playwright/test';
-import { expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
+import { acrossExecutors, expectNoPageErrors, openTestPage, servers, test, variants } from './support.js';
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {
@@ -149,23 +149,8 @@ async function spawning(page, { threads, workers, frames }) {
 }
 
 test('JS kernels instantiate prefabs the same at every worker count and build', async ({ page, browser }) => {
-  const frames = 10;
-  const log = await openTestPage(page, servers.isolated);
-  const serial = await spawning(page, { threads: 4, workers: 0, frames });
+  const { serial } = await acrossExecutors(page, browser, spawning, { frames: 10 }, (r, s, label) => expect(r.wrong, label).toBe(0));
   expect(serial.instances).toBeGreaterThan(500);
   expect(serial.wrong).toBe(0);
   expect(serial.diagnostics.filter((m) => !m.includes("exceeded their batch's reservation"))).toEqual([]);
-  for (const workers of [1, 2, 4]) {
-    const threaded = await spawning(page, { threads: 4, workers, frames });
-    expect(threaded.wrong).toBe(0);
-    expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
-  }
-  expectNoPageErrors(log);
-  const plainPage = await browser.newPage();
-  const plainLog = await openTestPage(plainPage, servers.plain);
-  const single = await spawning(plainPage, { threads: 'auto', frames });
-  expect(single.variant).toBe('single');
-  expect(single.hashes).toEqual(serial.hashes);
-  expectNoPageErrors(plainLog);
-  await plainPage.close();
 });

@@ -76,3 +76,36 @@ export function expectNoPageErrors(log) {
 export function occurrences(messages) {
   return messages.reduce((n, m) => n + Number(/ \(repeated: (\d+) more like it/.exec(m)?.[1] ?? 1), 0);
 }
+
+/**
+ * G1 across executors and builds, in the shape most specs need: `run(page, options)` runs a
+ * scenario in the page and returns at least { variant, hashes } (the state hash after each
+ * frame). It runs with the serial executor (threads 4, workers 0) on the isolated page, then with
+ * 1, 2 and 4 workers there, then on the single build in a page of its own; every run's hashes
+ * must equal the serial run's, and `same(result, serial, label)` checks whatever else must match.
+ * Returns { serial, threaded, single } for the caller's own checks.
+ */
+export async function acrossExecutors(page, browser, run, options, same = () => {}) {
+  const log = await openTestPage(page, servers.isolated);
+  const serial = await run(page, { ...options, threads: 4, workers: 0 });
+  expect(serial.variant).toBe('threaded');
+  const threaded = [];
+  for (const workers of [1, 2, 4]) {
+    const label = `${workers} worker(s)`;
+    const result = await run(page, { ...options, threads: 4, workers });
+    if ('workers' in result) expect(result.workers, label).toBe(workers);
+    expect(result.hashes, label).toEqual(serial.hashes);
+    same(result, serial, label);
+    threaded.push(result);
+  }
+  expectNoPageErrors(log);
+  const plainPage = await browser.newPage();
+  const plainLog = await openTestPage(plainPage, servers.plain);
+  const single = await run(plainPage, { ...options, threads: 'auto', workers: undefined });
+  expect(single.variant).toBe('single');
+  expect(single.hashes, 'the single build').toEqual(serial.hashes);
+  same(single, serial, 'the single build');
+  expectNoPageErrors(plainLog);
+  await plainPage.close();
+  return { serial, threaded, single };
+}

@@ -170,23 +170,25 @@ export function addMixedSystems(scheduler) {
 
 /**
  * Runs the mixed scenario `frames` frames; takes a snapshot after `snapshotAt` of them; returns the
- * hash after every frame, the snapshot, and what the frames made.
+ * hash and the propagation check after every frame, the snapshot, and what the frames made.
  */
 export async function runMixed(loadEcsia, { threads, workers, frames, snapshotAt }) {
   const diagnostics = [];
   const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
   const { world, scheduler } = mixedScenario(ecsia, { workers });
   const hashes = [];
+  const mismatches = [];  // per frame: the first node whose world position is not its parent's + its own
   let snapshot = null;
   for (let f = 0; f < frames; f++) {
     await scheduler.update(1 / 60);
     hashes.push(world.stateHash());
+    mismatches.push(checkPropagation(world));
     if (f + 1 === snapshotAt) snapshot = Array.from(world.snapshot());
   }
   const out = {
     variant: ecsia.variant, hashes, snapshot, instances: world.query({ with: ['health'] }).count(),
     children: world.subjectsOf('ChildOf', '*').length, follows: world.subjectsOf('Follows', '*').length,
-    mismatch: checkPropagation(world), diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
+    mismatches, diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };
   scheduler.dispose();
   world.dispose();
