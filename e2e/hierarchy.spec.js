@@ -184,9 +184,9 @@ test('JS kernels look up other entities and their parent as the earlier waves le
   }
 });
 
-// Everything that changes structure at once (G1): the forest restructured by a JS kernel, prefabs
-// instantiated by a JS kernel, pairs added and removed by a main-thread system, the cascade, C++
-// systems beside them; the same hash after every frame for the serial executor, 1, 2 and 4 workers
+// Everything that changes structure at once (G1): the forest restructured by a JS kernel and by a
+// C++ kernel (re-parenting, and instantiating prefabs under nodes), prefabs instantiated by a JS
+// kernel, pairs added and removed by a main-thread system, the cascade, C++ systems beside them; the same hash after every frame for the serial executor, 1, 2 and 4 workers
 // and the single build, and a snapshot taken mid-run replays the rest in a fresh world, threaded
 // and single. Set-up: mixedScenario in web/test/hierarchy_scenario.js.
 test('the mixed scenario hashes the same frame by frame at every worker count and build, and replays from a mid-run snapshot', async ({ page, browser }) => {
@@ -206,6 +206,7 @@ test('the mixed scenario hashes the same frame by frame at every worker count an
   expect(serial.mismatches).toEqual(new Array(frames).fill(null));  // every frame, parent before child
   expect(new Set(serial.hashes).size).toBe(frames);
   expect(serial.instances).toBeGreaterThan(50);
+  expect(serial.regrouped).toBeGreaterThan(10);  // the C++ kernel's instances, each under a node
   expect(serial.children).toBeGreaterThan(500);
   expect(serial.follows).toBeGreaterThan(0);
   const expected = ['its own ancestor', 'was no longer alive', "exceeded their batch's reservation"];

@@ -104,7 +104,8 @@ export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes 
 /**
  * The mixed scenario (G1 across everything that changes structure): the forest above with its
  * Restructure and Propagate kernels, JS kernels instantiating prefabs under spawner rows
- * (spawnFromPrefab), the C++ systems Move and Bounce over movers, and a main-thread JS system that
+ * (spawnFromPrefab), a C++ kernel re-parenting nodes and instantiating prefabs under them by
+ * commands (Regroup), the C++ systems Move and Bounce over movers, and a main-thread JS system that
  * adds and removes pairs of a relation with data and re-parents nodes, choosing by a counter kept
  * in a component (so a restored world chooses the same). Returns { world, scheduler }.
  */
@@ -139,6 +140,7 @@ export function addMixedSystems(scheduler) {
   scheduler.addSystem('Bounce');
   scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2 });
   scheduler.addSystem({ name: 'Spawn', kernel: 'spawnFromPrefab', reads: [], writes: ['spawner'], spawnsPerBatch: 1, after: ['Restructure'] });
+  scheduler.addSystem('Regroup');  // C++ (web/test/modules/hierarchy_systems.cpp): pairs and prefabs by commands
   scheduler.addSystem({
     name: 'Gardener', reads: [], writes: ['clock'], after: ['Spawn'],
     run(world) {
@@ -164,7 +166,7 @@ export function addMixedSystems(scheduler) {
   });
   scheduler.addSystem({
     name: 'Propagate', kernel: 'propagate', reads: ['localPos'], writes: ['worldPos', 'level'],
-    cascade: 'ChildOf', parentReads: ['worldPos'], after: ['Gardener'],
+    cascade: 'ChildOf', parentReads: ['worldPos'], after: ['Gardener', 'Regroup'],
   });
 }
 
@@ -187,6 +189,8 @@ export async function runMixed(loadEcsia, { threads, workers, frames, snapshotAt
   }
   const out = {
     variant: ecsia.variant, hashes, snapshot, instances: world.query({ with: ['health'] }).count(),
+    // Regroup's orcs: instances without the position that Spawn's overrides give.
+    regrouped: world.query({ with: ['health'], without: ['position'], pairs: [['ChildOf', '*']] }).count(),
     children: world.subjectsOf('ChildOf', '*').length, follows: world.subjectsOf('Follows', '*').length,
     mismatches, diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };
