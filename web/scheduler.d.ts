@@ -49,8 +49,8 @@ export interface SystemSpec {
   cascade?: string;
   /**
    * With cascade: components whose parent values run() reads as chunk.parent[name] (a view shaped
-   * like chunk.columns[name], a copy: writing it changes nothing), as the earlier levels' calls
-   * left them. Planned like reads.
+   * like chunk.columns[name], a copy: writing it changes nothing, valid during that call only), as
+   * the earlier levels' calls left them. Planned like reads.
    */
   parentReads?: readonly string[];
   /**
