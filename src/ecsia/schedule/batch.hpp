@@ -36,6 +36,10 @@ struct Batch {
     // inline batch; 0 on the others), when the executor times batches; and who ran it.
     std::int64_t ns = 0;
     std::uint32_t runner = WorkerPool::kCoordinator;
+    // With the timeline recorded (Scheduler::record_timeline): when its kernel began and returned
+    // (monotonic_ns; end 0 when the kernel threw).
+    std::int64_t begin_ns = 0;
+    std::int64_t end_ns = 0;
     // A cascade system's batch: its rows' depth level (they run after every batch of the levels
     // above) and, above level 0, room for its rows' parent values (one buffer per parent read,
     // sized before the wave, filled by the thread that runs it).
@@ -59,6 +63,8 @@ struct Batch {
         notes.clear();
         ns = 0;
         runner = WorkerPool::kCoordinator;
+        begin_ns = 0;
+        end_ns = 0;
         depth = 0;
     }
     // Rows the cost model counts for it: a batch over no rows (a system without query terms) is one.

@@ -92,6 +92,13 @@ public:
     std::vector<ParentView> main_parents_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
+    // The timeline (record_timeline): asked for between frames, and in effect for a whole frame
+    // from its start (read by the workers in run_kernel: written before any wave is dispatched,
+    // so the dispatch publishes it).
+    bool timeline_requested_ = false;
+    bool timeline_ = false;
+    std::vector<BatchTiming> batch_timings_;
+    std::vector<BatchTiming> last_batch_timings_;
 
 private:
     void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
@@ -108,6 +115,7 @@ private:
     FrameStatus run_waves();
     void capture_extracts() noexcept;
     void finish_wave(bool merge_results);
+    void record_batch_timings();
     void fail_frame() noexcept;
     void abandon_frame(const std::string& why);
     void set_state(FrameState state) noexcept;  // also tells the world whether a frame runs (snapshots are refused mid-frame)
@@ -264,6 +272,8 @@ void Scheduler::Impl::begin_frame(float dt) {
     dt_ = dt;
     wave_ = 0;
     waves_.clear();
+    timeline_ = timeline_requested_;
+    batch_timings_.clear();
     frame_start_ns_ = monotonic_ns();
 }
 
@@ -337,11 +347,13 @@ FrameStatus Scheduler::Impl::run_waves() {
         const std::vector<std::uint32_t>& wave = plan_.waves[wave_];
         // A wave begins where the previous one ended (the frame's start for the first): one
         // clock read per wave, which matters in wasm, where a read is a round trip through JS.
-        const double begin_us = waves_.empty() ? 0.0 : waves_.back().end_us;
+        // With the timeline, after the previous wave's merge, so that the slots do not overlap.
+        const double begin_us = waves_.empty() ? 0.0 : timeline_ ? waves_.back().merged_us : waves_.back().end_us;
         waves_.push_back(WaveTiming{static_cast<std::uint32_t>(wave_), 0, begin_us, 0});
         // 1. serial slot
         run_main_thread_systems(wave);
         if (dispose_requested_) return FrameStatus::Done;  // a main-thread system disposed the scheduler
+        if (timeline_) waves_.back().serial_end_us = now_us();
         // 2. batching
         prepare_batches(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
@@ -362,6 +374,7 @@ FrameStatus Scheduler::Impl::run_waves() {
     // `changed` filters see them next frame. Here, not in a binding, so every build agrees.
     detail::WorldAccess::advance_tick(*world_);
     last_waves_.swap(waves_);
+    last_batch_timings_.swap(batch_timings_);
     world_->diagnostics().end_frame();
     return FrameStatus::Done;
 }
@@ -669,6 +682,7 @@ void Scheduler::Impl::poll_fence() const {
 }
 
 void Scheduler::Impl::run_kernel(Batch& batch) {
+    if (timeline_) batch.begin_ns = monotonic_ns();
     Chunk chunk(detail::WorldAccess::tables(*world_).table(batch.table), batch.row_begin, batch.row_end,
                 run_tick_[batch.system], &batch.log);
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
@@ -691,6 +705,7 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
         chunk.set_cascade(batch.depth, &parent);
     }
     systems_[batch.system].kernel(context);
+    if (timeline_) batch.end_ns = monotonic_ns();
 }
 
 void Scheduler::Impl::finish_wave(bool merge_results) {
@@ -703,6 +718,21 @@ void Scheduler::Impl::finish_wave(bool merge_results) {
         }
     }
     world_->flush();
+    if (timeline_ && merge_results && !waves_.empty()) {
+        record_batch_timings();
+        waves_.back().merged_us = now_us();
+    }
+}
+
+void Scheduler::Impl::record_batch_timings() {
+    const auto since_start_us = [this](std::int64_t ns) { return static_cast<double>(ns - frame_start_ns_) * 1e-3; };
+    for (const Batch* batch : merge_.merged()) {  // the wave's batches in batch-id order
+        const double begin_us = since_start_us(batch->begin_ns);
+        // A kernel that threw left no end: its bar ends where it began.
+        const double end_us = batch->end_ns != 0 ? since_start_us(batch->end_ns) : begin_us;
+        batch_timings_.push_back(BatchTiming{waves_.back().wave, batch->system, batch->row_begin,
+                                             batch->row_end - batch->row_begin, batch->runner, begin_us, end_us});
+    }
 }
 
 void Scheduler::Impl::fail_frame() noexcept {
@@ -825,6 +855,9 @@ std::uint32_t Scheduler::waiting_epoch() const noexcept { return impl_->executor
 std::uint32_t Scheduler::workers() const noexcept { return impl_->executor_->workers(); }
 std::uint64_t Scheduler::frames() const noexcept { return impl_->frames_; }
 const std::vector<WaveTiming>& Scheduler::last_frame_waves() const noexcept { return impl_->last_waves_; }
+void Scheduler::record_timeline(bool on) noexcept { impl_->timeline_requested_ = on; }
+bool Scheduler::records_timeline() const noexcept { return impl_->timeline_requested_; }
+const std::vector<BatchTiming>& Scheduler::last_frame_batches() const noexcept { return impl_->last_batch_timings_; }
 WorkerStats Scheduler::worker_stats(std::uint32_t worker) const { return impl_->worker_stats(worker); }
 ExtractId Scheduler::add_extract(std::vector<ComponentId> components, QueryDesc rows) {
     return impl_->add_extract(std::move(components), std::move(rows));

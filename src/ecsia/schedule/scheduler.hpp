@@ -71,8 +71,25 @@ struct WaveTiming {
     std::uint32_t wave;
     std::uint32_t batches;
     double begin_us;  // since the frame began
-    double end_us;
+    double end_us;    // its last batch finished (its merge follows)
     WavePlacement placement = WavePlacement::Inline;  // where its batches ran (see placement.hpp)
+    // With the timeline recorded (Scheduler::record_timeline), else 0: when its serial slot (the
+    // main-thread systems) ended and when its merge ended.
+    double serial_end_us = 0;
+    double merged_us = 0;
+};
+
+// One batch of the last frame, with the timeline recorded (Scheduler::record_timeline): which
+// system's rows it ran, on which thread, and when (µs since the frame began, like WaveTiming).
+struct BatchTiming {
+    static constexpr std::uint32_t kCoordinator = 0xFFFFFFFFu;  // runner: the coordinator's thread
+    std::uint32_t wave;
+    std::uint32_t system;     // index in systems()
+    std::uint32_t first_row;  // of its table
+    std::uint32_t rows;
+    std::uint32_t runner;     // worker index, or kCoordinator
+    double begin_us;
+    double end_us;
 };
 
 // Names an extract of one scheduler (add_extract); never reused by it.
@@ -115,6 +132,13 @@ public:
     // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
     std::uint64_t frames() const noexcept;
     const std::vector<WaveTiming>& last_frame_waves() const noexcept;
+    // The timeline: off by default, when a frame costs nothing extra. On, each frame also records
+    // its batches (two clock reads each) and its waves' serial slots and merges, for a profiler
+    // to draw. Takes effect at the next frame's start; the last frame's batches, in wave then
+    // batch-id order, stay until the next frame ends (empty when that frame ran without it).
+    void record_timeline(bool on) noexcept;
+    bool records_timeline() const noexcept;
+    const std::vector<BatchTiming>& last_frame_batches() const noexcept;
     // Throws BadValue unless worker < workers() (a serial scheduler has none).
     WorkerStats worker_stats(std::uint32_t worker) const;
 
