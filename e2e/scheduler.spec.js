@@ -142,6 +142,59 @@ for (const { variant, server } of variants) {
     expect(r.explain).toContain('Input [main thread]');
   });
 
+  test(`${variant} build: recordTimeline gives every batch of a frame with its lane and times; off, nothing`, async ({ page }) => {
+    await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 60000 });
+      world.spawnMany(50000, { position: { x: 1, y: 2 }, velocity: { dx: 1, dy: 0 } });
+      const scheduler = world.createScheduler({ workers: ecsia.variant === 'threaded' ? 2 : 0 });
+      scheduler.addSystem({ name: 'Input', writes: ['velocity'], run() {} });
+      scheduler.addSystem('Move');
+      window.ecsiaTest.forcePlacement(scheduler, 'pool');
+      await scheduler.update(1 / 60);
+      const off = { flag: scheduler.recordTimeline, frame: scheduler.lastFrame() };
+      scheduler.recordTimeline = true;
+      await scheduler.update(1 / 60);
+      const on = { flag: scheduler.recordTimeline, frame: scheduler.lastFrame(), workers: scheduler.workers };
+      let bad;
+      try { scheduler.recordTimeline = 'yes'; } catch (e) { bad = e.message; }
+      scheduler.recordTimeline = false;
+      await scheduler.update(1 / 60);
+      const after = scheduler.lastFrame();
+      scheduler.dispose();
+      world.dispose();
+      return { off, on, bad, after };
+    });
+    expect(r.off.flag).toBe(false);
+    expect(r.off.frame.batches).toBeUndefined();
+    expect(r.off.frame.waves.every((w) => w.serialEndUs === undefined)).toBe(true);
+    expect(r.on.flag).toBe(true);
+    const { waves, batches } = r.on.frame;
+    expect(waves.map((w) => w.batches)).toEqual([0, 16]);  // Input's serial slot, then Move's 16 batches
+    expect(batches.length).toBe(16);
+    let next = 0;
+    for (const b of batches) {
+      expect(b).toMatchObject({ wave: 1, system: 'Move', firstRow: next });
+      next += b.rows;
+      expect(b.beginUs).toBeLessThanOrEqual(b.endUs);
+      expect(b.beginUs).toBeGreaterThanOrEqual(waves[1].serialEndUs);
+      expect(b.endUs).toBeLessThanOrEqual(waves[1].endUs);
+      // On the workers when there are some (pinned to the pool); the page's thread (-1) otherwise.
+      if (r.on.workers > 0) expect(b.lane >= 0 && b.lane < r.on.workers).toBe(true);
+      else expect(b.lane).toBe(-1);
+    }
+    expect(next).toBe(50000);
+    for (const w of waves) {
+      expect(w.beginUs).toBeLessThanOrEqual(w.serialEndUs);
+      expect(w.serialEndUs).toBeLessThanOrEqual(w.endUs);
+      expect(w.endUs).toBeLessThanOrEqual(w.mergedUs);
+    }
+    expect(waves[0].mergedUs).toBeLessThanOrEqual(waves[1].beginUs);
+    expect(r.bad).toContain('scheduler.recordTimeline: takes true or false');
+    expect(r.after.batches).toBeUndefined();
+  });
+
   test(`${variant} build: bad scheduler input throws a named error and changes nothing`, async ({ page }) => {
     await openTestPage(page, server);
     const r = await page.evaluate(async () => {

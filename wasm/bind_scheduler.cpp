@@ -39,8 +39,14 @@ void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t seen) {
 void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinterpret_cast<void*>(word), 1); }
 #endif
 
-// performance.now() (drift-corrected on workers, so threads agree), in nanoseconds.
-std::int64_t now_ns() { return static_cast<std::int64_t>(emscripten_get_now() * 1e6); }
+// The time in ms on a clock every thread shares: performance.timeOrigin + performance.now() is
+// comparable across a page and its workers (High Resolution Time), where emscripten_get_now()'s
+// correction of a worker's clock is off by the latency of the message that started the worker
+// (hundreds of µs: a batch on a worker then seemed to start before its wave). Less a fixed recent
+// instant, so that the nanoseconds keep a double's precision (about 16 ns).
+EM_JS(double, ecsia_shared_clock_ms, (), { return performance.timeOrigin + performance.now() - 1.7e12; });
+
+std::int64_t now_ns() { return static_cast<std::int64_t>(ecsia_shared_clock_ms() * 1e6); }
 
 }  // namespace
 
@@ -182,9 +188,30 @@ val SchedulerBinding::last_frame() const {
         w.set("beginUs", t.begin_us);
         w.set("endUs", t.end_us);
         w.set("placement", std::string(placement_name(t.placement)));
+        if (scheduler_->records_timeline()) {
+            w.set("serialEndUs", t.serial_end_us);
+            w.set("mergedUs", t.merged_us);
+        }
         waves.call<void>("push", w);
     }
     out.set("waves", waves);
+    if (scheduler_->records_timeline()) {
+        val batches = val::array();
+        const val page(-1);
+        for (const ecsia::BatchTiming& t : scheduler_->last_frame_batches()) {
+            val b = val::object();
+            b.set("wave", t.wave);
+            b.set("system", scheduler_->systems()[t.system].name);
+            b.set("firstRow", t.first_row);
+            b.set("rows", t.rows);
+            if (t.runner == ecsia::BatchTiming::kCoordinator) b.set("lane", page);
+            else b.set("lane", t.runner);
+            b.set("beginUs", t.begin_us);
+            b.set("endUs", t.end_us);
+            batches.call<void>("push", b);
+        }
+        out.set("batches", batches);
+    }
     val busy = val::array();
     val jobs = val::array();
     for (std::uint32_t w = 0; w < scheduler_->workers(); ++w) {
@@ -245,6 +272,8 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
         .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
+        .function("setRecordTimeline", &Guarded<&SchedulerBinding::set_record_timeline>::call)
+        .function("recordsTimeline", &Guarded<&SchedulerBinding::records_timeline>::call)
         .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)
         .function("acquireExtract", &Guarded<&SchedulerBinding::acquire_extract>::call)
         .function("removeExtract", &Guarded<&SchedulerBinding::remove_extract>::call)

@@ -58,8 +58,12 @@ public:
     std::string explain();
     // Scheduler::recover_from_trap: JS calls it when a frame's call ended in a trap.
     std::string recover_from_trap();
-    // { waves: [{ wave, batches, beginUs, endUs }], busyNs: [per worker, since start], jobs: [...] }
+    // { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [per worker, since start],
+    // jobs: [...] }; with the timeline recorded, the waves also have serialEndUs and mergedUs, and
+    // batches: [{ wave, system (its name), firstRow, rows, lane (-1: the page), beginUs, endUs }].
     emscripten::val last_frame() const;
+    void set_record_timeline(bool on) { scheduler_->record_timeline(on); }
+    bool records_timeline() const { return scheduler_->records_timeline(); }
     // Scheduler::add_extract of `components` over rows with `with` and none of `without` (arrays
     // of names); returns its id. Not during a frame (WrongPhase).
     std::uint32_t add_extract(const emscripten::val& components, const emscripten::val& with, const emscripten::val& without);

@@ -213,6 +213,25 @@ export interface WaveTiming {
    * page's thread taking a bounded share (at most ~2 ms in one go).
    */
   placement: 'inline' | 'pool' | 'shared';
+  /** With `recordTimeline` on: when its serial slot (the main-thread systems) ended, µs since the frame began. */
+  serialEndUs?: number;
+  /** With `recordTimeline` on: when its merge ended. Its batches ran between serialEndUs and endUs. */
+  mergedUs?: number;
+}
+
+/** One batch of the last frame (`recordTimeline` on): what ran, where, and when. */
+export interface BatchTiming {
+  wave: number;
+  /** The system's name. */
+  system: string;
+  /** The first row of its table that it ran, and how many. */
+  firstRow: number;
+  rows: number;
+  /** The thread: a worker's index, or -1 for the page's thread. */
+  lane: number;
+  /** µs since the frame began, as WaveTiming's. */
+  beginUs: number;
+  endUs: number;
 }
 
 /** The last frame's timing. */
@@ -228,6 +247,8 @@ export interface FrameInfo {
    * doing its own work (drawing) before the continuation ran.
    */
   pageUs: number;
+  /** With `recordTimeline` on: every batch, in wave then batch order (empty for a frame that began before it was set). */
+  batches?: BatchTiming[];
 }
 
 /** Every call throws once the scheduler, or its world, was disposed. */
@@ -242,9 +263,14 @@ export interface Scheduler {
   readonly frames: number;
   readonly disposed: boolean;
   /**
+   * Whether frames record their timeline for `lastFrame()` (batches and each wave's serial slot
+   * and merge). Off by default, when a frame does no extra work; applies from the next frame.
+   */
+  recordTimeline: boolean;
+  /**
    * addSystem('Name'): the C++ system registered under that name in the loaded module
-   * (ECSIA_REGISTER_SYSTEM; the engine's own module has Move, Bounce, Attract, Heavy0..7, ...);
-   * an unknown name throws, naming the registered ones. addSystem(spec): a JS system (SystemSpec),
+   * (ECSIA_REGISTER_SYSTEM in a module of your own, `loadEcsia({ module })`; the package's module
+   * registers none); an unknown name throws, naming the registered ones. addSystem(spec): a JS system (SystemSpec),
    * or a JS kernel system (KernelSystemSpec).
    */
   addSystem(system: string | SystemSpec | KernelSystemSpec): void;

@@ -149,6 +149,16 @@ export class Scheduler {
   /** Frames completed over the world (every scheduler's; restored by world.restore()). */
   get frames() { return this.#call('frames', (r) => r.frames()); }
   get disposed() { return this.#raw === null || this.#disposeRequested; }
+  /**
+   * Whether frames record their timeline (off by default, when it costs nothing): each batch's
+   * system, rows, thread and times, and each wave's serial slot and merge, in lastFrame(). Set
+   * between frames or during one; it applies from the next frame's start.
+   */
+  get recordTimeline() { return this.#call('recordTimeline', (r) => r.recordsTimeline()); }
+  set recordTimeline(on) {
+    if (typeof on !== 'boolean') throw new Error(`scheduler.recordTimeline: takes true or false, got ${describe(on)}`);
+    this.#call('recordTimeline', (r) => r.setRecordTimeline(on));
+  }
 
   /**
    * addSystem('Name') adds the C++ system registered under that name (ECSIA_REGISTER_SYSTEM in the
@@ -390,7 +400,9 @@ export class Scheduler {
   /**
    * The last frame: { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [...], jobs:
    * [...], pageUs }. pageUs: µs the page's thread spent inside the engine during that update()
-   * (serial slots, batches it ran, merges); busyNs: per worker, busy time since start.
+   * (serial slots, batches it ran, merges); busyNs: per worker, busy time since start. With
+   * recordTimeline on, also batches: [{ wave, system, firstRow, rows, lane, beginUs, endUs }]
+   * (lane -1: the page's thread) and each wave's serialEndUs and mergedUs.
    */
   lastFrame() {
     const frame = this.#call('lastFrame', (r) => r.lastFrame());
