@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <tuple>
@@ -8,6 +9,7 @@
 
 #include "builtin/builtin_systems.hpp"
 #include "builtin/workloads.hpp"
+#include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/scheduler.hpp"
 #include "support/scheduler_testing.hpp"
 
@@ -116,4 +118,31 @@ TEST_CASE("turning the timeline off takes effect at the next frame, which record
     rig.scheduler.update(1.0f / 60);
     CHECK(rig.scheduler.last_frame_batches().empty());
     CHECK(rig.scheduler.last_frame_waves()[1].merged_us == 0);
+}
+
+namespace {
+// A clock that runs 3 ms ahead on every thread but the test's, as a browser's workers' clocks may.
+thread_local bool clock_is_coordinators = false;
+std::int64_t skewed_clock_ns() {
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return clock_is_coordinators ? now : now + 3'000'000;
+}
+}  // namespace
+
+TEST_CASE("workers' bars stay inside their wave when the workers' clocks are offset from the coordinator's",
+          "[schedule][timeline][threads]") {
+    clock_is_coordinators = true;
+    install_monotonic_source(&skewed_clock_ns);
+    {
+        TimelineRig rig(2);  // its workers start after the clock is installed
+        rig.scheduler.record_timeline(true);
+        detail::SchedulerTesting::force_placement(rig.scheduler, WavePlacement::Pool);
+        for (int frame = 0; frame < 5; ++frame) {
+            INFO("frame " << frame);
+            rig.scheduler.update(1.0f / 60);
+            check_frame(rig.scheduler, 2);
+        }
+    }
+    install_monotonic_source(nullptr);
 }

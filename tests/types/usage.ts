@@ -6,6 +6,9 @@ import { builtinsOf, forcePlacement } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 // The kernel types come from the package's entry, as a user's editor finds them.
 import type { Kernel, KernelChunk, KernelCommands } from '../../web/ecsia.js';
+// The netcode module ('ecsia-wasm/netcode').
+import { LoopbackTransport, RollbackSession, WebSocketTransport } from '../../web/netcode.js';
+import type { DesyncEvent, SessionStats } from '../../web/netcode.js';
 
 // A kernel as a kernel module exports it (loadEcsia({ kernels })).
 export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
@@ -216,4 +219,33 @@ export async function usage(): Promise<void> {
   scheduler.extract({ with: ['position'] });
   // @ts-expect-error: an extracted frame is read-only
   shown.count = 0;
+}
+
+// The netcode module: two sessions over an in-page link; a third over a relay.
+
+export async function playNetcode(world: World, scheduler: Scheduler, ships: Entity[]) {
+  const [near, far] = LoopbackTransport.pair({ latencyMs: 80, jitterMs: 30, loss: 0.05, reorder: true, seed: 1 });
+  const session = new RollbackSession({
+    world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: ships,
+    inputDelay: 2, maxRollback: 8, hashEvery: 30, transport: near,
+  });
+  const stop = session.on('desync', ({ frame, local, remote }: DesyncEvent) => console.log(frame, local, remote));
+  session.on('stall', ({ waitingFor }) => console.log(waitingFor.length));
+  session.setLocalInput({ thrust: 1, fire: 0 });
+  const ran: boolean = await session.advance(1 / 60);
+  await session.poll();
+  const stats: SessionStats = session.stats;
+  console.log(ran, stats.rollbacks + stats.framesResimulated + stats.confirmedFrame, far.connected);
+  far.disconnect();
+  far.reconnect();
+  const relayed = new WebSocketTransport('ws://127.0.0.1:9400/room/1', { reconnectMs: 250 });
+  console.log(relayed.drops);
+  stop();
+  session.close();
+  // @ts-expect-error: an unknown event
+  session.on('lag', () => {});
+  // @ts-expect-error: advance takes the frame's dt
+  await session.advance();
+  // @ts-expect-error: playerEntities is required
+  new RollbackSession({ world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', transport: near });
 }

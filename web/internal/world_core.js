@@ -95,7 +95,7 @@ export function storeField(dv, address, type, value) {
   }
 }
 
-function loadField(dv, address, type) {
+export function loadField(dv, address, type) {
   switch (type) {
     case 'f32': return dv.getFloat32(address, true);
     case 'f64': return dv.getFloat64(address, true);

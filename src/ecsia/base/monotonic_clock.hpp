@@ -1,8 +1,10 @@
 #pragma once
 // The monotonic clock of the hot paths (fence polls, workers' busy time, frame timing), in
 // nanoseconds: std::chrono::steady_clock unless a platform installs a cheaper source. The wasm
-// build installs emscripten_get_now: one call into JS, where libc++'s steady_clock costs two
-// round trips (clock_gettime through an exception trampoline) at ~0.5 µs or more per read.
+// build installs performance.timeOrigin + now(): one call into JS, where libc++'s steady_clock
+// costs two round trips (clock_gettime through an exception trampoline) at ~0.5 µs or more per
+// read. Threads' readings may be offset from each other (by milliseconds in some browsers);
+// durations on one thread are exact.
 // Deadlines keep using steady_clock: they are read once per wave, off the fast path.
 
 #include <atomic>

@@ -1,6 +1,7 @@
 #include "ecsia/schedule/scheduler.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/base/monotonic_clock.hpp"
@@ -99,6 +100,13 @@ public:
     bool timeline_ = false;
     std::vector<BatchTiming> batch_timings_;
     std::vector<BatchTiming> last_batch_timings_;
+    // Each worker's clock offset from the coordinator's, in µs, as the interval causality leaves
+    // (see record_batch_timings), narrowed frame after frame; by runner.
+    struct ClockWindow {
+        double low = 0, high = 0;
+        bool known = false;
+    };
+    std::vector<ClockWindow> worker_clocks_;
 
 private:
     void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
@@ -726,12 +734,46 @@ void Scheduler::Impl::finish_wave(bool merge_results) {
 
 void Scheduler::Impl::record_batch_timings() {
     const auto since_start_us = [this](std::int64_t ns) { return static_cast<double>(ns - frame_start_ns_) * 1e-3; };
+    const WaveTiming& wave = waves_.back();
+    const std::size_t first = batch_timings_.size();
     for (const Batch* batch : merge_.merged()) {  // the wave's batches in batch-id order
         const double begin_us = since_start_us(batch->begin_ns);
         // A kernel that threw left no end: its bar ends where it began.
         const double end_us = batch->end_ns != 0 ? since_start_us(batch->end_ns) : begin_us;
-        batch_timings_.push_back(BatchTiming{waves_.back().wave, batch->system, batch->row_begin,
+        batch_timings_.push_back(BatchTiming{wave.wave, batch->system, batch->row_begin,
                                              batch->row_end - batch->row_begin, batch->runner, begin_us, end_us});
+    }
+    // A worker's clock may be offset from the coordinator's: in the browser each thread's clock
+    // starts from its own reading of the wall clock, milliseconds apart on some machines. Align
+    // each worker's bars by causality: its batches began after the wave left its serial slot and
+    // ended before the coordinator saw the wave end, which bounds the offset; the bounds of the
+    // frames so far narrow it while they agree, and the bars shift by the middle of what is left.
+    const std::uint32_t workers = executor_->workers();
+    if (worker_clocks_.size() < workers) worker_clocks_.resize(workers);
+    for (std::uint32_t runner = 0; runner < workers; ++runner) {
+        double first_begin = std::numeric_limits<double>::infinity();
+        double last_end = -first_begin;
+        for (std::size_t k = first; k < batch_timings_.size(); ++k) {
+            if (batch_timings_[k].runner != runner) continue;
+            first_begin = std::min(first_begin, batch_timings_[k].begin_us);
+            last_end = std::max(last_end, batch_timings_[k].end_us);
+        }
+        if (first_begin > last_end) continue;  // no batch of this wave ran there
+        const double low = last_end - wave.end_us, high = first_begin - wave.serial_end_us;
+        ClockWindow& clock = worker_clocks_[runner];
+        if (clock.known && std::max(low, clock.low) <= std::min(high, clock.high)) {
+            clock.low = std::max(low, clock.low);
+            clock.high = std::min(high, clock.high);
+        } else {
+            clock = ClockWindow{low, high, true};  // the first bounds, or the clock moved
+        }
+        // Bounds that cross (clocks running at different rates) leave their middle: the best guess.
+        const double offset = (clock.low + clock.high) / 2;
+        for (std::size_t k = first; k < batch_timings_.size(); ++k) {
+            if (batch_timings_[k].runner != runner) continue;
+            batch_timings_[k].begin_us -= offset;
+            batch_timings_[k].end_us -= offset;
+        }
     }
 }
 

@@ -88,6 +88,8 @@ struct BatchTiming {
     std::uint32_t first_row;  // of its table
     std::uint32_t rows;
     std::uint32_t runner;     // worker index, or kCoordinator
+    // µs since the frame began, on the coordinator's clock: a worker's readings are shifted by
+    // its clock's offset as causality bounds it (inside the wave's dispatch and end).
     double begin_us;
     double end_us;
 };
