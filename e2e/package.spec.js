@@ -44,9 +44,13 @@ const EXPECTED_FILES = [
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',
   'internal/module_files.js',
+  'internal/netcode_protocol.js',
+  'internal/netcode_transports.js',
   'internal/snapshot.js',
   'internal/worker_crashes.js',
   'internal/world_core.js',
+  'netcode.d.ts',
+  'netcode.js',
   'package.json',
   'query.d.ts',
   'query.js',
@@ -168,8 +172,9 @@ test.describe('the package', () => {
     expect(Object.keys(entry)[0]).toBe('types');
     expect(entry.types).toBe('./ecsia.d.ts');
     expect(installed.types).toBe(entry.types);
-    // Only the entry, dist/ and the manifest are importable: web/internal/ stays internal.
-    expect(Object.keys(installed.exports).sort()).toEqual(['.', './dist/*', './package.json']);
+    // Only the entries, dist/ and the manifest are importable: web/internal/ stays internal.
+    expect(Object.keys(installed.exports).sort()).toEqual(['.', './dist/*', './netcode', './package.json']);
+    expect(installed.exports['./netcode']).toEqual({ types: './netcode.d.ts', default: './netcode.js' });
     // The one version: npm/package.json's, with its CHANGELOG section.
     expect(readFileSync(path.join(root, 'npm/CHANGELOG.md'), 'utf8')).toContain(`\n## ${manifest.version}\n`);
   });

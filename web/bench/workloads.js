@@ -765,3 +765,4 @@ export async function executor(env, {
 // Per-entity calls and small-world iteration against the JS ECS libraries (smallworld.js).
 export { calls, iteration } from './smallworld.js';
 export { hierarchy } from './hierarchy.js';
+export { rollback } from './rollback.js';

@@ -56,3 +56,18 @@ export async function misuse(): Promise<void> {
   // @ts-expect-error maxEntities is a number
   ecsia.createWorld({ maxEntities: '10' });
 }
+
+// The netcode module, from its own entry point ('ecsia-wasm/netcode': its "exports" subpath).
+import { LoopbackTransport, RollbackSession } from 'ecsia-wasm/netcode';
+import type { SessionStats } from 'ecsia-wasm/netcode';
+
+export async function rollback(world: World, scheduler: Scheduler, players: Entity[]): Promise<number> {
+  const [near] = LoopbackTransport.pair({ latencyMs: 80, loss: 0.05, reorder: true });
+  const session = new RollbackSession({ world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: players, transport: near });
+  session.setLocalInput({ thrust: 1 });
+  await session.advance(1 / 60);
+  const stats: SessionStats = session.stats;
+  // @ts-expect-error: stats are read-only numbers, not a place to write
+  session.stats = stats;
+  return stats.rollbacks;
+}
