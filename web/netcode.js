@@ -336,9 +336,12 @@ export class RollbackSession {
 
   // Runs frame `frame` from the world as it is: snapshot first (the state a rollback to it
   // restores), then the inputs, then the scheduler's frame with `dt` (a frame run again keeps
-  // the dt it first ran with); records its hash when it is one.
+  // the dt it first ran with); records its hash when it is one. A confirmed frame takes no
+  // snapshot: a rollback goes back to a frame some input was predicted for, never to one that
+  // every player's real input has reached (those are most of a rollback's frames, and a
+  // snapshot costs a third of a frame of 10,000 entities: docs/PERFORMANCE.md, rollback).
   async #run(frame, dt) {
-    this.#ring.save(frame, this.#world);
+    if (frame > this.#confirmedFrame()) this.#ring.save(frame, this.#world);
     const used = [];
     for (let p = 0; p < this.#players; p += 1) {
       const input = this.#inputAt(p, frame);

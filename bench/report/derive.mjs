@@ -178,6 +178,18 @@ export function derive(results) {
       shape.ecsiaSpeedOverFastest, 1, false, { unit: 'x' });
   }
 
+  // Rollback netcode (web/bench/rollback.js): an advance() that rolls back 8 frames.
+  const rollback = browser.rollback;
+  if (rollback) {
+    for (const [mode, m] of Object.entries(rollback.modes)) {
+      target(targets, `rollback_${mode}_over_frames_and_restore`,
+        `rollback of ${rollback.depth} frames at ${sizeLabel(m.entitiesAtStart)}, ${mode}: advance() / (restore + ${rollback.depth} frames)`,
+        m.advanceOver8FramesPlusRestore, 1.2, true, { unit: 'x' });
+    }
+    target(targets, 'rollback_auto_speed_over_serial', `rollback of ${rollback.depth} frames: threads 'auto' speed / serial`,
+      rollback.autoOverSerial, 0.95, false, { unit: 'x' });
+  }
+
   // The native targets of the earlier issues, measured in the same run.
   for (const size of native.move?.sizes ?? []) {
     target(targets, `native_move_${size.entities}_chunk_over_plain`,

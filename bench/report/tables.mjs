@@ -287,7 +287,24 @@ pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawn
 **${n2(h.prefab.instantiateOverSpawn)}x**.${nativeTable}`;
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy };
+// The rollback workload (web/bench/rollback.js): one advance() that rolls back 8 frames, against
+// a restore and 8 (or 9) plain frames, serial and threads: 'auto'.
+function rollback(results) {
+  const r = results.browserResults.rollback;
+  if (!r) return '(not run)';
+  const rows = Object.entries(r.modes).map(([mode, m]) => [
+    `${mode} (${m.workers} worker${m.workers === 1 ? '' : 's'})`, `${count(m.entitiesAtStart)}-${count(m.entitiesAtEnd)}`, count(m.snapshotBytes),
+    n2(m.usAdvanceWithRollback / 1000), n2(m.us8FramesPlusRestore / 1000), n2(m.us9FramesPlusRestore / 1000),
+    `**${n2(m.advanceOver8FramesPlusRestore)}x**`, `${n2(m.advanceOver9FramesPlusRestore)}x`]);
+  return `${table(['mode', 'entities', 'snapshot bytes', 'advance() with a rollback of ' + r.depth + ', ms', 'restore + ' + r.depth + ' frames, ms',
+    'restore + ' + (r.depth + 1) + ' frames, ms', 'advance / restore + ' + r.depth + ' frames', 'advance / restore + ' + (r.depth + 1) + ' frames'],
+  rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])}
+
+The rollback's \`advance()\` with \`threads: 'auto'\` against the serial executor: **${n2(r.autoOverSerial)}x** the speed
+(per repetition, then the median); both modes end in the same state: ${r.sameState ? 'yes' : '**NO**'}.`;
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

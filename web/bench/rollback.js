@@ -1,6 +1,7 @@
 // The rollback workload (docs/NETCODE.md): what one advance() costs when a late input makes it
 // roll back 8 frames, at 10,000 entities running the determinism scenario's systems (spawns,
-// despawns, adds, removes, writes; src/builtin/scenario.hpp) topped up with movers.
+// despawns, adds, removes, writes; src/builtin/scenario.hpp) after a warm-up, topped up with bare
+// movers to 10,000 (the scenario's spawns add about a thousand more by the last sample).
 //   rollback advance   a RollbackSession of two players whose remote inputs come through a
 //                      scripted transport: the inputs of the last 8 frames arrive, all different
 //                      from their prediction, and one advance() restores the snapshot of 8
@@ -20,16 +21,19 @@ import { median } from './timing.js';
 const DT = 1 / 60;
 const DEPTH = 8;
 
-// A world with the scenario and `entities` in all, and an input component on two players.
-function scenarioWorld(ecsia, workers, entities) {
+// A world with the scenario run for `warmup` frames, then `entities` in all, and an input
+// component on two players.
+async function scenarioWorld(ecsia, workers, entities, warmup) {
   const builtins = builtinsOf(ecsia);
   const world = ecsia.createWorld({ maxEntities: 2 * entities });
   const scheduler = world.createScheduler({ workers });
-  const scenario = builtins.setupScenario(scheduler, 1);
-  builtins.spawnMovers(world, Math.max(0, entities - world.count()), 7);
+  builtins.setupScenario(scheduler, 1);
+  for (let f = 0; f < warmup; f += 1) await scheduler.update(DT);
   world.defineComponent('input', { move: 'u8' });
   const players = [world.spawn({ input: {} }), world.spawn({ input: {} })];
-  return { world, scheduler, players, scenario };
+  // Bare movers (position, velocity): the scenario's Move moves them, its Reaper leaves them.
+  builtins.spawnMovers(world, Math.max(0, entities - world.count()), 7, { bare: true });
+  return { world, scheduler, players };
 }
 
 // A session whose peer is the bench itself: deliver(from, to, value) hands it player 1's inputs
@@ -49,35 +53,34 @@ function scriptedSession(setup) {
   return { session, deliver };
 }
 
-export async function rollback(env, { entities = 10_000, repetitions = 15, warmup = 60 } = {}) {
-  const { ecsia } = env;
-  const auto = autoWorkers(globalThis.navigator?.hardwareConcurrency, ecsia.maxWorkers);
-  const modes = {};
-  for (const [mode, workers] of [['serial', 0], ['auto', auto]]) {
-    const played = scenarioWorld(ecsia, workers, entities);
-    const plain = scenarioWorld(ecsia, workers, entities);
-    const { session, deliver } = scriptedSession(played);
-    // Warm-up: frames with every remote input on time (no rollback), then the first 8 predicted.
-    for (let f = 0; f < warmup; f += 1) {
-      deliver(f, f, 0);
-      await session.advance(DT);
-    }
-    for (let f = 0; f < warmup; f += 1) await plain.scheduler.update(DT);
-    let value = 0;
-    for (let f = 0; f < DEPTH; f += 1) await session.advance(DT);
-    const ms = { advance: [], frames8: [], frames9: [] };
-    const snapshotBytes = [];
-    let restoreInto;
-    const plainFrames = async (frames) => {
-      const saved = plain.world.snapshot(restoreInto);
-      restoreInto = saved;
-      for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);  // untimed: the state to go back from
-      const start = performance.now();
-      plain.world.restore(saved);
-      for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);
-      return performance.now() - start;
-    };
-    for (let rep = 0; rep < repetitions; rep += 1) {
+// One mode's worlds (the session's and the baseline's) and its samples.
+async function rollbackRig(ecsia, workers, entities, warmup) {
+  const played = await scenarioWorld(ecsia, workers, entities, warmup);
+  const plain = await scenarioWorld(ecsia, workers, entities, warmup);
+  const entitiesAtStart = played.world.count();
+  const { session, deliver } = scriptedSession(played);
+  // The session's first frames with every remote input on time (no rollback), then the first
+  // DEPTH frames predicted.
+  for (let f = 0; f < 10; f += 1) {
+    deliver(f, f, 0);
+    await session.advance(DT);
+  }
+  for (let f = 0; f < DEPTH; f += 1) await session.advance(DT);
+  let value = 0;
+  let restoreInto;
+  const ms = { advance: [], frames8: [], frames9: [] };
+  const plainFrames = async (frames) => {
+    const saved = plain.world.snapshot(restoreInto);
+    restoreInto = saved;
+    for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);  // untimed: the state to go back from
+    const start = performance.now();
+    plain.world.restore(saved);
+    for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);
+    return performance.now() - start;
+  };
+  return {
+    ms,
+    async sample(rep) {
       // The session: the last DEPTH frames ran predicted; their real inputs arrive, all different.
       const next = session.stats.frame;
       value ^= 1;
@@ -85,38 +88,58 @@ export async function rollback(env, { entities = 10_000, repetitions = 15, warmu
       const rollbacks = session.stats.rollbacks;
       const start = performance.now();
       if (!(await session.advance(DT))) throw new Error('rollback bench: the session stalled');
-      const took = performance.now() - start;
+      ms.advance.push(performance.now() - start);
       if (session.stats.rollbacks !== rollbacks + 1 || session.stats.framesResimulated !== (rep + 1) * DEPTH) {
         throw new Error(`rollback bench: expected one rollback of ${DEPTH} frames, stats ${JSON.stringify(session.stats)}`);
       }
-      ms.advance.push(took);
       // Untimed: predicted frames again, up to DEPTH behind the remote input.
       for (let f = 1; f < DEPTH; f += 1) await session.advance(DT);
-      const order = rep % 2 === 0 ? [8, 9] : [9, 8];
-      for (const frames of order) ms[`frames${frames}`].push(await plainFrames(frames));
-      snapshotBytes.push(restoreInto.byteLength);
-    }
-    const us = (values) => median(values) * 1e3;
-    modes[mode] = {
-      workers,
-      entities: played.world.count(),
-      snapshotBytes: median(snapshotBytes),
-      usAdvanceWithRollback: us(ms.advance),
-      us8FramesPlusRestore: us(ms.frames8),
-      us9FramesPlusRestore: us(ms.frames9),
-      advanceOver8FramesPlusRestore: us(ms.advance) / us(ms.frames8),
-      advanceOver9FramesPlusRestore: us(ms.advance) / us(ms.frames9),
-      sessionHash: played.world.stateHash(),
-    };
-    session.close();
-    for (const s of [played, plain]) {
-      s.scheduler.dispose();
-      s.world.dispose();
-    }
+      for (const frames of rep % 2 === 0 ? [8, 9] : [9, 8]) ms[`frames${frames}`].push(await plainFrames(frames));
+    },
+    report() {
+      const us = (values) => median(values) * 1e3;
+      return {
+        workers: played.scheduler.workers,
+        entitiesAtStart,
+        entitiesAtEnd: played.world.count(),
+        snapshotBytes: restoreInto.byteLength,
+        usAdvanceWithRollback: us(ms.advance),
+        us8FramesPlusRestore: us(ms.frames8),
+        us9FramesPlusRestore: us(ms.frames9),
+        // Ratios of each repetition's own samples (taken back to back), then their median: drift
+        // on a shared machine moves both sides of a pair alike.
+        advanceOver8FramesPlusRestore: median(ms.advance.map((t, i) => t / ms.frames8[i])),
+        advanceOver9FramesPlusRestore: median(ms.advance.map((t, i) => t / ms.frames9[i])),
+        sessionHash: played.world.stateHash(),
+      };
+    },
+    dispose() {
+      session.close();
+      for (const s of [played, plain]) {
+        s.scheduler.dispose();
+        s.world.dispose();
+      }
+    },
+  };
+}
+
+export async function rollback(env, { entities = 10_000, repetitions = 101, warmup = 60 } = {}) {
+  const { ecsia } = env;
+  const auto = autoWorkers(globalThis.navigator?.hardwareConcurrency, ecsia.maxWorkers);
+  const rigs = { serial: await rollbackRig(ecsia, 0, entities, warmup), auto: await rollbackRig(ecsia, auto, entities, warmup) };
+  // The modes take turns within each repetition, the first one alternating.
+  for (let rep = 0; rep < repetitions; rep += 1) {
+    for (const mode of rep % 2 === 0 ? ['serial', 'auto'] : ['auto', 'serial']) await rigs[mode].sample(rep);
   }
+  const modes = { serial: rigs.serial.report(), auto: rigs.auto.report() };
+  const { advance: serial } = rigs.serial.ms;
+  const { advance: threaded } = rigs.auto.ms;
+  for (const rig of Object.values(rigs)) rig.dispose();
   return {
     depth: DEPTH,
     modes,
-    autoOverSerial: modes.serial.usAdvanceWithRollback / modes.auto.usAdvanceWithRollback,
+    // Serial over auto, per repetition: above 1 when the workers make the rollback faster.
+    autoOverSerial: median(serial.map((t, i) => t / threaded[i])),
+    sameState: modes.serial.sessionHash === modes.auto.sessionHash,
   };
 }
