@@ -190,6 +190,15 @@ export function derive(results) {
       rollback.autoOverSerial, 0.95, false, { unit: 'x' });
   }
 
+  // Snapshots of a churned world (web/bench/snapshot_churn.js).
+  const churned = browser.snapshotChurn;
+  if (churned) {
+    target(targets, 'snapshot_churn_over_copy', `snapshot(into) of a churned world (${sizeLabel(churned.entities)} entities): / copy of its bytes`,
+      churned.snapshotOverCopy, 3, true, { unit: 'x' });
+    target(targets, 'snapshot_churn_size_over_components', 'snapshot of a churned world: size / its component bytes',
+      churned.sizeOverComponentBytes, 2, true, { unit: 'x' });
+  }
+
   // The native targets of the earlier issues, measured in the same run.
   for (const size of native.move?.sizes ?? []) {
     target(targets, `native_move_${size.entities}_chunk_over_plain`,

@@ -304,7 +304,26 @@ The rollback's \`advance()\` with \`threads: 'auto'\` against the serial executo
 (per repetition, then the median); both modes end in the same state: ${r.sameState ? 'yes' : '**NO**'}.`;
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback };
+// The snapshot churn workload (web/bench/snapshot_churn.js): a snapshot of a world a game churned
+// for a minute, its cost against a copy of as many bytes, its size against its component bytes.
+function snapshotChurn(results) {
+  const c = results.browserResults.snapshotChurn;
+  if (!c) return '(not run)';
+  const t = c.tabl;
+  const other = c.snapshotBytes - t.values - t.handles - t.handleRuns - t.ticks - t.uniformTicks - t.tickRuns - t.sameTicks - t.padding;
+  return `${table(['entities', 'tables', 'snapshot bytes', 'bytes per entity', 'snapshot(into) µs', 'copy µs (TypedArray.set)', 'snapshot / copy',
+    'size / component bytes'], [[count(c.entities), String(c.tables), count(c.snapshotBytes), n2(c.bytesPerEntity), n2(c.usSnapshot), n2(c.usCopy),
+    `**${n2(c.snapshotOverCopy)}x**`, `**${n2(c.sizeOverComponentBytes)}x**`]], ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])}
+
+Where the bytes are: component values ${count(t.values)}; row handles ${count(t.handles)} listed and ${count(t.handleRuns)} as runs;
+change ticks ${count(t.ticks)} per row, ${count(t.tickRuns)} as runs (${count(t.tickRunCount)} runs), ${count(t.uniformTicks)} uniform,
+${count(t.sameTicks)} the same as another column's;
+alignment padding ${count(t.padding)}; everything else (header, sections, counts, free list, names) ${count(other)}.
+Where the time goes (medians of separate runs of each part): the engine's writer ${n2(c.usParts.writer)} µs, the checksum over the
+ranges in place ${n2(c.usParts.checksum)} µs, the JS copies of the ranges ${n2(c.usParts.copies)} µs.`;
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

@@ -230,13 +230,15 @@ TEST_CASE("a snapshot of another format version or not a snapshot at all is refu
     fill_target(target);
     std::vector<std::byte> other = bytes;
     test::write_u32(other, 8, 3);  // the version before rows as runs of handles
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported (this build reads version 6)");
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported (this build reads version 7)");
     test::write_u32(other, 8, 4);  // the version before pairs
     CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 4 is not supported");
     test::write_u32(other, 8, 5);  // the version before prefab names
     CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 5 is not supported");
-    test::write_u32(other, 8, 7);
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 7 is not supported");
+    test::write_u32(other, 8, 6);  // the version before ticks as runs
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 6 is not supported");
+    test::write_u32(other, 8, 8);
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 8 is not supported");
     std::vector<std::byte> junk(bytes.size(), std::byte{0x41});
     CHECK_REFUSED(target, junk, ErrorCode::BadSnapshot, "not an ecsia snapshot");
     CHECK_REFUSED(target, std::vector<std::byte>{}, ErrorCode::BadSnapshot, "truncated");
@@ -452,6 +454,86 @@ TEST_CASE("hostile runs of handles with a valid checksum are refused and change 
     target.flush();
     for (World* world : {&source, &target}) {
         INFO((world == &source ? "into the world it came from" : "into another world"));
+        for (const Case& c : cases) {
+            INFO(c.what);
+            std::vector<std::byte> damaged = bytes;
+            c.damage(damaged);
+            test::reseal(damaged);
+            CHECK_REFUSED(*world, damaged, ErrorCode::BadSnapshot, c.words);
+        }
+    }
+}
+
+TEST_CASE("a churned column's ticks are stored as runs, restore to the same world, and hostile runs are refused",
+          "[snapshot][g5]") {
+    // 64 rows spawned over 8 frames (8 added ticks in runs of 8), then four rows in every
+    // sixteen of pos written in a later frame: runs of equal ticks, fewer than a quarter of the
+    // rows, in both of pos's arrays. vel, spawned with pos and never written, has pos's added
+    // ticks as both of its arrays (kTicksSame).
+    const auto define = [](World& world) {
+        world.define_component("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
+        world.define_component("vel", {{"dx", FieldType::F32}});
+    };
+    World source(WorldOptions{.max_entities = 4096});
+    define(source);
+    const ComponentId pos = source.component_id("pos"), vel = source.component_id("vel");
+    std::vector<Entity> all;
+    for (int frame = 0; frame < 8; ++frame) {
+        for (int i = 0; i < 8; ++i) {
+            const float p[2] = {float(frame), float(i)};
+            all.push_back(source.spawn_with(std::vector<ComponentValue>{{pos, p, 8}, {vel, p, 4}}));
+        }
+        detail::WorldAccess::advance_tick(source);
+    }
+    for (std::size_t i = 0; i < all.size(); i += 16) {
+        const float nine = 9.0f;
+        for (std::size_t k = i; k < i + 4; ++k) source.set_bytes(all[k], pos, 0, &nine, sizeof nine);
+    }
+    source.flush();
+    const std::vector<std::byte> bytes = snapshot(source);
+    const test::SnapshotLayout at = test::walk_snapshot(bytes);
+    const test::SnapshotLayout::Table* table = nullptr;
+    for (const auto& t : at.tables) {
+        if (t.rows == 64) table = &t;
+    }
+    REQUIRE(table != nullptr);
+    REQUIRE(table->first_tick_runs != 0);  // the added ticks: 8 runs of 8 rows
+    CHECK(test::read_u32(bytes, table->first_tick_runs) == 2);
+    CHECK(test::read_u32(bytes, table->first_tick_runs + 4) == 8);
+    const std::size_t first = table->first_tick_runs + 8;  // the first run: u32 tick, u32 length
+    CHECK(test::read_u32(bytes, first + 4) == 8);
+    // vel's added ticks (array 2) are pos's added ones (array 0); its changed ones (3) its added.
+    REQUIRE(table->first_tick_same != 0);
+    CHECK(test::read_u32(bytes, table->first_tick_same) == 3);
+    CHECK(test::read_u32(bytes, table->first_tick_same + 4) == 0);
+    CHECK(test::read_u32(bytes, table->first_tick_same + 8) == 3);
+    CHECK(test::read_u32(bytes, table->first_tick_same + 12) == 2);
+
+    // The bytes restore to the same state, and snapshot again to themselves.
+    World copy(WorldOptions{.max_entities = 4096});
+    define(copy);
+    restore(copy, bytes);
+    CHECK(state_hash(copy) == state_hash(source));
+    CHECK(snapshot(copy) == bytes);
+
+    struct Case {
+        const char* what;
+        std::function<void(std::vector<std::byte>&)> damage;
+        const char* words;
+    };
+    const std::vector<Case> cases = {
+        {"a huge run count", [&](auto& d) { test::write_u32(d, table->first_tick_runs + 4, 0xFFFFFFFFu); }, "more than the"},
+        {"an empty run", [&](auto& d) { test::write_u32(d, first + 4, 0); }, "is empty"},
+        {"runs holding fewer rows than the table", [&](auto& d) { test::write_u32(d, first + 4, 7); }, "hold 63 rows, its row count is 64"},
+        {"runs holding more rows than the table", [&](auto& d) { test::write_u32(d, first + 4, 9); }, "hold 65 rows"},
+        {"a run's tick above the column's maximum", [&](auto& d) { test::write_u32(d, first, 0x7FFFFFF0u); }, "above the column's maximum"},
+        {"the same ticks as an array not before them", [&](auto& d) { test::write_u32(d, table->first_tick_same + 4, 2); },
+         "are those of tick array 2, not one before them (2 are)"},
+        {"the same ticks as an array with later ticks than the column's", [&](auto& d) {
+             test::write_u32(d, table->first_tick_same + 4, 1);  // pos's changed ticks reach the writes' tick
+         }, "above the column's maximum"},
+    };
+    for (World* world : {&source, &copy}) {
         for (const Case& c : cases) {
             INFO(c.what);
             std::vector<std::byte> damaged = bytes;

@@ -30,6 +30,9 @@ struct SnapshotLayout {
         std::uint32_t run_count;
         std::size_t first_summary;     // of the first column: max added, max changed, bulk rows, bulk tick
         std::size_t first_ticks_kind;  // the first column's added-ticks encoding
+        // The first tick array of the table stored as runs, and the first stored as the same as
+        // an earlier one (format 7): its encoding word, or 0.
+        std::size_t first_tick_runs, first_tick_same;
         std::size_t first_values;      // the first column's values
         std::uint32_t rows, columns;
         std::vector<std::uint32_t> listed;  // component indices, as listed
@@ -129,6 +132,12 @@ inline SnapshotLayout walk_snapshot(const std::vector<std::byte>& b) {
                 const std::uint32_t encoding = read_u32(b, p);
                 p += 4;
                 if (encoding == 1) {
+                    p += 4;
+                } else if (encoding == 2) {
+                    if (table.first_tick_runs == 0) table.first_tick_runs = p - 4;
+                    p += 4 + 8 * std::size_t(read_u32(b, p));
+                } else if (encoding == 3) {
+                    if (table.first_tick_same == 0) table.first_tick_same = p - 4;
                     p += 4;
                 } else {
                     pad();

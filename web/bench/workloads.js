@@ -766,3 +766,4 @@ export async function executor(env, {
 export { calls, iteration } from './smallworld.js';
 export { hierarchy } from './hierarchy.js';
 export { rollback } from './rollback.js';
+export { snapshotChurn } from './snapshot_churn.js';

@@ -1,5 +1,5 @@
 #pragma once
-// The snapshot byte format, version 6 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// The snapshot byte format, version 7 (docs/SNAPSHOT.md says the same in prose). Every integer is
 // little-endian; strings are u32 length + UTF-8 bytes. The only padding: `pad` below, zero bytes
 // up to the next offset (from the snapshot's first byte) that is a multiple of 8, before each
 // array of rows, so arrays lie 8-aligned as they do in memory (the JS API copies them straight
@@ -26,7 +26,11 @@
 //             per column, in the order listed: u32 max added tick | u32 max changed tick |
 //             u32 bulk changed rows | u32 bulk changed tick | ticks added | ticks changed |
 //             pad | rows x size bytes of values (none for a tag)
-//             ticks = u32 kTicksPerRow, pad, then rows x u32 | or u32 kTicksUniform, then one u32
+//             ticks = u32 kTicksPerRow, pad, then rows x u32 | or u32 kTicksUniform, then one u32 |
+//             or u32 kTicksRuns, u32 runs, then runs x (u32 tick, u32 length): that many rows with
+//             that tick (the writer uses runs when there are at most rows / kRowsPerTickRun) |
+//             or u32 kTicksSame, u32 array: the same ticks as an earlier array of this table,
+//             numbered 2 x column + (0 added, 1 changed) in the order listed (both version 7)
 //             entities = u32 kRowsListed, pad, then rows x u32 handle | or u32 kRowsRuns, u32 runs,
 //             then runs x (u32 first handle, u32 length): rows first, first + 1, ... (the writer
 //             uses runs when there are at most rows / kRowsPerRun of them)
@@ -51,7 +55,7 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 6;
+inline constexpr std::uint32_t kFormatVersion = 7;
 // What `pad` aligns arrays of rows to.
 inline constexpr std::size_t kArrayAlignment = 8;
 inline constexpr std::size_t kHeaderSize = 32;
@@ -76,6 +80,14 @@ inline constexpr std::uint32_t kPrefabSection = tag("PFAB");
 
 inline constexpr std::uint32_t kTicksPerRow = 0;
 inline constexpr std::uint32_t kTicksUniform = 1;
+inline constexpr std::uint32_t kTicksRuns = 2;
+inline constexpr std::uint32_t kTicksSame = 3;
+// A column's ticks are stored as runs of equal ticks when they average at least this many rows a
+// run (half the bytes of one tick per row, or less): rows spawned together, and written together.
+// A table whose rows were shuffled by despawns and moves has short runs, but its columns' added
+// ticks are mostly one array (the rows' components were added together) and a column never
+// written since has changed ticks equal to its added ones: kTicksSame.
+inline constexpr std::uint32_t kRowsPerTickRun = 4;
 
 inline constexpr std::uint32_t kRowsListed = 0;
 inline constexpr std::uint32_t kRowsRuns = 1;

@@ -24,10 +24,16 @@ struct SnapshotImage {
         std::string_view name;
         Tick last_run;
     };
-    // A tick array: one u32 per row at `per_row` (unaligned, little-endian), or `uniform` for all.
+    // A tick array: one u32 per row at `per_row` (unaligned, little-endian), `run_count` runs
+    // (u32 tick, u32 length) at `runs`, or `uniform` for all. `shared`: another column's array
+    // (kTicksSame), which `per_row` may point into: copied from, never swapped in.
     struct Ticks {
         const std::byte* per_row = nullptr;
+        const std::byte* runs = nullptr;
+        std::uint32_t run_count = 0;
         Tick uniform = 0;
+        Tick highest = 0;  // the highest tick of the rows (the reader's check)
+        bool shared = false;
     };
     struct ColumnImage {
         SnapshotAccess::TickSummary summary;

@@ -361,22 +361,44 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
     }
 }
 
-// `into`: spare memory for a per-row array (RestoreSpares), or nullptr.
+// `into`: spare memory for a per-row array (RestoreSpares), or nullptr. `earlier`: the table's
+// tick arrays read before this one, in the order listed (what kTicksSame refers to).
 template <typename Where>
-SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, std::vector<Tick>* into, const Where& where) {
+SnapshotImage::Ticks read_ticks(SectionReader& r, std::uint32_t rows, Tick max, const char* what, std::vector<Tick>* into,
+                                const std::vector<SnapshotImage::Ticks>& earlier, const Where& where) {
     const std::uint32_t kind = r.u32(what);
     SnapshotImage::Ticks ticks;
     if (kind == fmt::kTicksUniform) {
         ticks.uniform = r.u32(what);
-        if (rows > 0 && ticks.uniform > max) r.fail(where() + ": " + what + " " + str(ticks.uniform) + " exceed the column's maximum " + str(max));
-        return ticks;
+        ticks.highest = rows > 0 ? ticks.uniform : 0;
+    } else if (kind == fmt::kTicksSame) {
+        const std::uint32_t array = r.u32(what);
+        if (array >= earlier.size()) {
+            r.fail(where() + ": " + what + " are those of tick array " + str(array) + ", not one before them (" + str(earlier.size()) + " are)");
+        }
+        ticks = earlier[array];
+        ticks.shared = true;
+    } else if (kind == fmt::kTicksRuns) {
+        // At least one run when there are rows, each of one row or more, adding up to the rows.
+        ticks.run_count = r.count(what, 8);
+        ticks.runs = r.take(std::uint64_t(ticks.run_count) * 8, what);
+        if (rows > 0 && ticks.run_count == 0) r.fail(where() + ": " + what + " have no runs for " + str(rows) + " rows");
+        std::uint64_t covered = 0;
+        for (std::uint32_t i = 0; i < ticks.run_count; ++i) {
+            const std::uint32_t length = load_u32(ticks.runs + 8 * std::size_t(i) + 4);
+            if (length == 0) r.fail(where() + ": run " + str(i) + " of its " + what + " is empty");
+            ticks.highest = std::max(ticks.highest, load_u32(ticks.runs + 8 * std::size_t(i)));
+            covered += length;
+        }
+        if (covered != rows) r.fail(where() + ": its runs of " + what + " hold " + str(covered) + " rows, its row count is " + str(rows));
+    } else if (kind == fmt::kTicksPerRow) {
+        r.align(what);
+        ticks.per_row = r.take_rows(std::uint64_t(rows) * 4, what, into != nullptr ? reinterpret_cast<std::byte*>(into->data()) : nullptr);
+        for (std::uint32_t row = 0; row < rows; ++row) ticks.highest = std::max(ticks.highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
+    } else {
+        r.fail(where() + ": " + what + " have unknown encoding " + str(kind));
     }
-    if (kind != fmt::kTicksPerRow) r.fail(where() + ": " + what + " have unknown encoding " + str(kind));
-    r.align(what);
-    ticks.per_row = r.take_rows(std::uint64_t(rows) * 4, what, into != nullptr ? reinterpret_cast<std::byte*>(into->data()) : nullptr);
-    Tick highest = 0;
-    for (std::uint32_t row = 0; row < rows; ++row) highest = std::max(highest, load_u32(ticks.per_row + 4 * std::size_t(row)));
-    if (highest > max) r.fail(where() + ": " + what + " reach tick " + str(highest) + ", above the column's maximum " + str(max));
+    if (ticks.highest > max) r.fail(where() + ": " + what + " reach tick " + str(ticks.highest) + ", above the column's maximum " + str(max));
     return ticks;
 }
 
@@ -410,6 +432,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
     if (tables == 0) r.fail("there are no tables (table 0, the empty one, always exists)");
     image.tables.resize(tables);
     std::map<std::vector<ComponentId>, TableIndex> signatures;
+    std::vector<SnapshotImage::Ticks> tick_arrays;  // one table's, in the order listed (kTicksSame)
     for (TableIndex t = 0; t < tables; ++t) {
         // Names for error messages, built only when one is needed (restore should not allocate per table).
         auto where = [t] { return "table " + str(t); };
@@ -457,6 +480,7 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
         RestoreSpares::TableSpare* const spare = table.spare;
 
         table.columns.resize(columns);
+        tick_arrays.clear();
         for (std::uint32_t c = 0; c < columns; ++c) {
             const ComponentDesc& desc = *components[listed[c]];
             auto column_where = [&] { return where() + " column '" + desc.name + "'"; };
@@ -472,8 +496,12 @@ void read_tables(SectionReader& r, const std::vector<const ComponentDesc*>& comp
             if (s.bulk_rows > table.rows) r.fail(column_where() + " stamps " + str(s.bulk_rows) + " rows of " + str(table.rows));
             if (s.bulk_rows > 0 && s.bulk_tick > s.max_changed) r.fail(column_where() + " has a bulk stamp above its maximum changed tick");
             Column* const into = spare != nullptr ? &spare->columns[slot] : nullptr;
-            column.added = read_ticks(r, table.rows, s.max_added, "added ticks", into != nullptr ? &Access::added_ticks(*into) : nullptr, column_where);
-            column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", into != nullptr ? &Access::own_changed_ticks(*into) : nullptr, column_where);
+            column.added = read_ticks(r, table.rows, s.max_added, "added ticks", into != nullptr ? &Access::added_ticks(*into) : nullptr,
+                                      tick_arrays, column_where);
+            tick_arrays.push_back(column.added);
+            column.changed = read_ticks(r, table.rows, s.max_changed, "changed ticks", into != nullptr ? &Access::own_changed_ticks(*into) : nullptr,
+                                        tick_arrays, column_where);
+            tick_arrays.push_back(column.changed);
             r.align("a column's values");
             const std::uint64_t value_bytes = std::uint64_t(table.rows) * desc.size;
             const bool has_bool = std::any_of(desc.fields.begin(), desc.fields.end(), [](const FieldDesc& f) { return f.type == FieldType::Bool; });

@@ -36,6 +36,15 @@ void copy_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const Snap
         uniform = Access::UniformTicks{};
         return;
     }
+    if (from.runs != nullptr) {
+        Tick* row = to.data();
+        for (std::uint32_t i = 0; i < from.run_count; ++i) {
+            const Tick tick = little_endian::load_u32(from.runs + 8 * std::size_t(i));
+            row = std::fill_n(row, little_endian::load_u32(from.runs + 8 * std::size_t(i) + 4), tick);
+        }
+        uniform = Access::UniformTicks{};
+        return;
+    }
     if (uniform.known && uniform.rows == rows && uniform.tick == from.uniform) return;
     std::fill(to.begin(), to.begin() + rows, from.uniform);
     uniform = Access::UniformTicks{true, rows, from.uniform};
@@ -45,7 +54,8 @@ void copy_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const Snap
 // per-row array the reader copied there changes places with the column's.
 void place_ticks(std::vector<Tick>& to, Access::UniformTicks& uniform, const SnapshotImage::Ticks& from, std::uint32_t rows,
                  std::vector<Tick>* spare) noexcept {
-    if (spare == nullptr || from.per_row == nullptr) return copy_ticks(to, uniform, from, rows);
+    // Another column's array (kTicksSame) is copied: it may lie in that column's spare.
+    if (spare == nullptr || from.per_row == nullptr || from.shared) return copy_ticks(to, uniform, from, rows);
     to.swap(*spare);
     uniform = Access::UniformTicks{};
 }

@@ -12,6 +12,8 @@
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_access.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
+#include "ecsia/snapshot/same_bytes.hpp"
+#include "ecsia/snapshot/tick_runs.hpp"
 
 namespace ecsia {
 
@@ -48,6 +50,19 @@ public:
         static constexpr unsigned char kZeros[fmt::kArrayAlignment] = {};
         const std::size_t pad = (fmt::kArrayAlignment - out_.size_ % fmt::kArrayAlignment) % fmt::kArrayAlignment;
         if (pad > 0) owned(kZeros, pad);
+    }
+    // `size` bytes appended to the owned buffer, for the caller to fill: a list of words is
+    // stored in one go (a call per word costs ~10 ns natively and ~40 ns in wasm, where a call
+    // that may throw goes through a JS trampoline, and free lists and runs have thousands).
+    unsigned char* span(std::size_t size) {
+        if (out_.pieces_.empty() || out_.pieces_.back().external != nullptr) {
+            out_.pieces_.push_back({nullptr, out_.owned_.size(), 0});
+        }
+        const std::size_t at = out_.owned_.size();
+        out_.owned_.resize(at + size);
+        out_.pieces_.back().size += size;
+        out_.size_ += size;
+        return reinterpret_cast<unsigned char*>(out_.owned_.data() + at);
     }
     // Bytes that stay where they are until the snapshot is assembled.
     void external(const void* data, std::size_t size) {
@@ -95,34 +110,55 @@ namespace {
 
 using Access = SnapshotAccess;
 
-// Whether every one of `rows` (> 0) ticks equals the first. Compares blocks without an early exit
-// inside a block, so the loop vectorises; a difference stops the scan at the next block.
-bool all_equal(const Tick* ticks, std::uint32_t rows) noexcept {
-    constexpr std::uint32_t kBlock = 256;
-    const Tick first = ticks[0];
-    for (std::uint32_t begin = 0; begin < rows; begin += kBlock) {
-        const std::uint32_t end = rows - begin < kBlock ? rows : begin + kBlock;
-        Tick differs = 0;
-        for (std::uint32_t row = begin; row < end; ++row) differs |= ticks[row] ^ first;
-        if (differs != 0) return false;
-    }
-    return true;
-}
+// An earlier tick array of the same table that may hold the same ticks (kTicksSame): its number
+// in the table's list of arrays and its memory, or none.
+struct SameCandidate {
+    std::uint32_t index = 0;
+    const Tick* ticks = nullptr;
+};
 
-void write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Access::UniformTicks& uniform) {
+// Writes one tick array in the smallest encoding it finds, and returns which: uniform (one word),
+// the same as `candidate`, runs of equal ticks, or one tick per row.
+std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Access::UniformTicks& uniform,
+                          SameCandidate candidate) {
     // Most columns have one tick for every row (spawned together, written whole): one word then.
     // The column remembers that until a row's tick is written, so the next snapshot (or a restore)
     // of it does not scan the rows again.
     const bool remembered = uniform.known && uniform.rows == rows;
-    if (rows > 0 && !remembered && all_equal(ticks, rows)) uniform = Access::UniformTicks{true, rows, ticks[0]};
+    if (rows > 0 && !remembered) {
+        if (candidate.ticks != nullptr && same_bytes(reinterpret_cast<const std::byte*>(ticks),
+                                                     reinterpret_cast<const std::byte*>(candidate.ticks), std::size_t(rows) * sizeof(Tick))) {
+            w.u32(fmt::kTicksSame);
+            w.u32(candidate.index);
+            return fmt::kTicksSame;
+        }
+        const std::uint32_t limit = std::max<std::uint32_t>(rows / fmt::kRowsPerTickRun, 1);
+        const std::uint32_t runs = count_tick_runs(ticks, rows, limit);
+        if (runs == 1) {
+            uniform = Access::UniformTicks{true, rows, ticks[0]};
+        } else if (runs <= limit) {
+            w.u32(fmt::kTicksRuns);
+            w.u32(runs);
+            unsigned char* out = w.span(8 * std::size_t(runs));
+            for (std::uint32_t start = 0, row = 1; row <= rows; ++row) {
+                if (row < rows && ticks[row] == ticks[start]) continue;
+                little_endian::store_u32(out, ticks[start]);
+                little_endian::store_u32(out + 4, row - start);
+                out += 8;
+                start = row;
+            }
+            return fmt::kTicksRuns;
+        }
+    }
     if (rows > 0 && uniform.known && uniform.rows == rows) {
         w.u32(fmt::kTicksUniform);
         w.u32(uniform.tick);
-        return;
+        return fmt::kTicksUniform;
     }
     w.u32(fmt::kTicksPerRow);
     w.align();
     w.external(ticks, std::size_t(rows) * sizeof(Tick));
+    return fmt::kTicksPerRow;
 }
 
 // A table's rows: as runs of consecutive handles when there are at most rows / kRowsPerRun of them
@@ -136,12 +172,18 @@ void write_entities(SnapshotWriter& w, const Table& table, std::vector<std::uint
     const std::uint32_t most = rows / fmt::kRowsPerRun;
     std::uint32_t& counted = Access::counted_rows(table);
     starts.clear();
-    for (std::uint32_t start = 0; most > 0 && start < rows && starts.size() <= most;) {
-        starts.push_back(start);
-        start = next_run_start(entities, start == 0 ? std::max<std::uint32_t>(counted, 1) : start + 1, rows);
-        if (starts.size() == 1) counted = start;
+    bool listed = most == 0;
+    if (!listed && rows > 0) {
+        // The first run, then a count of the others, which gives up on a shuffled table early;
+        // only rows in few runs are walked run by run.
+        starts.push_back(0);
+        counted = next_run_start(entities, std::max<std::uint32_t>(counted, 1), rows);
+        listed = counted < rows && 1 + count_runs_from(entities, counted, rows, most - 1) > most;
+        for (std::uint32_t start = counted; !listed && start < rows; start = next_run_start(entities, start + 1, rows)) {
+            starts.push_back(start);
+        }
     }
-    if (most == 0 || starts.size() > most) {
+    if (listed) {
         w.u32(fmt::kRowsListed);
         w.align();
         w.external(entities, std::size_t(rows) * sizeof(Entity));
@@ -149,10 +191,11 @@ void write_entities(SnapshotWriter& w, const Table& table, std::vector<std::uint
     }
     w.u32(fmt::kRowsRuns);
     w.u32(static_cast<std::uint32_t>(starts.size()));
-    for (std::size_t r = 0; r < starts.size(); ++r) {
+    unsigned char* out = w.span(8 * starts.size());
+    for (std::size_t r = 0; r < starts.size(); ++r, out += 8) {
         const std::uint32_t end = r + 1 < starts.size() ? starts[r + 1] : rows;
-        w.u32(entities[starts[r]].bits);
-        w.u32(end - starts[r]);
+        little_endian::store_u32(out, entities[starts[r]].bits);
+        little_endian::store_u32(out + 4, end - starts[r]);
     }
 }
 
@@ -230,16 +273,20 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     const auto& free_list = Access::free_indices(pool);
     w.u32(pool.slot_count());
     w.u32(static_cast<std::uint32_t>(free_list.size()));
+    unsigned char* out = w.span(8 * free_list.size());
     for (std::uint32_t index : free_list) {
-        w.u32(index);
-        w.u32(slots[index].generation);
+        little_endian::store_u32(out, index);
+        little_endian::store_u32(out + 4, slots[index].generation);
+        out += 8;
     }
     w.u32(pool.retired_count());
+    out = w.span(4 * std::size_t(pool.retired_count()));
     // Stops at the last retired slot: a world without any (the usual case) scans none of its
     // slots, which at 100,000 entities cost as much as the checksum of the whole snapshot in wasm.
     for (std::uint32_t index = 0, left = pool.retired_count(); left > 0 && index < slots.size(); ++index) {
         if (slots[index].state != Access::SlotState::Retired) continue;
-        w.u32(index);
+        little_endian::store_u32(out, index);
+        out += 4;
         --left;
     }
     w.end_section(section);
@@ -257,15 +304,23 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
         write_entities(w, table, run_starts);
-        for (std::uint32_t c : columns) {
-            const Column& column = table.columns()[c];
+        // The first column's added ticks, when stored by row or in runs: the rows' components were
+        // mostly added together, so a later column's added ticks are often the same array.
+        SameCandidate first_added;
+        for (std::uint32_t k = 0; k < columns.size(); ++k) {
+            const Column& column = table.columns()[columns[k]];
             const Access::TickSummary summary = Access::summary(column);
             w.u32(summary.max_added);
             w.u32(summary.max_changed);
             w.u32(summary.bulk_rows);
             w.u32(summary.bulk_tick);
-            write_ticks(w, Access::added_ticks(column).data(), rows, Access::uniform_added(column));
-            write_ticks(w, Access::own_changed_ticks(column).data(), rows, Access::uniform_changed(column));
+            const Tick* added = Access::added_ticks(column).data();
+            const std::uint32_t added_as = write_ticks(w, added, rows, Access::uniform_added(column), first_added);
+            const bool stored = added_as != fmt::kTicksUniform;
+            if (k == 0 && stored) first_added = SameCandidate{0, added};
+            // A column no one wrote since its rows were added: its changed ticks are its added ones.
+            const SameCandidate own_added = stored ? SameCandidate{2 * k, added} : SameCandidate{};
+            write_ticks(w, Access::own_changed_ticks(column).data(), rows, Access::uniform_changed(column), own_added);
             w.align();
             w.external(column.data(), std::size_t(rows) * column.element_size());
         }
@@ -297,11 +352,15 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         for (std::uint32_t slot = 0; slot < r->by_subject.size(); ++slot) {
             const auto& entry = r->by_subject[slot];
             if (entry.targets.empty()) continue;
-            w.u32(pool.alive_at(slot).bits);
-            w.u32(static_cast<std::uint32_t>(entry.targets.size()));
-            for (std::size_t i = 0; i < entry.targets.size(); ++i) {
-                w.u32(entry.targets[i].bits);
-                for (std::size_t b = 0; b < r->data.size; ++b) w.u8(static_cast<std::uint8_t>(entry.data[i * r->data.size + b]));
+            const std::size_t targets = entry.targets.size();
+            unsigned char* pairs = w.span(8 + targets * (4 + std::size_t(r->data.size)));
+            little_endian::store_u32(pairs, pool.alive_at(slot).bits);
+            little_endian::store_u32(pairs + 4, static_cast<std::uint32_t>(targets));
+            pairs += 8;
+            for (std::size_t i = 0; i < targets; ++i) {
+                little_endian::store_u32(pairs, entry.targets[i].bits);
+                if (r->data.size > 0) std::memcpy(pairs + 4, entry.data.data() + i * r->data.size, r->data.size);
+                pairs += 4 + r->data.size;
             }
         }
     }
