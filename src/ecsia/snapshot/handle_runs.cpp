@@ -69,33 +69,6 @@ std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32
     return rows_count;
 }
 
-std::uint32_t count_runs_from(const Entity* rows, std::uint32_t from, std::uint32_t rows_count, std::uint32_t limit) noexcept {
-    const auto* h = reinterpret_cast<const unsigned char*>(rows);
-    constexpr std::uint32_t kStep = 16;
-    constexpr std::uint32_t kCheck = 1024;
-    const U32x4 one = {1, 1, 1, 1};
-    std::uint32_t runs = 1;
-    std::uint32_t at = from + 1;
-    // A lane compare gives ~0 where a row does not follow the one before it: subtracting the
-    // masks counts the runs that start there.
-    while (at + kStep <= rows_count) {
-        const std::uint32_t end = rows_count - at < kCheck ? rows_count - (rows_count - at) % kStep : at + kCheck;
-        U32x4 starts = {0, 0, 0, 0};
-        for (; at < end; at += kStep) {
-            for (std::uint32_t i = 0; i < kStep; i += 4) {
-                U32x4 here, before;
-                std::memcpy(&here, h + 4 * std::size_t(at + i), 16);
-                std::memcpy(&before, h + 4 * std::size_t(at + i - 1), 16);
-                starts -= reinterpret_cast<U32x4>(here != before + one);
-            }
-        }
-        runs += starts[0] + starts[1] + starts[2] + starts[3];
-        if (runs > limit) return limit + 1;
-    }
-    for (; at < rows_count; ++at) runs += rows[at].bits != rows[at - 1].bits + 1 ? 1u : 0u;
-    return runs > limit ? limit + 1 : runs;
-}
-
 bool rows_follow_runs(const Entity* rows, std::uint32_t known, const std::byte* runs, std::uint32_t count) noexcept {
     std::size_t row = 0;
     for (std::uint32_t r = 0; r < count; ++r) {

@@ -18,12 +18,6 @@ namespace ecsia {
 // of the row before it, or `rows` when there is none.
 std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32_t rows_count) noexcept;
 
-// How many runs rows [from, rows_count) make (from >= 1 starts one), or `limit` + 1 as soon as
-// they make more: 16 rows a step without a branch, the limit checked every 1,024 rows. A table
-// whose rows despawns and moves have shuffled makes as many runs as rows; this gives up on it
-// at the speed of reading a few thousand handles.
-std::uint32_t count_runs_from(const Entity* rows, std::uint32_t from, std::uint32_t rows_count, std::uint32_t limit) noexcept;
-
 // Whether `rows` (as many as the runs' lengths add up to) hold exactly the handles of the `count`
 // runs at `runs`, in order. The first `known` rows are known to count up from the first row's
 // handle (Table::counted_rows_) and are not read again.

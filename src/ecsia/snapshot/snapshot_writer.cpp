@@ -13,7 +13,7 @@
 #include "ecsia/snapshot/snapshot_access.hpp"
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/same_bytes.hpp"
-#include "ecsia/snapshot/tick_runs.hpp"
+#include "ecsia/snapshot/word_runs.hpp"
 
 namespace ecsia {
 
@@ -133,7 +133,7 @@ std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t ro
             return fmt::kTicksSame;
         }
         const std::uint32_t limit = std::max<std::uint32_t>(rows / fmt::kRowsPerTickRun, 1);
-        const std::uint32_t runs = count_tick_runs(ticks, rows, limit);
+        const std::uint32_t runs = count_word_runs(ticks, 0, rows, limit, 0);
         if (runs == 1) {
             uniform = Access::UniformTicks{true, rows, ticks[0]};
         } else if (runs <= limit) {
@@ -178,7 +178,8 @@ void write_entities(SnapshotWriter& w, const Table& table, std::vector<std::uint
         // only rows in few runs are walked run by run.
         starts.push_back(0);
         counted = next_run_start(entities, std::max<std::uint32_t>(counted, 1), rows);
-        listed = counted < rows && 1 + count_runs_from(entities, counted, rows, most - 1) > most;
+        static_assert(sizeof(Entity) == sizeof(std::uint32_t), "rows of handles are counted as u32 words");
+        listed = counted < rows && 1 + count_word_runs(reinterpret_cast<const std::uint32_t*>(entities), counted, rows, most - 1, 1) > most;
         for (std::uint32_t start = counted; !listed && start < rows; start = next_run_start(entities, start + 1, rows)) {
             starts.push_back(start);
         }

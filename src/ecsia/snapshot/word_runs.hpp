@@ -1,0 +1,19 @@
+#pragma once
+// Runs in arrays of u32 words, each word `increment` more than the one before it: runs of equal
+// change ticks (increment 0), in which the snapshot format stores a churned column's ticks, and
+// runs of consecutive entity handles (increment 1), in which it stores a table's rows
+// (snapshot_format.hpp, docs/SNAPSHOT.md; handle_runs.hpp has the rest of those). A snapshot
+// counts the runs of every array it may store that way, so the count runs 16 words a step with
+// wasm SIMD, like the checksum (wasm/CMakeLists.txt), and gives up on an array with too many.
+// Any thread; reads only what it is given.
+
+#include <cstdint>
+
+namespace ecsia {
+
+// How many runs words [from, count) make (word `from` starts one), or `limit` + 1 as soon as they
+// make more than `limit`: 16 words a step without a branch, the limit checked every 1,024.
+std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, std::uint32_t count, std::uint32_t limit,
+                              std::uint32_t increment) noexcept;
+
+}  // namespace ecsia

@@ -1,0 +1,54 @@
+// count_word_runs (word_runs.hpp), the vector count behind snapshot format 7's tick runs and the
+// writer's give-up on shuffled rows: against a plain loop on random arrays of equal and of
+// consecutive words, from any start, with limits below, at and above the answer.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "ecsia/snapshot/word_runs.hpp"
+#include "support/rng.hpp"
+
+using namespace ecsia;
+
+namespace {
+
+// Runs of random lengths (some past a vector step, some past 1,024 words), each `increment` a word.
+std::vector<std::uint32_t> random_words(test::Rng& rng, std::uint32_t increment) {
+    std::vector<std::uint32_t> words;
+    const std::uint32_t runs = 1 + rng.below(40);
+    for (std::uint32_t r = 0; r < runs; ++r) {
+        const std::uint32_t length = rng.chance(20) ? 1 + rng.below(2500) : 1 + rng.below(20);
+        // Sometimes a run that happens to continue the one before it: one run, not two.
+        const std::uint32_t first = rng.chance(20) && !words.empty() ? words.back() + increment : static_cast<std::uint32_t>(rng.below(4));
+        for (std::uint32_t i = 0; i < length; ++i) words.push_back(first + i * increment);
+    }
+    return words;
+}
+
+std::uint32_t model_runs(const std::vector<std::uint32_t>& words, std::uint32_t from, std::uint32_t increment) {
+    std::uint32_t runs = 1;
+    for (std::size_t i = from + 1; i < words.size(); ++i) runs += words[i] != words[i - 1] + increment ? 1u : 0u;
+    return runs;
+}
+
+}  // namespace
+
+TEST_CASE("count_word_runs counts runs of equal and of consecutive words as a plain loop does, and stops past its limit",
+          "[snapshot]") {
+    test::Rng rng(7);
+    for (int trial = 0; trial < 400; ++trial) {
+        const std::uint32_t increment = trial % 2;
+        const std::vector<std::uint32_t> words = random_words(rng, increment);
+        const auto count = static_cast<std::uint32_t>(words.size());
+        const std::uint32_t from = rng.chance(50) ? 0 : rng.below(count);
+        const std::uint32_t expected = model_runs(words, from, increment);
+        INFO("trial " << trial << ", " << count << " words from " << from << ", " << expected << " runs");
+        for (const std::uint32_t limit : {expected + 5, expected, expected - 1, expected / 2, 1u}) {
+            if (limit == 0) continue;
+            const std::uint32_t got = count_word_runs(words.data(), from, count, limit, increment);
+            CHECK(got == (expected <= limit ? expected : limit + 1));
+        }
+    }
+}
