@@ -6,10 +6,10 @@
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { freePort } from '../scripts/lib/free_port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration', 'hierarchy', 'rollback', 'snapshotChurn'];
@@ -43,18 +43,6 @@ function parseArgs(argv) {
   if (unknown.length) throw new Error(`bench/browser.mjs: unknown workload(s) ${unknown.join(', ')} (known: ${ALL.join(', ')})`);
   if (!options.out) throw new Error('bench/browser.mjs: --out FILE is required');
   return options;
-}
-
-// A port nothing listens on: the kernel picks one, and it is released for the server.
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer() {

@@ -4,9 +4,9 @@
 // stop makes the other stall, not diverge, and the game resumes when they come back. The last
 // test runs two real pages through scripts/relay: one threaded, one single-threaded.
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { expect } from '@playwright/test';
 import { expectNoPageErrors, servers, test } from './support.js';
+import { freePort } from '../scripts/lib/free_port.mjs';
 
 // Opens `server`'s peer page (web/test/netcode_peer.html: the engine, the game, the netcode
 // module, nothing started) and waits until it is ready.
@@ -162,17 +162,6 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.event).toContain('unknown event');
   expect(r.closed).toContain('the session was closed');
 });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // scripts/relay on a free port, with latency on every forwarded message; resolves once it listens.
 async function startRelay(args) {
