@@ -74,6 +74,25 @@ Refusal try_restore(World& world, const std::vector<std::byte>& bytes) {
         CHECK(refusal_.unchanged);                               \
     } while (false)
 
+// A hostile change to valid bytes, resealed with a valid checksum before restore, and words the
+// refusal must contain.
+struct HostileCase {
+    const char* what;
+    std::function<void(std::vector<std::byte>&)> damage;
+    const char* words;
+};
+
+// Each case's bytes are refused by `world` with BadSnapshot naming the problem, the world unchanged.
+void check_hostile(World& world, const std::vector<std::byte>& bytes, const std::vector<HostileCase>& cases) {
+    for (const HostileCase& c : cases) {
+        INFO(c.what);
+        std::vector<std::byte> damaged = bytes;
+        c.damage(damaged);
+        test::reseal(damaged);
+        CHECK_REFUSED(world, damaged, ErrorCode::BadSnapshot, c.words);
+    }
+}
+
 // The snapshot every test damages (listed rows and rows as runs), and a different world to restore
 // it into.
 std::vector<std::byte> source_snapshot() {
@@ -317,12 +336,7 @@ TEST_CASE("hostile snapshots with a valid checksum are refused and change nothin
     }
     REQUIRE(bool_byte != 0);
 
-    struct Case {
-        const char* what;
-        std::function<void(std::vector<std::byte>&)> damage;
-        const char* words;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<HostileCase> cases = {
         {"huge cursor count", [&](auto& b) { test::write_u32(b, at.cursor_count, 0xFFFFFFFFu); }, "more than the"},
         {"huge component count", [&](auto& b) { test::write_u32(b, at.component_count, 0x7FFFFFFFu); }, "more than the"},
         {"huge name length", [&](auto& b) { test::write_u32(b, at.first_name_length, 0xFFFFFFF0u); }, "has length"},
@@ -356,13 +370,7 @@ TEST_CASE("hostile snapshots with a valid checksum are refused and change nothin
     };
     World target;
     fill_target(target);
-    for (const Case& c : cases) {
-        INFO(c.what);
-        std::vector<std::byte> damaged = bytes;
-        c.damage(damaged);
-        test::reseal(damaged);
-        CHECK_REFUSED(target, damaged, ErrorCode::BadSnapshot, c.words);
-    }
+    check_hostile(target, bytes, cases);
 }
 
 TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an observer and with reserved handles", "[snapshot][g5]") {
@@ -425,12 +433,7 @@ TEST_CASE("hostile runs of handles with a valid checksum are refused and change 
     const test::SnapshotLayout::Table& tags = *runs[2];
     REQUIRE(tags.columns == 1);
 
-    struct Case {
-        const char* what;
-        std::function<void(std::vector<std::byte>&)> damage;
-        const char* words;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<HostileCase> cases = {
         {"an unknown entity encoding", [&](auto& d) { test::write_u32(d, a.entity_encoding, 7); }, "entities have unknown encoding 7"},
         {"a huge run count", [&](auto& d) { test::write_u32(d, a.entity_encoding + 4, 0xFFFFFFFFu); }, "more than the"},
         {"an empty run", [&](auto& d) { test::write_u32(d, a.first_run + 4, 0); }, "is empty"},
@@ -454,13 +457,7 @@ TEST_CASE("hostile runs of handles with a valid checksum are refused and change 
     target.flush();
     for (World* world : {&source, &target}) {
         INFO((world == &source ? "into the world it came from" : "into another world"));
-        for (const Case& c : cases) {
-            INFO(c.what);
-            std::vector<std::byte> damaged = bytes;
-            c.damage(damaged);
-            test::reseal(damaged);
-            CHECK_REFUSED(*world, damaged, ErrorCode::BadSnapshot, c.words);
-        }
+        check_hostile(*world, bytes, cases);
     }
 }
 
@@ -516,12 +513,7 @@ TEST_CASE("a churned column's ticks are stored as runs, restore to the same worl
     CHECK(state_hash(copy) == state_hash(source));
     CHECK(snapshot(copy) == bytes);
 
-    struct Case {
-        const char* what;
-        std::function<void(std::vector<std::byte>&)> damage;
-        const char* words;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<HostileCase> cases = {
         {"a huge run count", [&](auto& d) { test::write_u32(d, table->first_tick_runs + 4, 0xFFFFFFFFu); }, "more than the"},
         {"an empty run", [&](auto& d) { test::write_u32(d, first + 4, 0); }, "is empty"},
         {"runs holding fewer rows than the table", [&](auto& d) { test::write_u32(d, first + 4, 7); }, "hold 63 rows, its row count is 64"},
@@ -534,12 +526,7 @@ TEST_CASE("a churned column's ticks are stored as runs, restore to the same worl
          }, "above the column's maximum"},
     };
     for (World* world : {&source, &copy}) {
-        for (const Case& c : cases) {
-            INFO(c.what);
-            std::vector<std::byte> damaged = bytes;
-            c.damage(damaged);
-            test::reseal(damaged);
-            CHECK_REFUSED(*world, damaged, ErrorCode::BadSnapshot, c.words);
-        }
+        INFO((world == &source ? "into the world it came from" : "into a copy of it"));
+        check_hostile(*world, bytes, cases);
     }
 }
