@@ -21,15 +21,17 @@ async function openPeer(page, server) {
 // Two sessions in one page over LoopbackTransport.pair(link), each with its own world, driven
 // frame by frame with the scripted inputs. disturbAt['player:frame'] acts on that side before
 // that frame: 'cut' its link (restored once both sides have stalled 5 times) or 'corrupt' its world.
-async function playLoopback(page, { frames, link, disturbAt = {} }) {
-  return page.evaluate(async ({ frames, link, disturbAt }) => {
+// `options`: the sessions' inputDelay, maxRollback and hashEvery (2, 8, 30 unless given).
+async function playLoopback(page, { frames, link, disturbAt = {}, options = {} }) {
+  return page.evaluate(async ({ frames, link, disturbAt, options }) => {
+    const { inputDelay = 2, maxRollback = 8, hashEvery = 30 } = options;
     const { ecsia, netcode, game } = window.peer;
     const [ta, tb] = netcode.LoopbackTransport.pair(link);
     const sides = [ta, tb].map((transport, player) => {
       const g = game.createGame(ecsia, { dust: 1000 });
       const session = new netcode.RollbackSession({
         world: g.world, scheduler: g.scheduler, players: 2, localPlayer: player, inputComponent: 'input',
-        playerEntities: g.ships, inputDelay: 2, maxRollback: 8, hashEvery: 30, transport,
+        playerEntities: g.ships, inputDelay, maxRollback, hashEvery, transport,
       });
       const events = { desync: [], stall: [], resume: [] };
       for (const name of Object.keys(events)) session.on(name, (e) => events[name].push(e));
@@ -56,7 +58,7 @@ async function playLoopback(page, { frames, link, disturbAt = {} }) {
     }
     await Promise.all(sides.map(drive));
     // Both stop at `frames`: poll until each has confirmed them all and compared every hash.
-    const settled = (s) => s.session.stats.confirmedFrame === frames - 1 && s.session.stats.hashesCompared >= Math.floor(frames / 30);
+    const settled = (s) => s.session.stats.confirmedFrame === frames - 1 && s.session.stats.hashesCompared >= Math.floor(frames / hashEvery);
     for (let i = 0; i < 400 && !sides.every(settled); i += 1) {
       await Promise.all(sides.map((s) => s.session.poll()));
       await pause(10);
@@ -67,7 +69,7 @@ async function playLoopback(page, { frames, link, disturbAt = {} }) {
     }));
     for (const s of sides) { s.session.close(); s.g.scheduler.dispose(); s.g.world.dispose(); }
     return { sides: out, maxAdvanceMs };
-  }, { frames, link, disturbAt });
+  }, { frames, link, disturbAt, options });
 }
 
 const LOSSY = { latencyMs: 80, jitterMs: 30, loss: 0.05, reorder: true, seed: 3 };
@@ -88,6 +90,31 @@ test('two peers over a lossy, reordering loopback link agree on every hash and t
   expect(a.hits).toEqual(b.hits);
   expectNoPageErrors(log);
 });
+
+// Other session settings under other links: no input delay with a shallow rollback window (every
+// late input a rollback, stalls under jitter), a deep window over a slow link, hashes every 7
+// frames over a fast one. Whatever the settings and the link, the peers end equal and agree on
+// every hash.
+for (const [name, options, link] of [
+  ['no input delay, a 3-frame window', { inputDelay: 0, maxRollback: 3, hashEvery: 20 }, { latencyMs: 40, jitterMs: 40, loss: 0.1, reorder: true, seed: 11 }],
+  ['a 12-frame window over a slow link', { inputDelay: 1, maxRollback: 12, hashEvery: 25 }, { latencyMs: 120, jitterMs: 60, loss: 0.02, reorder: true, seed: 21 }],
+  ['hashes every 7 frames', { inputDelay: 3, maxRollback: 5, hashEvery: 7 }, { latencyMs: 10, jitterMs: 5, seed: 5 }],
+]) {
+  test(`settings: ${name}: the peers agree on every hash and end equal`, async ({ page }) => {
+    const log = await openPeer(page, servers.isolated);
+    const frames = 140;
+    const { sides: [a, b] } = await playLoopback(page, { frames, link, options });
+    for (const side of [a, b]) {
+      expect(side.stats.frame).toBe(frames);
+      expect(side.stats.confirmedFrame).toBe(frames - 1);
+      expect(side.stats.desyncs).toBe(0);
+      expect(side.stats.hashesCompared).toBe(Math.floor(frames / options.hashEvery));
+    }
+    expect(a.hash).toBe(b.hash);
+    expect(a.hits).toEqual(b.hits);
+    expectNoPageErrors(log);
+  });
+}
 
 test('a peer whose state was changed behind the session is reported as a desync on both sides', async ({ page }) => {
   await openPeer(page, servers.isolated);
