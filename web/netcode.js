@@ -104,7 +104,7 @@ export class RollbackSession {
   #queue = [];               // messages arrived since the last advance/poll
   #localHashes = new Map();  // frame -> our stateHash() after it
   #remoteHashes = new Map(); // frame -> Map(player -> hash)
-  #compared = new Set();     // frames whose hashes from every peer were compared
+  #compared = new Set();     // frame * 256 + player: the hashes compared already (players <= 255)
   #listeners = new Map(EVENTS.map((e) => [e, new Set()]));
   #stalled = false;
   #lastResend = -Infinity;
@@ -286,7 +286,7 @@ export class RollbackSession {
   }
 
   #takeHash({ player, frame, hash }) {
-    if (this.#compared.has(`${frame}:${player}`)) return;  // a resent hash, compared already
+    if (this.#compared.has(frame * 256 + player)) return;  // a resent hash, compared already
     if (!this.#remoteHashes.has(frame)) this.#remoteHashes.set(frame, new Map());
     this.#remoteHashes.get(frame).set(player, hash);
   }
@@ -404,7 +404,7 @@ export class RollbackSession {
       const remote = this.#remoteHashes.get(frame);
       if (remote === undefined) continue;
       for (const [player, theirs] of remote) {
-        this.#compared.add(`${frame}:${player}`);
+        this.#compared.add(frame * 256 + player);
         this.#stats.hashesCompared += 1;
         if (theirs !== hash) {
           this.#stats.desyncs += 1;
@@ -428,6 +428,6 @@ export class RollbackSession {
     const oldest = confirmed - HASH_HISTORY * this.#hashEvery;
     for (const frame of this.#localHashes.keys()) if (frame < oldest) this.#localHashes.delete(frame);
     for (const frame of this.#remoteHashes.keys()) if (frame < oldest) this.#remoteHashes.delete(frame);
-    for (const key of this.#compared) if (Number(key.slice(0, key.indexOf(':'))) < oldest) this.#compared.delete(key);
+    for (const key of this.#compared) if (key < oldest * 256) this.#compared.delete(key);
   }
 }
