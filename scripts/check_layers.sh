@@ -3,7 +3,7 @@
 # and any Emscripten include in the core. Run by scripts/test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-declare -A rank=([base]=0 [threads]=1 [entity]=1 [schema]=2 [storage]=3 [relation]=3 [query]=4 [command]=4
+declare -A rank=([base]=0 [threads]=1 [entity]=1 [schema]=2 [storage]=3 [relation]=3 [topic]=3 [query]=4 [command]=4
                  [reactivity]=5 [world]=6 [schedule]=7 [snapshot]=7 [extract]=7)
 status=0
 while IFS= read -r file; do

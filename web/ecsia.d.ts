@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'BadSnapshot'       // restore(): the bytes are not a valid snapshot (truncated, corrupt, another version)
   | 'SnapshotMismatch'  // restore(): a valid snapshot this world cannot take (a component missing or different)
   | 'UndeclaredAccess'  // a kernel touched a component its system did not declare (debug builds)
+  | 'UnknownTopic'      // no topic of that name, or the system does not consume it
   | 'OutOfMemory'       // the wasm heap cannot grow any further
   | 'KernelTrap'        // scheduler.update(): wasm code trapped on the page's thread; that frame ended there, the next runs
   | 'InternalError';    // a bug: please report it

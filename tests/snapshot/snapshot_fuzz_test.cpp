@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -100,6 +101,24 @@ void add_prefabs(World& world) {
     world.instantiate(world.define_prefab("derived", {}, base));
 }
 
+// Pending messages of a topic with two consumers at different cursors (format 8's TOPC section).
+void define_topic(World& world) { world.define_topic("ev", {{"who", FieldType::Entity}, {"v", FieldType::F32}}); }
+void add_messages(World& world) {
+    define_topic(world);
+    const TopicId ev = world.topic_id("ev");
+    TopicStore& topics = ecsia::detail::WorldAccess::topics(world);
+    topics.add_consumer(ev, "Reader");
+    topics.add_consumer(ev, "Counter");
+    for (std::uint32_t i = 0; i < 6; ++i) {
+        const struct {
+            Entity who;
+            float v;
+        } message{world.entities().alive_at(i), 1.5f * float(i)};
+        world.publish(ev, &message, sizeof message);
+    }
+    topics.consume(topics.window(ev, "Counter"), "Counter");
+    world.publish(ev, std::array<std::uint32_t, 2>{7u, 0x3f800000u});
+}
 }  // namespace
 
 TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complete restore, never a partial one",
@@ -110,6 +129,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     test::add_run_tables(source);
     add_pairs(source);
     add_prefabs(source);
+    add_messages(source);
     const std::vector<std::byte> valid = snapshot(source);
     std::size_t run_tables = 0;
     for (const auto& table : test::walk_snapshot(valid).tables) run_tables += table.runs;
@@ -120,6 +140,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     for (int i = 0; i < 9; ++i) donor_world.despawn(donor_world.entities().alive_at(static_cast<std::uint32_t>(4 * i + 1)));
     add_pairs(donor_world);
     add_prefabs(donor_world);
+    add_messages(donor_world);
     const std::vector<std::byte> donor = snapshot(donor_world);
 
     World target;
@@ -128,6 +149,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
     test::add_run_tables(target);
     add_pairs(target);
     add_prefabs(target);
+    add_messages(target);
     const std::vector<std::byte> target_state = snapshot(target);
     std::vector<std::byte> target_now = target_state;  // also holds cursor names accepted mutations added
     const std::uint64_t target_hash = state_hash(target);
@@ -190,6 +212,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
         World fresh;
         test::define_rich_components(fresh);
         define_pair_relation(fresh);
+        define_topic(fresh);
         for (std::uint32_t c = 0; c < target.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(target.cursors().name(c));
         restore(fresh, bytes);
         if (snapshot(target) != snapshot(fresh)) FAIL("mutation " << done << " was restored only in part");

@@ -20,6 +20,7 @@ const char* to_string(ErrorCode code) noexcept {
         case ErrorCode::BadSnapshot: return "BadSnapshot";
         case ErrorCode::SnapshotMismatch: return "SnapshotMismatch";
         case ErrorCode::UndeclaredAccess: return "UndeclaredAccess";
+        case ErrorCode::UnknownTopic: return "UnknownTopic";
     }
     return "Error";
 }

@@ -24,6 +24,7 @@ enum class ErrorCode {
     BadSnapshot,        // the bytes are not a valid snapshot: truncated, corrupt, another version, inconsistent
     SnapshotMismatch,   // a valid snapshot this world cannot take: a component missing or defined differently
     UndeclaredAccess,   // a kernel touched a component its system did not declare (access checks)
+    UnknownTopic,       // no topic with that name or id is defined, or a system does not consume it
 };
 
 const char* to_string(ErrorCode code) noexcept;

@@ -57,6 +57,11 @@ void CommandBuffer::add_pair(Entity subject, ComponentId relation, Entity target
     payload(bytes, bytes == nullptr ? 0 : size);
 }
 
+void CommandBuffer::publish(std::uint32_t topic, const void* bytes, std::uint32_t size) {
+    header(CommandOp::Publish, topic, kNullEntity);
+    payload(bytes, size);
+}
+
 void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity target) {
     header(CommandOp::RemovePair, 0, subject);
     words_.push_back(relation);

@@ -20,6 +20,8 @@
 //               (word 1 as for Spawn: a reserved handle, or null = an overflow instance, which
 //               takes the buffer's next pending name like an overflow spawn; the values replace or
 //               add whole components: World::instantiate)
+//   Publish     word 0's high 24 bits hold the topic id (word 1 is the null handle), then
+//               { byte size, message bytes laid out as the topic }   (topic/topic_store.hpp)
 // A pair record's subject (word 1) and target may be pending handles of the same buffer's spawns
 // and instances.
 
@@ -33,7 +35,7 @@
 
 namespace ecsia {
 
-enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8 };
+enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8, Publish = 9 };
 // A record's word 0: op | count << kCommandCountShift.
 inline constexpr std::uint32_t kCommandCountShift = 8;
 
@@ -123,6 +125,12 @@ public:
     // name comes from name_next_overflow_spawn, as for spawn()). A prefab that is dead or no
     // prefab by the merge skips the record with a diagnostic.
     void instantiate(Entity entity, Entity prefab, const ComponentValue* values, std::size_t count);
+
+    // Any thread, own buffer only. Records a message of topic `topic` (TopicId): `bytes` laid out
+    // as the topic (TopicStore), `size` its layout's size. The merge appends it to the topic in
+    // batch-id order, its entity fields' pending handles made real; an unknown topic or a wrong
+    // size skips the record with a diagnostic.
+    void publish(std::uint32_t topic, const void* bytes, std::uint32_t size);
 
     template <typename T>
     void add(Entity entity, ComponentId id, const T& value) {
@@ -238,6 +246,7 @@ public:
             case CommandOp::Set: end += 2 + 1 + (end[2] + 3) / 4; break;
             case CommandOp::AddPair: end += 2 + 1 + (end[2] + 3) / 4; break;
             case CommandOp::RemovePair: end += 2; break;
+            case CommandOp::Publish: end += 1 + (end[0] + 3) / 4; break;
             default: break;
         }
         at_ = static_cast<std::size_t>(end - words_.data());

@@ -17,6 +17,18 @@ bool names(const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
 }
 
+// Why `publisher` must run before `consumer`: the first topic it publishes that the other
+// consumes, or empty.
+std::string feeds(const SystemDesc& publisher, const SystemDesc& consumer, const TopicStore* topics) {
+    for (TopicId topic : publisher.publishes) {
+        if (std::find(consumer.consumes.begin(), consumer.consumes.end(), topic) == consumer.consumes.end()) continue;
+        const std::string name = topics != nullptr && topic < topics->size() ? topics->topic(topic).layout.name
+                                                                             : "topic " + std::to_string(topic);
+        return "'" + publisher.name + "' publishes '" + name + "', which '" + consumer.name + "' consumes";
+    }
+    return {};
+}
+
 }  // namespace
 
 // How `reader` reads `id` where another system's write of it conflicts, or nullptr. A cascade
@@ -45,7 +57,7 @@ std::string conflict_between(const SystemDesc& a, const SystemDesc& b, const Com
     return {};
 }
 
-Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& registry) {
+Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& registry, const TopicStore* topics) {
     const auto count = static_cast<std::uint32_t>(systems.size());
     std::map<std::string, std::uint32_t> by_name;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -80,7 +92,20 @@ Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& 
             const bool b_first = names(b.before, a.name) || names(a.after, b.name);
             if (a_first) add_edge(i, j, "declared before/after '" + a.name + "'");
             if (b_first) add_edge(j, i, "declared before/after '" + b.name + "'");
-            if (!a_first && !b_first) {
+            if (a_first || b_first) continue;
+            // A consumer follows the publishers of what it consumes, whatever the registration order.
+            std::string a_feeds_b = feeds(a, b, topics);
+            std::string b_feeds_a = feeds(b, a, topics);
+            if (!a_feeds_b.empty() && !b_feeds_a.empty()) {
+                throw Error(ErrorCode::BadPlan, a_feeds_b + ", and " + b_feeds_a +
+                                                    ": declare before/after to say which runs first (the other "
+                                                    "sees those messages the next frame)");
+            }
+            if (!a_feeds_b.empty()) {
+                add_edge(i, j, std::move(a_feeds_b));
+            } else if (!b_feeds_a.empty()) {
+                add_edge(j, i, std::move(b_feeds_a));
+            } else {
                 std::string conflict = conflict_between(a, b, registry);
                 if (!conflict.empty()) add_edge(i, j, conflict + "; registration order puts '" + a.name + "' first");
             }
@@ -121,7 +146,7 @@ Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& 
         for (std::uint32_t i = 0; i < count; ++i) {
             if (indegree[i] != 0) cycle += (cycle.empty() ? "'" : ", '") + systems[i].name + "'";
         }
-        throw Error(ErrorCode::BadPlan, "the before/after declarations form a cycle among systems " + cycle);
+        throw Error(ErrorCode::BadPlan, "the before/after declarations and topics form a cycle among systems " + cycle);
     }
     for (std::uint32_t i = 0; i < count; ++i) {
         if (plan.waves.size() <= plan.wave_of[i]) plan.waves.resize(plan.wave_of[i] + 1);

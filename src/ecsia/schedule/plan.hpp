@@ -31,9 +31,12 @@ struct Plan {
     std::string explain(const std::vector<SystemDesc>& systems) const;
 };
 
-// Throws BadPlan for an unknown before/after name or a cycle (naming the systems in it), and
-// DuplicateName for two systems with one name.
-Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& registry);
+// A system that publishes a topic runs before the systems that consume it (unless before/after
+// says otherwise). Throws BadPlan for an unknown before/after name or a cycle (naming the systems
+// in it; two systems that each consume what the other publishes are one), and DuplicateName for
+// two systems with one name. `topics` names topics in reasons (null: by id).
+Plan make_plan(const std::vector<SystemDesc>& systems, const ComponentRegistry& registry,
+               const TopicStore* topics = nullptr);
 
 // Whether a and b may share a wave, and if not, a sentence saying why (empty when compatible).
 std::string conflict_between(const SystemDesc& a, const SystemDesc& b, const ComponentRegistry& registry);

@@ -27,6 +27,7 @@ public:
     ~Impl();
 
     void add_system(SystemDesc system);
+    void remove_system(std::string_view name);
     const Plan& plan();
     void update(float dt);
     void begin_frame(float dt);
@@ -50,6 +51,10 @@ public:
     // the world, so that a snapshot carries it and a fresh scheduler resumes from it)
     std::vector<std::uint32_t> cursor_slots_;
     std::vector<Tick> run_tick_;                        // by system: tick of its run this frame
+    // by system: the messages of its consumed topics it sees in this frame's run (fixed when the
+    // run begins, marked seen when it ends), and a kernel's views over them
+    std::vector<std::vector<TopicWindow>> windows_;
+    std::vector<std::vector<TopicMessages>> messages_;
 #if ECSIA_ACCESS_CHECKS
     std::vector<std::unique_ptr<DeclaredAccess>> access_;  // by system: what its chunks may touch
 #endif
@@ -117,6 +122,9 @@ private:
     void merge_main_thread_writes(std::uint32_t s);
     void check_cascade(const SystemDesc& system) const;
     void check_lookups(const SystemDesc& system) const;
+    void check_topics(const SystemDesc& system) const;
+    void open_windows(std::uint32_t s);
+    void close_windows(std::uint32_t s);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
     bool start_steps();
@@ -204,6 +212,7 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     }
     check_cascade(system);
     check_lookups(system);
+    check_topics(system);
     if (!system.query_set) {
         system.query = QueryDesc{};
         system.query.with = system.reads;
@@ -241,15 +250,78 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     access->registry = &world_->components();
     access_.push_back(std::move(access));
 #endif
+    for (TopicId topic : system.consumes) detail::WorldAccess::topics(*world_).add_consumer(topic, system.name);
     systems_.push_back(std::move(system));
     run_tick_.push_back(0);
+    windows_.emplace_back();
+    messages_.emplace_back();
     plan_valid_ = false;
+}
+
+void Scheduler::Impl::remove_system(std::string_view name) {
+    world();
+    if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
+    if (in_frame()) throw Error(ErrorCode::WrongPhase, "remove_system during a frame");
+    const auto it = std::find_if(systems_.begin(), systems_.end(), [&](const SystemDesc& s) { return s.name == name; });
+    if (it == systems_.end()) throw Error(ErrorCode::UnknownSystem, "no system named '" + std::string(name) + "' to remove");
+    const auto s = static_cast<std::size_t>(it - systems_.begin());
+    // Its cursor slot stays in the world (slots are never removed); its topic cursors go, so
+    // the messages only it had left to read are dropped.
+    if (!systems_[s].consumes.empty()) detail::WorldAccess::topics(*world_).remove_consumer(systems_[s].name);
+    auto erase = [s](auto& list) { list.erase(list.begin() + static_cast<std::ptrdiff_t>(s)); };
+    erase(systems_);
+    erase(queries_);
+    erase(runs_once_);
+    erase(cascades_);
+    erase(cursor_slots_);
+    erase(run_tick_);
+    erase(windows_);
+    erase(messages_);
+#if ECSIA_ACCESS_CHECKS
+    erase(access_);
+#endif
+    plan_valid_ = false;
+}
+
+void Scheduler::Impl::check_topics(const SystemDesc& system) const {
+    const TopicStore& topics = world_->topics();
+    for (const auto* list : {&system.publishes, &system.consumes}) {
+        for (TopicId topic : *list) {
+            if (topic >= topics.size()) {
+                throw Error(ErrorCode::UnknownTopic, "system '" + system.name + "' " +
+                                                         (list == &system.publishes ? "publishes" : "consumes") +
+                                                         " topic id " + std::to_string(topic) + ", which is not defined");
+            }
+        }
+    }
+}
+
+// A consumer's run sees the messages published before it began, and marks them seen when it
+// ends: each message reaches each consumer once (topic/topic_store.hpp).
+void Scheduler::Impl::open_windows(std::uint32_t s) {
+    const SystemDesc& system = systems_[s];
+    std::vector<TopicWindow>& windows = windows_[s];
+    windows.clear();
+    messages_[s].clear();
+    if (system.consumes.empty()) return;
+    const TopicStore& topics = world_->topics();
+    for (TopicId topic : system.consumes) {
+        windows.push_back(topics.window(topic, system.name));
+        if (!plan_.main_thread[s]) messages_[s].push_back(topics.view(windows.back()));
+    }
+}
+
+void Scheduler::Impl::close_windows(std::uint32_t s) {
+    TopicStore& topics = detail::WorldAccess::topics(*world_);
+    for (const TopicWindow& window : windows_[s]) topics.consume(window, systems_[s].name);
+    windows_[s].clear();
+    messages_[s].clear();
 }
 
 const Plan& Scheduler::Impl::plan() {
     const World& world = this->world();
     if (!plan_valid_) {
-        plan_ = make_plan(systems_, world.components());
+        plan_ = make_plan(systems_, world.components(), &world.topics());
         plan_valid_ = true;
     }
     return plan_;
@@ -275,6 +347,10 @@ void Scheduler::Impl::begin_frame(float dt) {
     if (state_ == FrameState::Stalled) recover_from_stall();
     if (world_->phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
     plan();
+    // A restore may have brought topics without this scheduler's consumers: they start now.
+    for (const SystemDesc& system : systems_) {
+        for (TopicId topic : system.consumes) detail::WorldAccess::topics(*world_).add_consumer(topic, system.name);
+    }
     set_state(FrameState::Running);
     world_->diagnostics().begin_frame();  // a diagnostic repeated frame after frame is said once, with a count
     dt_ = dt;
@@ -376,6 +452,7 @@ FrameStatus Scheduler::Impl::run_waves() {
     set_state(FrameState::Idle);
     ++frames_;
     detail::WorldAccess::cursors(*world_).count_frame();
+    detail::WorldAccess::topics(*world_).trim();  // what every consumer has seen
     capture_extracts();
     // The frame's last system ran at the world's tick; writes made between frames (a page's
     // set(), a test's direct access) must be newer than every system's last run, so that
@@ -394,6 +471,8 @@ void Scheduler::Impl::run_main_thread_systems(const std::vector<std::uint32_t>& 
         // A throwing system ends only itself, like a failing batch: what it did before it threw
         // stands (it had full access to the world), and the frame goes on.
         const std::string& name = systems_[s].name;
+        open_windows(s);
+        detail::WorldAccess::set_consumer(*world_, &name, windows_[s], systems_[s].publishes);
         try {
             const Diagnostics::Source source(world_->diagnostics(), name);  // gone before a handler runs
             run_main_thread_system(s);
@@ -405,6 +484,8 @@ void Scheduler::Impl::run_main_thread_systems(const std::vector<std::uint32_t>& 
                                                        "; what it did before stands, and the frame goes on");
         }
         if (world_ == nullptr) return;
+        detail::WorldAccess::set_consumer(*world_, nullptr, {}, {});
+        close_windows(s);  // seen, also when it threw: a message never reaches a consumer twice
         // Its writes through chunks count, also when it threw or disposed the scheduler.
         merge_main_thread_writes(s);
         if (dispose_requested_) return;
@@ -572,6 +653,7 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     for (std::uint32_t s : wave) {
         if (plan_.main_thread[s]) continue;
         run_tick_[s] = detail::WorldAccess::advance_tick(*world_);
+        open_windows(s);
         const std::size_t first = bounds_.size();
         if (runs_once_[s]) {
             append_single_batch(s, bounds_);
@@ -698,6 +780,10 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     context.notes = &batch.notes;
     context.world = world_;
     context.lookups = systems_[batch.system].lookups;
+    context.topics = &world_->topics();
+    context.publishes = systems_[batch.system].publishes;
+    context.consumed = windows_[batch.system];
+    context.consumed_messages = messages_[batch.system];
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif
@@ -720,6 +806,12 @@ void Scheduler::Impl::finish_wave(bool merge_results) {
     detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
     merge_.merge(*world_, batches_, run_tick_, systems_, merge_results);
+    if (merge_results && wave_ < plan_.waves.size()) {
+        // Every worker system of the wave ran (with or without rows): its messages are seen.
+        for (std::uint32_t s : plan_.waves[wave_]) {
+            if (!plan_.main_thread[s]) close_windows(s);
+        }
+    }
     if (merge_results) {
         for (const Batch* batch : merge_.merged()) {
             detail::WorldAccess::cursors(*world_).set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
@@ -867,6 +959,12 @@ void Scheduler::Impl::dispose_now() {
     } else {
         abandon_frame("the scheduler was disposed");
     }
+    // Its systems consume nothing more: messages only they had left to read are dropped.
+    if (world_ != nullptr) {
+        for (const SystemDesc& system : systems_) {
+            if (!system.consumes.empty()) detail::WorldAccess::topics(*world_).remove_consumer(system.name);
+        }
+    }
     // Counts of repeated diagnostics not yet said are said now: no later frame will.
     if (world_ != nullptr) world_->diagnostics().flush_repeats();
     set_state(FrameState::Disposed);
@@ -884,6 +982,7 @@ Scheduler::Scheduler(World& world, SchedulerOptions options) : impl_(std::make_u
 Scheduler::~Scheduler() = default;
 
 void Scheduler::add_system(SystemDesc system) { impl_->add_system(std::move(system)); }
+void Scheduler::remove_system(std::string_view name) { impl_->remove_system(name); }
 const std::vector<SystemDesc>& Scheduler::systems() const noexcept { return impl_->systems_; }
 const Plan& Scheduler::plan() { return impl_->plan(); }
 std::string Scheduler::explain_plan() { return impl_->plan().explain(impl_->systems_); }

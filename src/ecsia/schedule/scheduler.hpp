@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ecsia/extract/extract_buffer.hpp"
@@ -114,6 +115,9 @@ public:
     // Throws UnknownComponent, DuplicateName, BadDefinition (no body, or more than one of a
     // kernel, a main-thread function and a main-thread chunk function), WrongPhase during a frame.
     void add_system(SystemDesc system);
+    // Removes the system named `name` between frames (UnknownSystem when there is none, WrongPhase
+    // during a frame). Its topic cursors go with it: messages only it had left to read are dropped.
+    void remove_system(std::string_view name);
     const std::vector<SystemDesc>& systems() const noexcept;
     // Throws BadPlan for cycles and unknown names.
     const Plan& plan();

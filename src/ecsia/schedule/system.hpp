@@ -19,6 +19,7 @@
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 namespace ecsia {
 
@@ -38,6 +39,26 @@ struct KernelContext {
     // sets them; null: lookups refused).
     const World* world = nullptr;
     std::span<const ComponentId> lookups = {};
+    // The system's topics (the scheduler sets them): what publish() may publish, and the messages
+    // messages() returns, one view per consumed topic, fixed before the wave.
+    const TopicStore* topics = nullptr;
+    std::span<const TopicId> publishes = {};
+    std::span<const TopicWindow> consumed = {};
+    std::span<const TopicMessages> consumed_messages = {};
+
+    // The messages of `topic` this system has not seen yet: those published since its previous
+    // run (by earlier systems of this frame, later ones of the last), in publication order. Every
+    // batch of the system gets the same. UnknownTopic unless the system declares it in consumes.
+    const TopicMessages& messages(TopicId topic) const;
+    // Publishes a message of a topic the system declares in publishes (UnknownTopic otherwise;
+    // BadValue for a size that is not the topic's). It joins the topic at the merge, in batch-id
+    // order, after the messages of the batches before; an entity field may hold a handle this
+    // batch spawned (made real at the merge).
+    void publish(TopicId topic, const void* bytes, std::size_t size);
+    template <typename T>
+    void publish(TopicId topic, const T& message) {
+        publish(topic, &message, sizeof(T));
+    }
 
     // Any live entity's value of `id`, one of the system's lookups (BadValue otherwise), as the
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
@@ -145,6 +166,13 @@ struct SystemDesc {
     // values whatever the thread count. A system cannot look up a component it writes (another
     // batch of it could be writing the row being read).
     std::vector<ComponentId> lookups;
+    // Topics (World::define_topic) whose messages the system publishes (a kernel through
+    // KernelContext::publish, a main-thread system through World::publish) and consumes
+    // (KernelContext::messages, World::messages). The planner runs a consumer after the systems
+    // that publish what it consumes, unless before/after says otherwise (then it sees their
+    // messages next frame). Each consumer sees each message exactly once.
+    std::vector<TopicId> publishes;
+    std::vector<TopicId> consumes;
 };
 
 }  // namespace ecsia

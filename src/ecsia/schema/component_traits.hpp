@@ -5,6 +5,8 @@
 //   ECSIA_COMPONENT(Position, "position", x, y)
 //   struct Frozen {};
 //   ECSIA_TAG(Frozen, "frozen")
+//   struct Hit { ecsia::Entity target; float damage; };
+//   ECSIA_TOPIC(Hit, "hit", target, damage)     (a topic's message: World::topic<Hit>())
 //
 // The macro records each member's type and offsetof, so the descriptor matches the struct exactly.
 
@@ -75,3 +77,6 @@ ComponentDesc describe_struct(const char* name, std::vector<FieldDesc> fields) {
         static_assert(std::is_empty_v<T>, "a tag is an empty struct");                                        \
         static ::ecsia::ComponentDesc describe() { return ::ecsia::detail::describe_struct<T>(name_literal, {}); } \
     };
+
+// A topic's message struct is reflected as a component's is; the name is the topic's.
+#define ECSIA_TOPIC(T, name_literal, ...) ECSIA_COMPONENT(T, name_literal, __VA_ARGS__)

@@ -1,5 +1,5 @@
 #pragma once
-// The snapshot byte format, version 7 (docs/SNAPSHOT.md says the same in prose). Every integer is
+// The snapshot byte format, version 8 (docs/SNAPSHOT.md says the same in prose). Every integer is
 // little-endian; strings are u32 length + UTF-8 bytes. The only padding: `pad` below, zero bytes
 // up to the next offset (from the snapshot's first byte) that is a multiple of 8, before each
 // array of rows, so arrays lie 8-aligned as they do in memory (the JS API copies them straight
@@ -11,7 +11,7 @@
 //    12  u32    flags, 0
 //    16  u64    payload bytes (all bytes after the header)
 //    24  u64    Checksum (checksum.hpp) of the payload
-//   payload: seven sections in this order, each  u32 tag | u64 body bytes | body
+//   payload: eight sections in this order, each  u32 tag | u64 body bytes | body
 //     "WRLD"  u32 index_bits | u32 max_entities | u32 tick | u64 frames
 //             u32 cursors | per cursor: str system name, u32 last-run tick
 //     "COMP"  u32 components | per component: str name, u32 size, u32 alignment, u32 fields,
@@ -42,6 +42,11 @@
 //     "PFAB"  u32 prefabs | per prefab, in definition order: u32 prefab handle, str name
 //             (version 6; the prefabs' rows, with the Prefab tag, are in TABL like any other;
 //             every row with the tag has exactly one name, and names are unique)
+//     "TOPC"  u32 topics | per topic, in definition order: str name, u32 fields, per field: str
+//             name, u8 FieldType | u64 first message's sequence | u32 messages | u32 consumers,
+//             per consumer in the order they were added: str system name, u64 cursor (first ..
+//             first + messages) | per field: messages x field size bytes (unpadded)
+//             (version 8: the messages not every consumer has seen, topic/topic_store.hpp)
 //
 // Both targets (x86-64 and wasm32) are little-endian, so column bytes and tick arrays are copied
 // as they are in memory; a big-endian port would need to swap them.
@@ -55,7 +60,7 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 7;
+inline constexpr std::uint32_t kFormatVersion = 8;
 // What `pad` aligns arrays of rows to.
 inline constexpr std::size_t kArrayAlignment = 8;
 inline constexpr std::size_t kHeaderSize = 32;
@@ -77,6 +82,7 @@ inline constexpr std::uint32_t kTableSection = tag("TABL");
 inline constexpr std::uint32_t kPendingSection = tag("PEND");
 inline constexpr std::uint32_t kPairSection = tag("PAIR");
 inline constexpr std::uint32_t kPrefabSection = tag("PFAB");
+inline constexpr std::uint32_t kTopicSection = tag("TOPC");
 
 inline constexpr std::uint32_t kTicksPerRow = 0;
 inline constexpr std::uint32_t kTicksUniform = 1;

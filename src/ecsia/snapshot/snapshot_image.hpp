@@ -81,6 +81,9 @@ struct SnapshotImage {
     std::unique_ptr<RelationStore> relations;
     // The prefab names, in definition order, checked against the snapshot's entities and tables.
     std::vector<World::PrefabName> prefab_names;
+    // Every topic of the world, by its id: the snapshot's messages and consumers (a topic the
+    // snapshot lacks: none), each layout the world's own.
+    std::vector<TopicStore::Topic> topics;
 };
 
 class SnapshotInput;

@@ -693,6 +693,54 @@ void read_prefabs(SectionReader r, const World& world, SnapshotImage& image) {
     }
 }
 
+// Topics: each one this world defines, with the same fields; cursors between the first message
+// kept and the end; the messages' bytes.
+void read_topics(SectionReader r, const World& world, SnapshotImage& image) {
+    const TopicStore& store = world.topics();
+    image.topics.assign(store.size(), TopicStore::Topic{});
+    std::vector<bool> seen(store.size(), false);
+    const std::uint32_t topics = r.count("the number of topics", 25);
+    for (std::uint32_t t = 0; t < topics; ++t) {
+        const std::string name(r.name("a topic's name"));
+        const TopicId id = store.find(name);
+        if (id == kNoTopic) mismatch("snapshot has topic '" + name + "', which this world does not define (define it, with the same fields, before restoring)");
+        if (seen[id]) r.fail("topic '" + name + "' is listed twice");
+        seen[id] = true;
+        const ComponentDesc& layout = store.topic(id).layout;
+        const std::uint32_t fields = r.count("a topic's number of fields", 6);
+        bool same = fields == layout.fields.size();
+        for (std::uint32_t f = 0; f < fields; ++f) {
+            const std::string_view field = r.name("a topic field's name");
+            const std::uint8_t type = r.u8("a topic field's type");
+            same = same && layout.fields[f].name == field && static_cast<std::uint8_t>(layout.fields[f].type) == type;
+        }
+        if (!same) mismatch("topic '" + name + "' is defined with other fields here than in the snapshot");
+        TopicStore::Topic& topic = image.topics[id];
+        topic.first = r.u64("a topic's first sequence");
+        topic.count = r.u32("a topic's message count");
+        const std::uint32_t consumers = r.count("a topic's number of consumers", 13);
+        for (std::uint32_t c = 0; c < consumers; ++c) {
+            TopicStore::Consumer consumer{std::string(r.name("a consumer's name")), r.u64("a consumer's cursor")};
+            if (consumer.cursor < topic.first || consumer.cursor > topic.first + topic.count) {
+                r.fail("consumer '" + consumer.name + "' of topic '" + name + "' is at message " + str(consumer.cursor) +
+                       ", outside the " + str(topic.count) + " kept from " + str(topic.first));
+            }
+            for (const TopicStore::Consumer& earlier : topic.consumers) {
+                if (earlier.name == consumer.name) r.fail("consumer '" + consumer.name + "' of topic '" + name + "' is listed twice");
+            }
+            topic.consumers.push_back(std::move(consumer));
+        }
+        if (topic.count != 0 && topic.consumers.empty()) r.fail("topic '" + name + "' keeps messages without consumers");
+        topic.fields.resize(layout.fields.size());
+        for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+            const std::uint64_t size = std::uint64_t(topic.count) * field_size(layout.fields[f].type);
+            const std::byte* bytes = r.take(size, "a topic field's messages");
+            topic.fields[f].assign(bytes, bytes + size);
+        }
+    }
+    r.expect_end();
+}
+
 }  // namespace
 
 SnapshotImage read_snapshot(const World& world, std::span<const std::byte> bytes) {
@@ -728,6 +776,7 @@ SnapshotImage read_snapshot(const World& world, SnapshotInput& bytes, RestoreSpa
     read_pending(sections.next(fmt::kPendingSection, "PEND"), components, image);
     read_pairs(sections.next(fmt::kPairSection, "PAIR"), world, image);
     read_prefabs(sections.next(fmt::kPrefabSection, "PFAB"), world, image);
+    read_topics(sections.next(fmt::kTopicSection, "TOPC"), world, image);
     sections.expect_end();
     if (bytes.pulled()) check_checksum(bytes);
     return image;

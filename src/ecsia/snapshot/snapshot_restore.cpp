@@ -167,6 +167,15 @@ void commit_snapshot(World& world, SnapshotImage& image) {
     Access::pending_changes(world).swap(image.pending);
     Access::relations(world) = std::move(*image.relations);
     Access::prefab_names(world).swap(image.prefab_names);
+    std::vector<TopicStore::Topic>& topics = Access::topics(world);
+    for (std::size_t id = 0; id < topics.size(); ++id) {
+        TopicStore::Topic& topic = topics[id];
+        TopicStore::Topic& saved = image.topics[id];
+        topic.fields.swap(saved.fields);
+        topic.first = saved.first;
+        topic.count = saved.count;
+        topic.consumers.swap(saved.consumers);
+    }
     Access::cursor_names(cursors).swap(cursor_names);
     Access::cursor_ticks(cursors).swap(cursor_ticks);
     Access::frames(cursors) = image.frames;

@@ -374,6 +374,28 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         w.str(prefab.name);
     }
     w.end_section(section);
+
+    section = w.begin_section(fmt::kTopicSection);
+    const TopicStore& topics = world.topics();
+    w.u32(topics.size());
+    for (TopicId id = 0; id < topics.size(); ++id) {
+        const TopicStore::Topic& topic = topics.topic(id);
+        w.str(topic.layout.name);
+        w.u32(static_cast<std::uint32_t>(topic.layout.fields.size()));
+        for (const FieldDesc& field : topic.layout.fields) {
+            w.str(field.name);
+            w.u8(static_cast<std::uint8_t>(field.type));
+        }
+        w.u64(topic.first);
+        w.u32(topic.count);
+        w.u32(static_cast<std::uint32_t>(topic.consumers.size()));
+        for (const TopicStore::Consumer& consumer : topic.consumers) {
+            w.str(consumer.name);
+            w.u64(consumer.cursor);
+        }
+        for (const std::vector<std::byte>& field : topic.fields) w.external(field.data(), field.size());
+    }
+    w.end_section(section);
     w.finish(checksum);
 }
 

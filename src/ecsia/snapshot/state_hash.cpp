@@ -88,6 +88,30 @@ std::uint64_t state_hash(const World& world) {
             hasher.bytes(prefab.name.data(), prefab.name.size());
         }
     }
+    // Pending messages after the prefabs, only for topics that keep any (a world without them
+    // hashes as before topics existed), in name order: the name, the count, each consumer's name
+    // and how many of the messages it has seen (sequence numbers themselves are not observable),
+    // then the messages field by field.
+    const TopicStore& topics = world.topics();
+    std::vector<TopicId> pending_topics;
+    for (TopicId id = 0; id < topics.size(); ++id) {
+        if (topics.topic(id).count != 0) pending_topics.push_back(id);
+    }
+    std::sort(pending_topics.begin(), pending_topics.end(),
+              [&](TopicId a, TopicId b) { return topics.topic(a).layout.name < topics.topic(b).layout.name; });
+    for (TopicId id : pending_topics) {
+        const TopicStore::Topic& topic = topics.topic(id);
+        hasher.u32(static_cast<std::uint32_t>(topic.layout.name.size()));
+        hasher.bytes(topic.layout.name.data(), topic.layout.name.size());
+        hasher.u32(topic.count);
+        hasher.u32(static_cast<std::uint32_t>(topic.consumers.size()));
+        for (const TopicStore::Consumer& consumer : topic.consumers) {
+            hasher.u32(static_cast<std::uint32_t>(consumer.name.size()));
+            hasher.bytes(consumer.name.data(), consumer.name.size());
+            hasher.u32(static_cast<std::uint32_t>(std::max(consumer.cursor, topic.first) - topic.first));
+        }
+        for (const std::vector<std::byte>& field : topic.fields) hasher.bytes(field.data(), field.size());
+    }
     return hasher.value();
 }
 

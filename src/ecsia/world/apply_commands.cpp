@@ -392,6 +392,7 @@ private:
 
     void apply_single(const CommandRecord& record) {
         if (record.op == CommandOp::Instantiate) return apply_instantiate(record);
+        if (record.op == CommandOp::Publish) return apply_publish(record);
         const Entity entity = resolve(record.entity);
         if (!world_.is_alive(entity)) return skip(1, nullptr);
         if (record.op == CommandOp::Despawn) {
@@ -420,6 +421,30 @@ private:
         } else {
             return skip(1, "a record with an unknown op code");
         }
+        ++stats_.applied;
+    }
+
+    // A message joins its topic in merge order; entity fields naming this buffer's pending spawns
+    // get their real handles (a pending handle of another buffer refuses the record).
+    void apply_publish(const CommandRecord& record) {
+        const TopicStore::Topic& topic = world_.topics_.topic(record.count);
+        const std::uint32_t size = record.body[0];
+        if (size != topic.layout.size) {
+            throw Error(ErrorCode::BadValue, "a message of " + std::to_string(size) + " bytes for topic '" + topic.layout.name +
+                                                 "', whose messages are " + std::to_string(topic.layout.size));
+        }
+        const auto* bytes = reinterpret_cast<const std::byte*>(record.body + 1);
+        scratch_.clear();
+        for (const FieldDesc& field : topic.layout.fields) {
+            if (field.type != FieldType::Entity) continue;
+            Entity e;
+            std::memcpy(&e.bits, bytes + field.offset, 4);
+            if (!layout().is_pending(e)) continue;
+            if (scratch_.empty() || scratch_.back().data() != bytes) bytes = scratch_.emplace_back(bytes, bytes + size).data();
+            e = resolve_field(e);
+            std::memcpy(scratch_.back().data() + field.offset, &e.bits, 4);
+        }
+        world_.topics_.publish(record.count, bytes);
         ++stats_.applied;
     }
 

@@ -27,6 +27,7 @@
 #include "ecsia/relation/relation_store.hpp"
 #include "ecsia/schema/component_registry.hpp"
 #include "ecsia/storage/table_graph.hpp"
+#include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/component_rows.hpp"
 #include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world_phase.hpp"
@@ -302,6 +303,29 @@ public:
     // Runs queued change observers and applies the commands observers recorded, until quiet.
     void flush();
 
+    // ---- topics (topic/topic_store.hpp): messages systems publish and consume, once each
+    // A topic from a struct reflected with ECSIA_TOPIC; the same name again returns its id.
+    template <typename T>
+    TopicId topic();
+    // Throws DuplicateName, or BadDefinition for no fields or a bad field (as define_component).
+    TopicId define_topic(std::string name, const std::vector<FieldSpec>& fields);
+    // Throws UnknownTopic naming the defined topics.
+    TopicId topic_id(std::string_view name) const { return topics_.id_of(name); }
+    const TopicStore& topics() const noexcept { return topics_; }
+    // Publishes a message (bytes laid out as the topic, `size` its layout's size), after every
+    // message published before it. Serial phase only (WrongPhase in a wave: a kernel publishes
+    // through KernelContext::publish); inside a main-thread system, only a topic it declares in
+    // SystemDesc::publishes (UnknownTopic). Dropped at once when no system consumes the topic.
+    void publish(TopicId topic, const void* bytes, std::size_t size);
+    template <typename T>
+    void publish(TopicId topic, const T& message) {
+        publish(topic, &message, sizeof(T));
+    }
+    // The messages of `topic` that the running main-thread system has not seen yet (it must
+    // declare the topic in SystemDesc::consumes): valid during its run, until it publishes.
+    // UnknownTopic outside such a system or for a topic it does not consume.
+    TopicMessages messages(TopicId topic) const;
+
     // ---- phase, ticks, change tracking
     // The phase and the tick are moved by the scheduler that runs a frame, never by users: it
     // advances the tick for every system run and after every frame, so that writes made between
@@ -433,6 +457,11 @@ private:
     WorldPhase phase_ = WorldPhase::Serial;
     Tick tick_ = 1;
     SystemCursors cursors_;
+    TopicStore topics_;
+    // The main-thread system running now and its windows (Scheduler; null between systems).
+    const std::string* consumer_name_ = nullptr;
+    std::span<const TopicWindow> consumer_windows_;
+    std::span<const TopicId> consumer_publishes_;
     ObserverRegistry observers_;
     mutable RelationStore relations_;
     struct PendingChange {
@@ -535,6 +564,17 @@ void World::each(Fn&& fn) {
     QueryDesc desc;
     desc.with = {component<std::remove_const_t<Ts>>()...};
     query(std::move(desc)).template each<Ts...>(std::forward<Fn>(fn));
+}
+
+template <typename T>
+TopicId World::topic() {
+    ComponentDesc layout = ComponentTraits<T>::describe();
+    const TopicId id = topics_.find(layout.name);
+    if (id == kNoTopic) return topics_.define(std::move(layout));
+    if (topics_.topic(id).layout.size != layout.size) {
+        throw Error(ErrorCode::DuplicateName, "a topic named '" + layout.name + "' exists with another layout");
+    }
+    return id;
 }
 
 }  // namespace ecsia

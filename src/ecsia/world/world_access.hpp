@@ -34,6 +34,15 @@ struct WorldAccess {
     // Moves the tick on and returns it (serial phase): a system's run, the end of a frame.
     static Tick advance_tick(World& world) { return world.advance_tick(); }
     static SystemCursors& cursors(World& world) noexcept { return world.cursors_; }
+    static TopicStore& topics(World& world) noexcept { return world.topics_; }
+    // The main-thread system that runs now, its topic windows (World::messages) and the topics it
+    // may publish (World::publish); null name: none runs. The name and the windows must outlive the call that clears them.
+    static void set_consumer(World& world, const std::string* name, std::span<const TopicWindow> windows,
+                             std::span<const TopicId> publishes) noexcept {
+        world.consumer_name_ = name;
+        world.consumer_windows_ = windows;
+        world.consumer_publishes_ = publishes;
+    }
     static ApplyStats apply(World& world, std::span<CommandBuffer* const> buffers,
                             std::span<EntityReservation* const> reservations = {}) {
         return world.apply(buffers, reservations);

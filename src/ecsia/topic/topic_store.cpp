@@ -1,0 +1,166 @@
+#include "ecsia/topic/topic_store.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ecsia/base/error.hpp"
+#include "ecsia/schema/field_type.hpp"
+
+namespace ecsia {
+
+std::size_t TopicMessages::field_index(std::string_view name) const {
+    for (std::size_t i = 0; i < layout_->fields.size(); ++i) {
+        if (layout_->fields[i].name == name) return i;
+    }
+    throw Error(ErrorCode::UnknownField, "topic '" + layout_->name + "' has no field '" + std::string(name) + "'");
+}
+
+void TopicMessages::check_field(std::size_t index, std::size_t size) const {
+    if (layout_ == nullptr || index >= layout_->fields.size()) {
+        throw Error(ErrorCode::UnknownField, "no field " + std::to_string(index) + " in these messages");
+    }
+    const FieldDesc& field = layout_->fields[index];
+    if (field_size(field.type) != size) {
+        throw Error(ErrorCode::BadValue, "field '" + field.name + "' of topic '" + layout_->name + "' is " +
+                                             std::string(field_type_name(field.type)) + ", not a " + std::to_string(size) +
+                                             "-byte type");
+    }
+}
+
+void TopicMessages::gather(std::uint32_t i, void* out, std::size_t size) const {
+    if (layout_ == nullptr || size != layout_->size) {
+        throw Error(ErrorCode::BadValue, "a message of topic '" + (layout_ ? layout_->name : std::string()) +
+                                             "' is " + std::to_string(layout_ ? layout_->size : 0) + " bytes, not " +
+                                             std::to_string(size));
+    }
+    if (i >= count_) throw Error(ErrorCode::BadValue, "message " + std::to_string(i) + " of " + std::to_string(count_));
+    for (std::size_t f = 0; f < layout_->fields.size(); ++f) {
+        const FieldDesc& field = layout_->fields[f];
+        const std::size_t bytes = field_size(field.type);
+        std::memcpy(static_cast<std::byte*>(out) + field.offset, fields_[f] + i * bytes, bytes);
+    }
+}
+
+TopicId TopicStore::define(ComponentDesc layout) {
+    if (find(layout.name) != kNoTopic) throw Error(ErrorCode::DuplicateName, "a topic named '" + layout.name + "' already exists");
+    if (layout.fields.empty()) {
+        throw Error(ErrorCode::BadDefinition, "topic '" + layout.name + "' has no fields: a message carries at least one value");
+    }
+    Topic topic;
+    topic.fields.resize(layout.fields.size());
+    topic.layout = std::move(layout);
+    topic.layout.id = static_cast<ComponentId>(topics_.size());
+    topics_.push_back(std::move(topic));
+    return static_cast<TopicId>(topics_.size() - 1);
+}
+
+TopicId TopicStore::find(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < topics_.size(); ++i) {
+        if (topics_[i].layout.name == name) return static_cast<TopicId>(i);
+    }
+    return kNoTopic;
+}
+
+TopicId TopicStore::id_of(std::string_view name) const {
+    const TopicId id = find(name);
+    if (id != kNoTopic) return id;
+    std::string known;
+    for (const Topic& topic : topics_) known += (known.empty() ? "'" : ", '") + topic.layout.name + "'";
+    throw Error(ErrorCode::UnknownTopic, "no topic named '" + std::string(name) + "' (" +
+                                             (known.empty() ? std::string("no topics are defined") : "defined: " + known) + ")");
+}
+
+const TopicStore::Topic& TopicStore::topic(TopicId id) const {
+    if (id >= topics_.size()) throw Error(ErrorCode::UnknownTopic, "no topic with id " + std::to_string(id));
+    return topics_[id];
+}
+
+void TopicStore::publish(TopicId id, const std::byte* bytes) {
+    topic(id);
+    Topic& t = topics_[id];
+    if (t.consumers.empty()) {
+        // Nobody will read it: dropped at once (it still takes its number).
+        t.first = t.end() + 1;
+        t.count = 0;
+        for (auto& column : t.fields) column.clear();
+        return;
+    }
+    for (std::size_t f = 0; f < t.layout.fields.size(); ++f) {
+        const FieldDesc& field = t.layout.fields[f];
+        const std::size_t size = field_size(field.type);
+        std::vector<std::byte>& column = t.fields[f];
+        const std::size_t at = column.size();
+        column.resize(at + size);
+        std::memcpy(column.data() + at, bytes + field.offset, size);
+    }
+    ++t.count;
+}
+
+TopicStore::Consumer* TopicStore::consumer(TopicId id, std::string_view name) noexcept {
+    for (Consumer& c : topics_[id].consumers) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+void TopicStore::add_consumer(TopicId id, std::string_view name) {
+    topic(id);
+    if (consumer(id, name) != nullptr) return;
+    topics_[id].consumers.push_back(Consumer{std::string(name), topics_[id].end()});
+}
+
+void TopicStore::remove_consumer(std::string_view name) {
+    for (Topic& t : topics_) {
+        std::erase_if(t.consumers, [&](const Consumer& c) { return c.name == name; });
+    }
+    trim();
+}
+
+bool TopicStore::has_consumer(TopicId id, std::string_view name) const noexcept {
+    if (id >= topics_.size()) return false;
+    return std::any_of(topics_[id].consumers.begin(), topics_[id].consumers.end(),
+                       [&](const Consumer& c) { return c.name == name; });
+}
+
+TopicWindow TopicStore::window(TopicId id, std::string_view name) const {
+    const Topic& t = topic(id);
+    for (const Consumer& c : t.consumers) {
+        if (c.name != name) continue;
+        // A cursor is never behind `first`: trim keeps every message a consumer has not seen.
+        const std::uint64_t begin = std::max(c.cursor, t.first);
+        return TopicWindow{id, begin, static_cast<std::uint32_t>(t.end() - begin)};
+    }
+    throw Error(ErrorCode::UnknownTopic, "'" + std::string(name) + "' does not consume topic '" + t.layout.name + "'");
+}
+
+void TopicStore::consume(const TopicWindow& window, std::string_view name) {
+    topic(window.topic);
+    if (Consumer* c = consumer(window.topic, name)) c->cursor = std::max(c->cursor, window.begin + window.count);
+}
+
+TopicMessages TopicStore::view(const TopicWindow& window) const {
+    const Topic& t = topic(window.topic);
+    std::vector<const std::byte*> fields(t.fields.size());
+    const std::uint64_t offset = window.begin - t.first;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+        fields[f] = t.fields[f].data() + offset * field_size(t.layout.fields[f].type);
+    }
+    return TopicMessages(&t.layout, window.count, std::move(fields));
+}
+
+void TopicStore::trim() {
+    for (Topic& t : topics_) {
+        std::uint64_t keep_from = t.end();
+        for (const Consumer& c : t.consumers) keep_from = std::min(keep_from, std::max(c.cursor, t.first));
+        const std::uint64_t dropped = keep_from - t.first;
+        if (dropped == 0) continue;
+        for (std::size_t f = 0; f < t.fields.size(); ++f) {
+            std::vector<std::byte>& column = t.fields[f];
+            column.erase(column.begin(), column.begin() + static_cast<std::ptrdiff_t>(dropped * field_size(t.layout.fields[f].type)));
+        }
+        t.first = keep_from;
+        t.count -= static_cast<std::uint32_t>(dropped);
+    }
+}
+
+}  // namespace ecsia

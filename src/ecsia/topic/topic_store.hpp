@@ -1,0 +1,168 @@
+#pragma once
+// The topic layer: typed messages that systems publish and other systems consume, once each.
+//
+// A topic is defined like a component (fields with types, laid out by layout_component) but holds
+// a queue of messages instead of per-entity values. Its messages are stored field by field (one
+// array per field, so a JS consumer views each as a plain typed array) and numbered by a 64-bit
+// sequence that never restarts. Each consumer (a system, by name) has a cursor: the sequence of
+// the next message it has not seen. A consumer run sees the window [cursor, end) as it was when
+// the run began and moves its cursor to that end afterwards, so it sees every message exactly
+// once. Messages every consumer's cursor has passed are dropped by trim(); a topic without
+// consumers keeps nothing (a publish is dropped at once), so nothing grows without a reader.
+//
+// Messages and cursors are world state: state_hash covers them and snapshots carry them.
+// Serial phase, coordinator thread (kernels publish through their command buffers; the merge
+// appends in batch-id order).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ecsia/base/ids.hpp"
+#include "ecsia/schema/component_desc.hpp"
+
+namespace ecsia {
+
+using TopicId = std::uint32_t;
+
+// A consumer's messages of one topic during one run: the sequences [begin, begin + count).
+struct TopicWindow {
+    TopicId topic = 0;
+    std::uint64_t begin = 0;
+    std::uint32_t count = 0;
+};
+
+// What a consumer reads: `count` messages, field by field. Valid until the topic changes (the
+// next publish or trim): during a kernel call, or a main-thread system's run.
+template <typename T>
+class TopicRange;
+
+class TopicMessages {
+public:
+    TopicMessages() = default;
+    TopicMessages(const ComponentDesc* layout, std::uint32_t count, std::vector<const std::byte*> fields)
+        : layout_(layout), count_(count), fields_(std::move(fields)) {}
+
+    std::uint32_t count() const noexcept { return count_; }
+    bool empty() const noexcept { return count_ == 0; }
+    const ComponentDesc& layout() const noexcept { return *layout_; }
+    // Field `index` (in the topic's field order) of every message; T must match its type's size.
+    template <typename T>
+    std::span<const T> field(std::size_t index) const {
+        check_field(index, sizeof(T));
+        return {reinterpret_cast<const T*>(fields_[index]), count_};
+    }
+    // The same, by field name (UnknownField when the topic has none).
+    template <typename T>
+    std::span<const T> field(std::string_view name) const {
+        return field<T>(field_index(name));
+    }
+    // Message i gathered into a struct laid out as the topic (a type reflected with
+    // ECSIA_TOPIC, the one World::topic<T>() defined the topic from).
+    template <typename T>
+    T get(std::uint32_t i) const {
+        T out{};
+        gather(i, &out, sizeof(T));
+        return out;
+    }
+    // Raw bytes of field `index` (the first message's); for bindings.
+    const std::byte* field_bytes(std::size_t index) const noexcept { return fields_[index]; }
+
+    // Every message as a T, in publication order: for (const Hit hit : messages.as<Hit>()).
+    // The range holds its own copy of the view, so it may be taken from a temporary.
+    template <typename T>
+    TopicRange<T> as() const;
+
+private:
+    std::size_t field_index(std::string_view name) const;
+    void check_field(std::size_t index, std::size_t size) const;
+    void gather(std::uint32_t i, void* out, std::size_t size) const;
+
+    const ComponentDesc* layout_ = nullptr;
+    std::uint32_t count_ = 0;
+    std::vector<const std::byte*> fields_;
+};
+
+template <typename T>
+class TopicRange {
+public:
+    explicit TopicRange(TopicMessages messages) : messages_(std::move(messages)) {}
+    struct Iterator {
+        const TopicMessages* messages;
+        std::uint32_t i;
+        T operator*() const { return messages->get<T>(i); }
+        Iterator& operator++() noexcept {
+            ++i;
+            return *this;
+        }
+        bool operator!=(const Iterator& other) const noexcept { return i != other.i; }
+    };
+    Iterator begin() const noexcept { return {&messages_, 0}; }
+    Iterator end() const noexcept { return {&messages_, messages_.count()}; }
+
+private:
+    TopicMessages messages_;
+};
+
+template <typename T>
+TopicRange<T> TopicMessages::as() const {
+    return TopicRange<T>(*this);
+}
+
+class TopicStore {
+public:
+    struct Consumer {
+        std::string name;
+        std::uint64_t cursor = 0;  // the next message this consumer has not seen
+    };
+    struct Topic {
+        ComponentDesc layout;                        // fields and their offsets in a packed message
+        std::vector<std::vector<std::byte>> fields;  // by field: count * field size bytes
+        std::uint64_t first = 0;                     // sequence of the oldest message kept
+        std::uint32_t count = 0;                     // messages kept
+        std::vector<Consumer> consumers;             // in the order they were added
+        std::uint64_t end() const noexcept { return first + count; }
+    };
+
+    // Throws DuplicateName when a topic has that name, BadDefinition for a topic without fields
+    // or a field layout_component refuses.
+    TopicId define(ComponentDesc layout);
+    // Throws UnknownTopic naming the defined topics.
+    TopicId id_of(std::string_view name) const;
+    TopicId find(std::string_view name) const noexcept;  // kNoTopic when undefined
+    // Throws UnknownTopic for an id never handed out.
+    const Topic& topic(TopicId id) const;
+    std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(topics_.size()); }
+
+    // Appends one message: `bytes` laid out as the topic's layout (layout.size bytes). Dropped at
+    // once when the topic has no consumer.
+    void publish(TopicId id, const std::byte* bytes);
+
+    // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
+    // published from now on); an existing one keeps its cursor.
+    void add_consumer(TopicId id, std::string_view name);
+    // Removes `name` as a consumer of every topic, then trims.
+    void remove_consumer(std::string_view name);
+    bool has_consumer(TopicId id, std::string_view name) const noexcept;
+    // The messages `name` has not seen yet (it must be a consumer of `id`).
+    TopicWindow window(TopicId id, std::string_view name) const;
+    // Marks a window seen: the consumer's cursor moves to its end (never backwards).
+    void consume(const TopicWindow& window, std::string_view name);
+    TopicMessages view(const TopicWindow& window) const;
+
+    // Drops the messages every consumer has seen (all of them when there is none).
+    void trim();
+
+private:
+    friend class SnapshotAccess;
+    Consumer* consumer(TopicId id, std::string_view name) noexcept;
+    std::vector<Topic> topics_;
+};
+
+inline constexpr TopicId kNoTopic = 0xFFFFFFFFu;
+
+}  // namespace ecsia
