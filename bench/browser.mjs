@@ -2,7 +2,7 @@
 // Runs the browser half of the benchmarks: serves the repository with COOP/COEP (scripts/serve.mjs),
 // opens web/bench/index.html in headless Debian Chromium through Playwright (never a downloaded
 // browser), runs each workload in the page and writes the results as JSON.
-//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor,calls,iteration,hierarchy,rollback,snapshotChurn] [--quick]
+//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor,calls,iteration,hierarchy,rollback,snapshotChurn,topics] [--quick]
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { chromium } from '@playwright/test';
 import { freePort } from '../scripts/lib/free_port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration', 'hierarchy', 'rollback', 'snapshotChurn'];
+const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration', 'hierarchy', 'rollback', 'snapshotChurn', 'topics'];
 const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
@@ -28,6 +28,7 @@ const QUICK = {
   hierarchy: { repetitions: 3, nodes: 20_000, roots: 200, reparent: 2_000, reparentFrames: 2 },
   rollback: { repetitions: 3, warmup: 20 },
   snapshotChurn: { frames: 300, repetitions: 3 },
+  topics: { repetitions: 3, entities: 100_000, settleMs: 500 },
 };
 
 function parseArgs(argv) {

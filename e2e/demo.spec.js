@@ -43,11 +43,17 @@ test('the isolated demo runs threaded, draws, and replays to the same hash at 0 
     for (const workers of [0, 2]) {
       await window.demo.reset({ seed: 7, entities: 20000, workers });
       out[workers] = await window.demo.step(30);
+      out[`events${workers}`] = window.demo.events();
     }
     return { ...out, overlay: window.demo.overlay() };
   });
   expect(hashes[0]).toMatch(/^[0-9a-f]{16}$/);
   expect(hashes[2]).toBe(hashes[0]);
+  // Move's 'crossed' messages (a topic, published on the workers) counted by the page's Events
+  // system: the same at both worker counts, and shown in the panel.
+  expect(hashes.events0.total).toBeGreaterThan(0);
+  expect(hashes.events2).toEqual(hashes.events0);
+  expect(hashes.events2.panel).toContain(`${hashes.events2.total.toLocaleString('en')} in all`);
   expect(hashes.overlay.determinism).toContain('same hash as with 0 worker(s)');
   await page.screenshot({ path: testInfo.outputPath('demo-threaded.png') });
   await testInfo.attach('demo-threaded', { path: testInfo.outputPath('demo-threaded.png'), contentType: 'image/png' });

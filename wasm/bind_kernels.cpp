@@ -19,7 +19,7 @@ std::vector<ComponentId> ids_of(const World& world, const val& spec, const char*
 }
 
 // spec: { name, kernel, kernelId, spawnsPerBatch, reads, writes, before, after, cascade (a
-// relation id, or -1), parentReads, lookups, query?: { with, without, optional, changed, added, pairs,
+// relation id, or -1), parentReads, lookups, publishes, consumes (topic names), query?: { with, without, optional, changed, added, pairs,
 // withoutPairs, prefabs } } (pair terms as ids: pair_terms_of), already checked for shape by
 // web/scheduler.js; names are resolved here, the cascade by Scheduler::add_system's checks.
 void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
@@ -39,6 +39,8 @@ void add_kernel_system(SchedulerBinding& scheduler, const val& spec) {
         if (cascade >= 0) s.cascade = static_cast<RelationId>(cascade);
         s.parent_reads = ids_of(world, spec, "parentReads", what + " parentReads");
         s.lookups = ids_of(world, spec, "lookups", what + " lookups");
+        s.publishes = topic_ids_of(world, spec["publishes"], what + " publishes");
+        s.consumes = topic_ids_of(world, spec["consumes"], what + " consumes");
         const val query = spec["query"];
         if (!query.isUndefined() && !query.isNull()) {
             s.query.with = ids_of(world, query, "with", what + " query.with");

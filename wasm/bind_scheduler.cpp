@@ -74,7 +74,8 @@ void SchedulerBinding::add_system(const std::string& name) {
 
 void SchedulerBinding::add_main_thread_system(const std::string& name, const val& reads, const val& writes,
                                               const val& before, const val& after, const val& run, QueryBinding* query,
-                                              int cascade, const val& parent_reads) {
+                                              int cascade, const val& parent_reads, const val& publishes,
+                                              const val& consumes) {
     if (run.typeOf().as<std::string>() != "function") {
         throw Error(ErrorCode::BadValue, "system '" + name + "' needs a run(world, dt) function");
     }
@@ -86,6 +87,8 @@ void SchedulerBinding::add_main_thread_system(const std::string& name, const val
     system.after = names_of(after, "system '" + name + "' after");
     system.cascade = cascade < 0 ? kNoComponent : static_cast<RelationId>(cascade);
     system.parent_reads = component_ids_of(world_.world().components(), parent_reads, "system '" + name + "' parentReads");
+    system.publishes = topic_ids_of(world_.world(), publishes, "system '" + name + "' publishes");
+    system.consumes = topic_ids_of(world_.world(), consumes, "system '" + name + "' consumes");
     if (query == nullptr) {
         system.main_thread = [run](World&, float dt) { run(dt, 0); };
     } else {
@@ -263,6 +266,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .constructor(&ecsia::wasm::make_scheduler, emscripten::allow_raw_pointers())
         .function("addSystem", &Guarded<&SchedulerBinding::add_system>::call)
         .function("addMainThreadSystem", &Guarded<&SchedulerBinding::add_main_thread_system>::call, emscripten::allow_raw_pointers())
+        .function("removeSystem", &Guarded<&SchedulerBinding::remove_system>::call)
         .function("step", &Guarded<&SchedulerBinding::step>::call)
         .function("beginAndStep", &Guarded<&SchedulerBinding::begin_and_step>::call)
         .function("fenceAddress", &Guarded<&SchedulerBinding::fence_address>::call)

@@ -130,6 +130,28 @@ val WorldBinding::relation_info(const std::string& name) const {
     return info;
 }
 
+std::uint32_t WorldBinding::define_topic(const std::string& name, const val& fields) {
+    return world_->define_topic(name, field_specs("topic", name, fields));  // DuplicateName, BadDefinition
+}
+
+val WorldBinding::topic_info(const std::string& name) const {
+    const ComponentDesc& layout = world_->topics().topic(world_->topic_id(name)).layout;
+    val info = val::object();
+    info.set("id", world_->topic_id(name));
+    info.set("name", name);
+    info.set("size", layout.size);
+    info.set("alignment", layout.alignment);
+    info.set("tag", false);
+    info.set("fields", fields_info(layout));
+    return info;
+}
+
+val WorldBinding::topic_names() const {
+    val names = val::array();
+    for (TopicId id = 0; id < world_->topics().size(); ++id) names.call<void>("push", world_->topics().topic(id).layout.name);
+    return names;
+}
+
 val WorldBinding::relation_names() const {
     val names = val::array();
     for (const RelationStore::Relation& relation : world_->relations().all()) {
@@ -377,6 +399,9 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("defineRelation", &Guarded<&WorldBinding::define_relation>::call)
         .function("relationInfo", &Guarded<&WorldBinding::relation_info>::call)
         .function("relationNames", &Guarded<&WorldBinding::relation_names>::call)
+        .function("defineTopic", &Guarded<&WorldBinding::define_topic>::call)
+        .function("topicInfo", &Guarded<&WorldBinding::topic_info>::call)
+        .function("topicNames", &Guarded<&WorldBinding::topic_names>::call)
         .function("definePrefab", &Guarded<&WorldBinding::define_prefab>::call)
         .function("prefab", &Guarded<&WorldBinding::prefab>::call)
         .function("prefabName", &Guarded<&WorldBinding::prefab_name>::call)

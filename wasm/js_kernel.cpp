@@ -168,7 +168,8 @@ EMSCRIPTEN_KEEPALIVE char* ecsia_kernel_error_buffer(std::uint32_t bytes) {
 
 // The world's components and relations as JSON (NUL-terminated, valid until this thread's next
 // call), in id order:
-// {"indexBits":22,"components":[{"id":2,"name":"position","size":8,"fields":[["x","f32",0],...]},...]}
+// {"indexBits":22,"components":[{"id":2,"name":"position","size":8,"fields":[["x","f32",0],...]},...],
+//  "topics":[{"id":0,"name":"hit","size":8,"fields":[["target","entity",0],...]},...]}
 // A relation's entry has "relation":true, its options, and its pair data's size and fields.
 // The registry only changes on the serial slot, so reading it during a wave is safe.
 EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) {
@@ -195,6 +196,23 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) 
             ecsia::wasm::append_json_string(json, desc.fields[f].name);
             json += ",\"" + std::string(ecsia::field_type_name(desc.fields[f].type)) + "\"," +
                     std::to_string(desc.fields[f].offset) + ']';
+        }
+        json += "]}";
+    }
+    json += "],\"topics\":[";
+    const ecsia::TopicStore& topics = world->topics();
+    for (ecsia::TopicId id = 0; id < topics.size(); ++id) {
+        const ecsia::ComponentDesc& layout = topics.topic(id).layout;
+        if (id != 0) json += ',';
+        json += "{\"id\":" + std::to_string(id) + ",\"name\":";
+        ecsia::wasm::append_json_string(json, layout.name);
+        json += ",\"size\":" + std::to_string(layout.size) + ",\"fields\":[";
+        for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+            if (f != 0) json += ',';
+            json += '[';
+            ecsia::wasm::append_json_string(json, layout.fields[f].name);
+            json += ",\"" + std::string(ecsia::field_type_name(layout.fields[f].type)) + "\"," +
+                    std::to_string(layout.fields[f].offset) + ']';
         }
         json += "]}";
     }
@@ -242,6 +260,8 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     system.cascade = spec.cascade;
     system.parent_reads = spec.parent_reads;
     system.lookups = spec.lookups;
+    system.publishes = spec.publishes;
+    system.consumes = spec.consumes;
     QueryDesc query = std::move(spec.query);
     std::vector<ComponentId> with = query.with;
     for (const Declared& d : declared) with.push_back(d.id);
@@ -261,17 +281,20 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
     // Whether a batch already reported what the debug check found: once per system is enough.
     auto check_reported = std::make_shared<std::atomic<bool>>(false);
     system.kernel = [token, kernel_id = spec.kernel_id, kernel = spec.kernel, declared = std::move(declared),
-                     parent_reads = std::move(spec.parent_reads), lookups = std::move(spec.lookups), world = &world,
-                     check_reported](KernelContext& context) {
+                     parent_reads = std::move(spec.parent_reads), lookups = std::move(spec.lookups),
+                     publishes = std::move(spec.publishes), world = &world, check_reported](KernelContext& context) {
         thread_local std::vector<std::uint32_t> batch;
-        batch.resize(kBatchHeader + 2 * (declared.size() + parent_reads.size() + lookups.size()));
+        const std::size_t listed = kBatchHeader + 2 * (declared.size() + parent_reads.size() + lookups.size());
+        std::size_t topic_words = publishes.size();
+        for (const TopicMessages& messages : context.consumed_messages) topic_words += 2 + messages.layout().fields.size();
+        batch.resize(listed + topic_words);
         Chunk& chunk = context.chunk;
         batch[kBatchToken] = token;
         batch[kBatchKernel] = kernel_id;
         batch[kBatchCount] = chunk.size();
         batch[kBatchEntities] = address_of(chunk.entities());
         batch[kBatchContext] = address_of(&context);
-        batch[kBatchSchemaSize] = static_cast<std::uint32_t>(world->components().size());
+        batch[kBatchSchemaSize] = static_cast<std::uint32_t>(world->components().size() + world->topics().size());
         batch[kBatchWorld] = address_of(world);
         batch[kBatchComponents] = static_cast<std::uint32_t>(declared.size());
         batch[kBatchDepth] = chunk.depth();
@@ -281,6 +304,16 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         thread_local std::vector<std::int32_t> scratch;
         if (!lookups.empty() && scratch.size() < std::max<std::size_t>(chunk.size(), 1)) scratch.resize(std::max<std::size_t>(chunk.size(), 1));
         batch[kBatchScratch] = lookups.empty() ? 0 : address_of(scratch.data());
+        batch[kBatchPublishes] = static_cast<std::uint32_t>(publishes.size());
+        batch[kBatchConsumes] = static_cast<std::uint32_t>(context.consumed.size());
+        std::size_t topic_at = listed;
+        for (TopicId topic : publishes) batch[topic_at++] = topic;
+        for (std::size_t k = 0; k < context.consumed.size(); ++k) {
+            const TopicMessages& messages = context.consumed_messages[k];
+            batch[topic_at++] = context.consumed[k].topic;
+            batch[topic_at++] = messages.count();
+            for (std::size_t f = 0; f < messages.layout().fields.size(); ++f) batch[topic_at++] = address_of(messages.field_bytes(f));
+        }
         for (std::size_t i = 0; i < declared.size(); ++i) {
             const Declared& d = declared[i];
             const std::byte* column = d.written ? chunk.write_raw(d.id) : chunk.raw(d.id);

@@ -21,10 +21,12 @@
 // Batch descriptor (uint32 words, in this thread's scratch; indexes below are kBatch* constants):
 //   0 system token (unique per JS kernel system, never reused)   1 kernel id (index in ecsia.kernels)
 //   2 row count        3 address of the batch's first entity     4 address of the KernelContext
-//   5 components in the world's registry (the JS schema cache is refreshed when it changes)
+//   5 components in the world's registry plus its topics (the JS schema cache is refreshed when
+//   it changes)
 //   6 address of the World   7 declared components (n)   8 the chunk's depth (a cascade system's
 //   level; 0 otherwise)   9 parent reads (m)   10 lookups (k)   11 with lookups: the address of
 //   this thread's scratch of `row count` (at least 1) int32 for chunk.lookupAll, else 0
+//   12 topics it publishes (p)   13 topics it consumes (c)
 //   then n x { component id, column
 //   address of the batch's first row, or 0 when the table lacks it or it is a tag }, then m x
 //   { component id, address of the rows' parents' values gathered for the batch
@@ -59,7 +61,9 @@ inline constexpr std::uint32_t kBatchDepth = 8;
 inline constexpr std::uint32_t kBatchParentReads = 9;
 inline constexpr std::uint32_t kBatchLookups = 10;
 inline constexpr std::uint32_t kBatchScratch = 11;
-inline constexpr std::uint32_t kBatchHeader = 12;
+inline constexpr std::uint32_t kBatchPublishes = 12;
+inline constexpr std::uint32_t kBatchConsumes = 13;
+inline constexpr std::uint32_t kBatchHeader = 14;
 
 inline constexpr std::uint32_t kLookupSlots = 0;
 inline constexpr std::uint32_t kLookupSlotCount = 1;
@@ -87,7 +91,8 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(TOKEN, kBatchToken) X(KERNEL, kBatchKernel) X(COUNT, kBatchCount) X(ENTITIES, kBatchEntities)        \
     X(CONTEXT, kBatchContext) X(SCHEMA_SIZE, kBatchSchemaSize) X(WORLD, kBatchWorld)                      \
     X(COMPONENTS, kBatchComponents) X(DEPTH, kBatchDepth) X(PARENT_READS, kBatchParentReads)              \
-    X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(HEADER, kBatchHeader)                           \
+    X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(PUBLISHES, kBatchPublishes)                     \
+    X(CONSUMES, kBatchConsumes) X(HEADER, kBatchHeader)                                                    \
     X(LR_SLOTS, kLookupSlots) X(LR_SLOT_COUNT, kLookupSlotCount) X(LR_SLOT_BYTES, kLookupSlotBytes)       \
     X(LR_STATE_OFFSET, kLookupStateOffset) X(LR_ALIVE, kLookupAliveState) X(LR_LOCATIONS, kLookupLocations) \
     X(LR_INDEX_BITS, kLookupIndexBits) X(LR_GENERATION_LO, kLookupGenerationLow)                         \
@@ -95,6 +100,7 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \
     X(REMOVE, CommandOp::Remove) X(SET, CommandOp::Set) X(ADD_PAIR, CommandOp::AddPair)                   \
     X(REMOVE_PAIR, CommandOp::RemovePair) X(INSTANTIATE, CommandOp::Instantiate)                          \
+    X(PUBLISH, CommandOp::Publish)                                                                        \
     X(COUNT_SHIFT, kCommandCountShift)                                                                    \
     X(RAN, kRan) X(THREW, kThrew) X(DIFFERED, kDiffered) X(RUNTIME_BROKE, kRuntimeBroke)
 
@@ -114,6 +120,9 @@ struct JsKernelSpec {
     std::vector<ComponentId> parent_reads;
     // SystemDesc::lookups: read through chunk.lookup (the lookup record, ecsia_kernel_column).
     std::vector<ComponentId> lookups;
+    // SystemDesc::publishes and consumes: commands.publish, and the kernel's 4th argument.
+    std::vector<TopicId> publishes;
+    std::vector<TopicId> consumes;
 };
 
 // A component both read and written gets one view, tracked as written. Names must already be ids.

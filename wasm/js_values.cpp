@@ -42,6 +42,21 @@ std::string defined_component_names(const ComponentRegistry& registry) {
     return out.empty() ? "none" : out;
 }
 
+std::vector<TopicId> topic_ids_of(const World& world, const val& names, const std::string& what) {
+    std::vector<TopicId> ids;
+    for (const std::string& name : names_of(names, what)) {
+        if (world.topics().find(name) == kNoTopic) {
+            try {
+                world.topic_id(name);
+            } catch (const Error& error) {
+                throw Error(ErrorCode::UnknownTopic, what + ": " + (std::string(error.what()).substr(std::string("UnknownTopic: ").size())));
+            }
+        }
+        ids.push_back(world.topic_id(name));
+    }
+    return ids;
+}
+
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const val& names, const std::string& what) {
     std::vector<ComponentId> ids;
     for (const std::string& name : names_of(names, what)) {

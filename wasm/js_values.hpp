@@ -12,6 +12,7 @@
 
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/schema/component_registry.hpp"
+#include "ecsia/world/world.hpp"
 
 namespace ecsia::wasm {
 
@@ -29,6 +30,8 @@ std::string defined_component_names(const ComponentRegistry& registry);
 // defined; a relation's name is BadValue (its presence component is not the user's).
 std::vector<ComponentId> component_ids_of(const ComponentRegistry& registry, const emscripten::val& names,
                                           const std::string& what);
+// Topic names of `world` as ids: an unknown name is UnknownTopic, naming those defined.
+std::vector<TopicId> topic_ids_of(const World& world, const emscripten::val& names, const std::string& what);
 // Query pair terms from a JS array [relation id, target bits, ...] (undefined or null: none), as
 // web/query.js resolves them from names (kANY_TARGET: any target). The ids are checked later,
 // by World::query, with the core's errors.

@@ -38,14 +38,18 @@ public:
     // none), the system is the Scheduler's main-thread system with chunks: the query's terms
     // select its rows as a kernel's (changed/added since the system's previous run), their records
     // are in `query` when `run` is called with their count, and its declared writes are tracked
-    // over them; the query must outlive the system. Without one, `chunks` is 0. `cascade` (a
+    // over them; the query must outlive the system. `publishes` and `consumes`: topic names.
+    // Without a query, `chunks` is 0. `cascade` (a
     // relation id, -1: none) and `parent_reads` (names) are SystemDesc's: with a cascade, `run` is
     // called once per level as run(dt, chunks, depth, parents), `parents` the address of uint32
     // words, parent_reads' count per chunk: the address of each chunk's parents' values of each
     // (0 at depth 0).
     void add_main_thread_system(const std::string& name, const emscripten::val& reads, const emscripten::val& writes,
                                 const emscripten::val& before, const emscripten::val& after, const emscripten::val& run,
-                                QueryBinding* query, int cascade, const emscripten::val& parent_reads);
+                                QueryBinding* query, int cascade, const emscripten::val& parent_reads,
+                                const emscripten::val& publishes, const emscripten::val& consumes);
+    // Scheduler::remove_system between frames (UnknownSystem, WrongPhase).
+    void remove_system(const std::string& name) { scheduler_->remove_system(name); }
 
     int step();
     // Scheduler::begin_frame, then step(): one call from JS for a frame whose waves finish at once.

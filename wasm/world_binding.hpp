@@ -50,6 +50,15 @@ public:
     // next call (targets_of and subjects_of return through it).
     std::uint32_t entity_list(const std::vector<Entity>& entities);
 
+    // ---- topics: definitions here; publish and a system's messages are C exports (world_topics.cpp)
+    // `fields` as define_component takes them (at least one).
+    std::uint32_t define_topic(const std::string& name, const emscripten::val& fields);
+    // { id, name, size, alignment, tag: false, fields: [{ name, type, offset }] }; the core's
+    // UnknownTopic (listing the defined topics) for an unknown name.
+    emscripten::val topic_info(const std::string& name) const;
+    // Topic names in id order.
+    emscripten::val topic_names() const;
+
     // ---- entities and their components: the per-entity calls are C exports (world_fast.cpp)
     std::uint32_t alive_count() const;
     std::uint32_t max_entities() const;

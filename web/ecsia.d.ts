@@ -12,7 +12,8 @@ export type {
 } from './world.js';
 export type { Chunk, ColumnView, PairTerm, Query, QuerySpec } from './query.js';
 export type {
-  FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Scheduler, SchedulerOptions, SystemSpec, WaveTiming,
+  FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Messages, MessagesByTopic, Scheduler, SchedulerOptions,
+  SystemSpec, WaveTiming,
 } from './scheduler.js';
 export type { Extract, ExtractedFrame, ExtractSpec } from './extract.js';
 

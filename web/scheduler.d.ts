@@ -53,13 +53,39 @@ export interface SystemSpec {
    * the earlier levels' calls left them. Planned like reads.
    */
   parentReads?: readonly string[];
+  /** Topics (world.defineTopic) it publishes with world.publish while it runs. */
+  publishes?: readonly string[];
   /**
-   * The body; `chunks` is the query's chunks (an empty list without a query). An exception it
-   * throws becomes a diagnostic naming the system; the frame goes on (with a cascade, its later
-   * levels still run).
+   * Topics whose messages run() gets in `messages`. The plan runs it after the systems that
+   * publish them (unless before/after says otherwise: then it sees their messages next frame).
    */
-  run(world: World, dt: number, chunks: Chunk[]): void;
+  consumes?: readonly string[];
+  /**
+   * The body; `chunks` is the query's chunks (an empty list without a query); `messages` holds,
+   * per consumed topic, the messages published since its previous run. An exception it throws
+   * becomes a diagnostic naming the system; the frame goes on (with a cascade, its later levels
+   * still run). Its messages count as seen either way.
+   */
+  run(world: World, dt: number, chunks: Chunk[], messages: MessagesByTopic): void;
 }
+
+/**
+ * The messages of one topic a consumer sees in one run: those published since its previous run,
+ * in publication order (the page's in call order, then each wave's: main-thread systems, then
+ * kernel batches in batch order, each batch's in call order). Views over the engine's memory,
+ * valid during the call only (and, in a main-thread system, until it publishes).
+ */
+export interface Messages extends Iterable<Record<string, number | boolean | null>> {
+  /** The topic's name. */
+  readonly topic: string;
+  /** How many messages. */
+  readonly count: number;
+  /** A typed array per field, `count` long: fields.damage[i] is message i's damage (bool: Uint8Array, entity: Uint32Array). */
+  readonly fields: Readonly<Record<string, Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array>>;
+}
+
+/** A consumer's messages, by topic name (only the topics it consumes). */
+export type MessagesByTopic = Readonly<Record<string, Messages>>;
 
 /** The rows of one batch a kernel sees: views of its declared components, made for this batch. */
 export interface KernelChunk {
@@ -140,6 +166,12 @@ export interface KernelCommands {
    * prefab's values), and the pair (IsA, prefab). Returns the handle as spawn() does.
    */
   instantiate(prefab: number, overrides?: Record<string, Record<string, number | boolean | null> | true>): number;
+  /**
+   * Publishes a message of a topic the system declares in `publishes` (fields not given get
+   * defaults). It joins the topic at the merge, after the messages of the batches before this
+   * one; an entity field may hold a handle spawn() returned.
+   */
+  publish(topic: string, values: Record<string, number | boolean | null>): void;
 }
 
 /**
@@ -149,7 +181,7 @@ export interface KernelCommands {
  * (a counter, a cache, a Map of handles) makes results depend on placement. loadEcsia({ debug:
  * true }) checks batches for it and names the kernel.
  */
-export type Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => void;
+export type Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands, messages: MessagesByTopic) => void;
 
 /** Extra query terms of a kernel system (component names). */
 export interface KernelQuery {
@@ -200,6 +232,13 @@ export interface KernelSystemSpec {
    * parent's). Planned like reads; a system cannot look up a component it writes.
    */
   lookups?: readonly string[];
+  /** Topics it publishes through commands.publish. */
+  publishes?: readonly string[];
+  /**
+   * Topics whose messages the kernel gets as its 4th argument: every batch of the system gets the
+   * same, those published since the system's previous run.
+   */
+  consumes?: readonly string[];
 }
 
 export interface WaveTiming {
@@ -288,6 +327,11 @@ export interface Scheduler {
    * unknown keys are errors; not while update() runs.
    */
   extract(spec: ExtractSpec): Extract;
+  /**
+   * Removes a system between frames (UnknownSystem for an unknown name); the plan is made again
+   * at the next update(). Messages only it had left to read are dropped.
+   */
+  removeSystem(name: string): void;
   /** The waves, as arrays of system names. */
   plan(): string[][];
   /** Why each system is in its wave, and which run on the main thread, as text. */

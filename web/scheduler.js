@@ -19,10 +19,12 @@ import { describe, isPlainObject, knownKeys, stringList as stringListOf } from '
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
+import { messagesOf } from './internal/kernel_runtime.js';
 import { Chunk, pairTerms, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
-const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch', 'cascade', 'parentReads', 'lookups'];
+const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run', 'kernel', 'spawnsPerBatch', 'cascade', 'parentReads', 'lookups',
+  'publishes', 'consumes'];
 
 const WAITING = 1;
 
@@ -227,7 +229,12 @@ export class Scheduler {
       writes: stringList(op, 'writes', spec.writes),
       before: stringList(op, 'before', spec.before),
       after: stringList(op, 'after', spec.after),
+      publishes: stringList(op, 'publishes', spec.publishes),
+      consumes: stringList(op, 'consumes', spec.consumes),
     };
+    // Topic names resolve here, so that an unknown one is the engine's UnknownTopic error (listing
+    // the defined topics) before anything changes.
+    for (const topic of [...common.publishes, ...common.consumes]) this.#world.topic(op, topic);
     this.#notRunning(op);
     this.#rawFor(op);
     // One body per kind of system.
@@ -245,7 +252,7 @@ export class Scheduler {
   }
 
   // A JS kernel system: run in row batches like a C++ system (web/internal/kernel_module.js).
-  #addKernelSystem({ name, reads, writes, before, after }, spec) {
+  #addKernelSystem({ name, reads, writes, before, after, publishes, consumes }, spec) {
     const op = 'addSystem';
     const { kernel } = spec;
     const { kernelId, query, spawnsPerBatch } = kernelSystemParts(op, name, spec, this.#engine.kernels);
@@ -258,13 +265,13 @@ export class Scheduler {
     const parentReads = stringList(op, 'parentReads', spec.parentReads);
     const lookups = stringList(op, 'lookups', spec.lookups);
     const module = this.#engine.module;
-    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads, lookups }));
+    this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads, lookups, publishes, consumes }));
     this.#names.add(name);
   }
 
   // A JS system on the main thread, optionally with a query whose chunks it gets, and with a
   // cascade over its query's rows: then run once per level.
-  #addMainThreadSystem({ name, reads, writes, before, after }, run, spec) {
+  #addMainThreadSystem({ name, reads, writes, before, after, publishes, consumes }, run, spec) {
     const op = 'addSystem';
     const world = this.#publicWorld;
     const core = this.#world;
@@ -288,6 +295,21 @@ export class Scheduler {
     // Declared writes that have views (tags have none), as [name, id]: what a fetched chunk can
     // be written through. Set once the engine has accepted the system (and its names).
     let viewedWrites = [];
+    // Its consumed topics' entries: run()'s 4th argument holds their messages, fetched per run.
+    const topics = consumes.map((topic) => core.topic(op, topic));
+    const noMessages = Object.freeze({});
+    const messagesOfRun = () => {
+      if (topics.length === 0) return noMessages;
+      const messages = {};
+      for (const topic of topics) {
+        const record = core.fast.messages(core.address, topic.id) >>> 0;
+        if (record === 0) core.fail('messages');
+        const { buffer, u32 } = core.engine.views();
+        const at = record >>> 2;
+        messages[topic.name] = messagesOf(topic.topic, buffer, u32[at], u32.subarray(at + 1, at + 1 + topic.fields.length));
+      }
+      return Object.freeze(messages);
+    };
     // n: how many chunks the engine selected for this run (changed/added since the system's
     // previous run, whose tick the world keeps, so a restore rewinds it); their records are in the
     // raw query, and the engine has already counted the declared writes over them as written.
@@ -300,7 +322,7 @@ export class Scheduler {
       let chunks;
       try {
         chunks = query === null ? [] : query.chunksForSystem(n, depth, parents, parentReads);
-        run(world, dt, chunks);
+        run(world, dt, chunks, messagesOfRun());
       } catch (error) {
         core.report(`JS system '${name}' threw: ${error instanceof Error ? error.message : String(error)}`, name);
       } finally {
@@ -317,7 +339,7 @@ export class Scheduler {
       }
     };
     const rawQuery = query === null ? null : query.rawForSystem();
-    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery, cascade, parentReadNames));
+    this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery, cascade, parentReadNames, publishes, consumes));
     viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
     this.#names.add(name);
   }
@@ -391,6 +413,20 @@ export class Scheduler {
     this.#notRunning('extract');
     if (arguments.length > 1) throw new Error(`scheduler.extract: takes at most 1 argument, got ${arguments.length}`);
     return new Extract(this.#engine, this.#world, (op) => this.#rawFor(op), spec);
+  }
+
+  /**
+   * Removes the system named `name` (a JS, kernel or registered C++ system) between frames; an
+   * unknown name throws UnknownSystem. The plan is made again at the next update(). A consumer's
+   * cursors go with it: messages only it had left to read are dropped.
+   */
+  removeSystem(name) {
+    const op = 'removeSystem';
+    if (arguments.length > 1) throw new Error(`scheduler.${op}: takes 1 argument, got ${arguments.length}`);
+    if (typeof name !== 'string') throw new Error(`scheduler.${op}: takes a system name, got ${describe(name)}`);
+    this.#notRunning(op);
+    this.#call(op, (r) => r.removeSystem(name));
+    this.#names.delete(name);
   }
 
   /** The waves, as arrays of system names. */

@@ -83,6 +83,18 @@ export interface World {
   readonly disposed: boolean;
   /** Defines a component: { field: type }; {} defines a tag. */
   defineComponent(name: string, fields: { readonly [field: string]: FieldType }): ComponentInfo;
+  /**
+   * Defines a topic: messages with these fields (at least one), which systems publish and consume
+   * (SystemSpec.publishes / consumes). The same name and fields again return the description.
+   */
+  defineTopic(name: string, fields: { readonly [field: string]: FieldType }): ComponentInfo;
+  /**
+   * Publishes a message (fields not given get defaults), after every message published before it;
+   * each consuming system sees it once, in its next run. Between frames, or from a main-thread
+   * system that declares the topic in `publishes`; refused during a wave. Dropped at once when no
+   * system consumes the topic.
+   */
+  publish(topic: string, values: { readonly [field: string]: number | boolean | null }): void;
   /** Spawns an entity with components by name: `{ position: { x: 0, y: 0 }, frozen: true }`. */
   spawn(components?: { readonly [component: string]: ComponentValues | true | null | undefined }): Entity;
   /**

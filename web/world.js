@@ -84,6 +84,47 @@ export class World {
     return core.component(op, name).info;
   }
 
+  // ---- topics: messages that systems publish and consume, each consumer once (docs/API.md)
+
+  /**
+   * Defines a topic: messages with `fields` as defineComponent takes them (at least one field).
+   * Returns its description { id, name, size, fields }. Defining a name again with identical
+   * fields returns the existing description; other fields are an error.
+   */
+  defineTopic(name, fields) {
+    const op = 'defineTopic';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    if (typeof name !== 'string' || name === '') {
+      throw new Error(`world.${op}: a topic name must be a non-empty string, got ${describe(name)}`);
+    }
+    checkFieldTypes(op, name, fields);
+    const core = this.#core;
+    if (core.isTopic(op, name)) {
+      const { info } = core.topic(op, name);
+      if (sameFields(info, fields)) return info;
+      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))}, ` +
+        `which differ from ${fieldList(Object.entries(fields))}`);
+    }
+    core.call(op, (r) => r.defineTopic(name, fields));
+    return core.topic(op, name).info;
+  }
+
+  /**
+   * Publishes a message of `topic`: { field: value }, fields not given get default values (0,
+   * false, null). It follows every message published before it; each system that consumes the
+   * topic sees it once, in its next run. From the page between frames, or from a main-thread
+   * system that declares the topic in `publishes` (a kernel publishes through commands.publish);
+   * during a frame's wave it is refused (WrongPhase). Dropped at once when no system consumes it.
+   */
+  publish(topic, values) {
+    const op = 'publish';
+    if (arguments.length > 2) arity(op, arguments.length, 2);
+    const core = this.#core;
+    const entry = core.topic(op, topic);
+    if (!isPlainObject(values)) throw new Error(`world.${op}: '${entry.name}' takes an object of field values, got ${describe(values)}`);
+    if (core.fast.publish(core.address, entry.id, core.encodeOne(op, entry, values)) === 0) core.fail(op);
+  }
+
   // ---- entities
   //
   // Each call below crosses into wasm once: a C export (wasm/world_fast.cpp) that does the work

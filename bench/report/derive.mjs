@@ -221,5 +221,15 @@ export function derive(results) {
     target(targets, `native_churn_${population.population}_mrps`,
       `(native) churn ${sizeLabel(population.population)}: M records/s`, population.apply_mrps, 10, false, { unit: ' M/s', digits: 1 });
   }
+  // Topics (bench_topics): a frame that publishes a message per row from a kernel and reads them
+  // all in a main-thread system, against pushing the same values into a std::vector and reading them.
+  const nativeTopics = native.topics;
+  if (nativeTopics) {
+    const n = nativeTopics.messages;
+    const ratio = byWorkers(nativeTopics.runs, 2, 'over_vector');
+    target(targets, `native_topics_${n}_w2_over_vector`,
+      `(native) topics ${sizeLabel(n)} messages, 2 workers: frame / std::vector push + read`, ratio, 2, true, { unit: 'x' });
+    checked[`native_topics_${n}_w2_over_vector`] = ratio;
+  }
   return { targets, checked };
 }

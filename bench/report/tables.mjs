@@ -323,7 +323,23 @@ Where the time goes (medians of separate runs of each part): the engine's writer
 ranges in place ${n2(c.usParts.checksum)} µs, the JS copies of the ranges ${n2(c.usParts.copies)} µs.`;
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn };
+// The topics workload (bench/topics.cpp, native only): frames in which a kernel publishes a message
+// per row and a main-thread system reads them back, against a std::vector loop of the same values,
+// and where each frame's time went (the scheduler's timeline).
+function topicsNative(results) {
+  const t = results.native.topics;
+  if (!t) return '(not run)';
+  const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
+  const perMessage = (v) => n2((v * 1000) / t.messages);
+  const rows = [['`std::vector<Hit>` push + read back (baseline)', us(t.vector_us), perMessage(t.vector_us), '1.00x', '', '', '', ''],
+    ...t.runs.map((r) => [r.workers === 0 ? 'topic frame, serial executor' : `topic frame, ${r.workers} workers (pool)`, us(r.frame_us),
+      perMessage(r.frame_us), r.workers === 2 ? `**${n2(r.over_vector)}x**` : `${n2(r.over_vector)}x`, us(r.publish_us), us(r.merge_us),
+      us(r.consume_us), us(r.rest_us)])];
+  return table([`${count(t.messages)} messages a frame`, 'µs', 'ns per message', '/ baseline', 'publisher\'s wave µs', 'its merge µs',
+    'consumer µs', 'rest of the frame µs'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn, topicsNative };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

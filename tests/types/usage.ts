@@ -5,7 +5,7 @@ import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Que
 import { builtinsOf, forcePlacement } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 // The kernel types come from the package's entry, as a user's editor finds them.
-import type { Kernel, KernelChunk, KernelCommands } from '../../web/ecsia.js';
+import type { ComponentInfo, Kernel, KernelChunk, KernelCommands, Messages, MessagesByTopic } from '../../web/ecsia.js';
 // The netcode module ('ecsia-wasm/netcode').
 import { LoopbackTransport, RollbackSession, WebSocketTransport } from '../../web/netcode.js';
 import type { DesyncEvent, SessionStats } from '../../web/netcode.js';
@@ -207,6 +207,23 @@ export async function usage(): Promise<void> {
   stopPairs();
   world.removePair(e, 'Targets', '*');
   console.log(exclusive, since, paired, parent, all, firstTerm);
+  // Topics: messages systems publish and consume.
+  const hitTopic: ComponentInfo = world.defineTopic('hit', { target: 'entity', damage: 'f32' });
+  world.publish('hit', { target: enemy, damage: 5 });
+  scheduler.addSystem({ name: 'Damage', consumes: ['hit'], writes: ['health'], run(w: World, dt: number, chunks: Chunk[], messages: MessagesByTopic) {
+    const hits: Messages = messages.hit;
+    for (const m of hits) console.log(m.target, m.damage);
+    const damage = hits.fields.damage as Float32Array;
+    for (let i = 0; i < hits.count; i++) console.log(damage[i], hits.topic, hitTopic.size);
+  } });
+  scheduler.addSystem({ name: 'Shoot', kernel: 'shoot', publishes: ['hit'], consumes: ['hit'] });
+  const shoot: Kernel = (chunk, dt, commands, messages) => { commands.publish('hit', { target: chunk.entities[0], damage: messages.hit.count }); };
+  scheduler.removeSystem('Shoot');
+  console.log(shoot);
+  // @ts-expect-error: publish takes an object of field values
+  world.publish('hit', 5);
+  // @ts-expect-error: consumes takes topic names
+  scheduler.addSystem({ name: 'Bad', consumes: 'hit', run() {} });
   // @ts-expect-error: onDeleteTarget is 'remove' or 'delete'
   world.defineRelation('Bad', {}, { onDeleteTarget: 'cascade' });
   // @ts-expect-error: addPair needs one target, not '*'

@@ -89,3 +89,21 @@ export function directRead(chunk) {
   const sum = chunk.columns.sum;
   for (let i = 0; i < chunk.count; i++) sum[i] = p[2 * i] + p[2 * i + 1];
 }
+
+/** shoot: one 'hit' message per row (the topics workload): its target and the row's power. */
+export function shoot(chunk, dt, commands) {
+  const power = chunk.columns.power;
+  const entities = chunk.entities;
+  for (let i = 0; i < chunk.count; i++) commands.publish('hit', { target: entities[i], damage: power[i] });
+}
+
+/** echo: the shoot kernel's values written into the row's own column instead of published. */
+export function echo(chunk) {
+  const power = chunk.columns.power;
+  const echoed = chunk.columns.echo;  // { target: u32, damage: f32 }: a DataView (mixed types)
+  const entities = chunk.entities;
+  for (let i = 0; i < chunk.count; i++) {
+    echoed.setUint32(8 * i, entities[i], true);
+    echoed.setFloat32(8 * i + 4, power[i], true);
+  }
+}

@@ -767,3 +767,4 @@ export { calls, iteration } from './smallworld.js';
 export { hierarchy } from './hierarchy.js';
 export { rollback } from './rollback.js';
 export { snapshotChurn } from './snapshot_churn.js';
+export { topics } from './topics.js';

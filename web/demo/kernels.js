@@ -2,11 +2,21 @@
 // batches on the worker pool, next to the C++ kernels Attract and Bounce, and gives the same
 // state hash at every worker count.
 
-/** position += velocity * dt over the batch's rows (x and y interleaved). */
-export function move(chunk, dt) {
+/**
+ * position += velocity * dt over the batch's rows (x and y interleaved). A particle that crosses
+ * the view's middle (x = 500) publishes a 'crossed' message (topic), which the page's Events
+ * system counts: the same messages, in the same order, at every worker count.
+ */
+export function move(chunk, dt, commands) {
   const p = chunk.columns.position;
   const v = chunk.columns.velocity;
-  for (let i = 0, n = 2 * chunk.count; i < n; i++) p[i] += v[i] * dt;
+  for (let i = 0, n = chunk.count; i < n; i++) {
+    const x = p[2 * i];
+    const moved = x + v[2 * i] * dt;
+    p[2 * i] = moved;
+    p[2 * i + 1] += v[2 * i + 1] * dt;
+    if ((x < 500) !== (p[2 * i] < 500)) commands.publish('crossed', { entity: chunk.entities[i], rightward: p[2 * i] >= 500 });
+  }
 }
 
 /** Orbit: each body's angle advances by its angular speed. */

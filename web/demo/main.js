@@ -71,7 +71,11 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], lastHash: null });
   const world = ecsia.createWorld({ maxEntities: Math.max(1 << 18, entities * 2) });
   const scheduler = world.createScheduler({ systems: ['Attract'], workers });
-  scheduler.addSystem({ name: 'Move', kernel: 'move', reads: ['velocity'], writes: ['position'], after: ['Attract'] });
+  // Events through topics: Move (a JS kernel on the workers) publishes a crossing of the middle,
+  // Input (on the page) a burst of particles; Events counts both, after both, once each.
+  world.defineTopic('crossed', { entity: 'entity', rightward: 'bool' });
+  world.defineTopic('burst', { x: 'f32', y: 'f32', count: 'u32' });
+  scheduler.addSystem({ name: 'Move', kernel: 'move', reads: ['velocity'], writes: ['position'], after: ['Attract'], publishes: ['crossed'] });
   scheduler.addSystem('Bounce');
   builtinsOf(ecsia).spawnMovers(world, entities, seed);
   // Orbiting bodies: suns, planets, moons as a ChildOf hierarchy. They have no velocity, so the
@@ -86,6 +90,7 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   scheduler.addSystem({
     name: 'Input',
     writes: ['position', 'velocity'],
+    publishes: ['burst'],
     run(w) {
       if (state.duringFrame) {  // tests: act from inside a frame (window.demo.duringNextFrame)
         const fn = state.duringFrame;
@@ -93,6 +98,7 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
         fn();
       }
       for (const { x, y } of state.clicks.splice(0)) {
+        w.publish('burst', { x, y, count: BURST });
         for (let i = 0; i < BURST; i++) {
           const angle = (i / BURST) * Math.PI * 2;
           const speed = 40 + (i % 7) * 20;
@@ -101,6 +107,20 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
       }
     },
   });
+  scheduler.addSystem({
+    name: 'Events',
+    consumes: ['crossed', 'burst'],
+    run(w, dt, chunks, { crossed, burst }) {
+      const rightward = crossed.fields.rightward;
+      let right = 0;
+      for (let i = 0; i < crossed.count; i++) right += rightward[i];
+      state.events.crossed = crossed.count;
+      state.events.right = right;
+      state.events.total += crossed.count;
+      for (const b of burst) state.events.spawned += b.count;
+    },
+  });
+  state.events = { crossed: 0, right: 0, total: 0, spawned: 0 };
   state.world = world;
   state.scheduler = scheduler;
   // Copied at the end of every frame into buffers the page owns; the renderer reads only these.
@@ -216,6 +236,8 @@ function showStats() {
   $('s-workers').textContent = state.scheduler.workers === 0 ? '0 (serial executor)' : String(state.scheduler.workers);
   $('s-entities').textContent = state.world.count(['position']).toLocaleString('en');
   $('s-hierarchy').textContent = `${state.bodies.count} bodies, depth ${state.bodies.depth}`;
+  const { crossed, right, total, spawned } = state.events;
+  $('s-events').textContent = `${crossed} crossed the middle (${right} rightward), ${total.toLocaleString('en')} in all; ${spawned} spawned by clicks`;
   $('s-frame').textContent = String(state.frame);
   // update() = the engine's own time (the page's thread inside the engine, plus the workers' busiest
   // share) + the time its continuation waited behind the page (drawing frame N meanwhile).
@@ -237,7 +259,8 @@ function showPlan() {
     const item = document.createElement('li');
     item.innerHTML = wave.map((name) => (name === 'Input' ? `<span class="main">${name} (main thread)</span>`
       : name === 'Move' || name === 'Orbit' ? `<span class="js">${name} (JS kernel)</span>`
-        : name === 'Place' ? `<span class="js">${name} (JS kernel, cascade)</span>` : name)).join(', ');
+        : name === 'Place' ? `<span class="js">${name} (JS kernel, cascade)</span>`
+          : name === 'Events' ? `<span class="main">${name} (main thread, consumes topics)</span>` : name)).join(', ');
     return item;
   }));
 }
@@ -328,6 +351,8 @@ window.demo = {
     return recordHash();
   },
   hash: () => state.world.stateHash(),
+  // What the Events system counted from the topics (this frame's crossings, all of them, spawns).
+  events: () => ({ ...state.events, panel: $('s-events').textContent }),
   litPixels: () => renderer.litPixels(drawnFrame(), drawnBodies()),
   // The engine's own time of the last frame and update()'s wall time (ms), as the panel shows them.
   timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs, fps: state.fps, overlap }),

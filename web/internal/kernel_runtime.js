@@ -43,9 +43,9 @@ const NULL_ENTITY = 0xffffffff;
 // packing, and the run's status codes: numbers the engine defines (wasm/js_kernel.hpp,
 // ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
 // (useLayout), so that they are written only there.
-let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, HEADER;
+let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
 let LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI;
-let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT;
+let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, PUBLISH, COUNT_SHIFT;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
 
@@ -57,12 +57,12 @@ function useLayout(module, memory) {
     if (!Number.isInteger(layout[name])) throw new Error(`the engine module's kernel layout has no ${name}: it is not the one this kernel runtime belongs to`);
     return layout[name];
   };
-  [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, HEADER] =
-    ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'HEADER'].map(value);
+  [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER] =
+    ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'PUBLISHES', 'CONSUMES', 'HEADER'].map(value);
   [LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI] =
     ['LR_SLOTS', 'LR_SLOT_COUNT', 'LR_SLOT_BYTES', 'LR_STATE_OFFSET', 'LR_ALIVE', 'LR_LOCATIONS', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI'].map(value);
-  [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT] =
-    ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT'].map(value);
+  [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, PUBLISH, COUNT_SHIFT] =
+    ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'PUBLISH', 'COUNT_SHIFT'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
   layoutRead = true;
 }
@@ -122,6 +122,23 @@ function viewOf(component, buffer, address, count) {
     : new component.View(buffer, address, count * component.stride);
 }
 
+// A topic as kernels see it: its fields (as a component's, never a tag) and where each lies in a
+// packed message.
+export function topicOf(desc) {
+  const fields = desc.fields.map((f) => (Array.isArray(f) ? { name: f[0], type: f[1], offset: f[2] } : { name: f.name, type: f.type, offset: f.offset }));
+  const topic = { id: desc.id, name: desc.name, size: desc.size, tag: false, fields, byField: new Map() };
+  for (const f of fields) topic.byField.set(f.name, f);
+  // commands.publish's record: header (op | id, null entity, byte size) and the payload's words,
+  // defaults first (0, null for an entity field).
+  topic.payloadWords = Math.ceil(desc.size / 4);
+  topic.defaults = new Uint32Array(topic.payloadWords);
+  for (const f of fields) if (f.type === 'entity') topic.defaults[f.offset >>> 2] = NULL_ENTITY;
+  // The fields a word store writes whole (f32 at a 4-aligned offset), by kind: 1 f32, 2 entity or
+  // u32 (checked as whole numbers), 0 anything else (the checked, general encoder).
+  topic.fast = fields.map((f) => (f.offset % 4 !== 0 ? 0 : f.type === 'f32' ? 1 : f.type === 'entity' || f.type === 'u32' ? 2 : 0));
+  return topic;
+}
+
 function parseSchema(json) {
   const parsed = JSON.parse(json);
   const byName = new Map();
@@ -131,8 +148,60 @@ function parseSchema(json) {
     byName.set(component.name, component);
     byId[component.id] = component;
   }
-  return { size: byId.length, byName, byId };
+  const topics = new Map();
+  const topicsById = [];
+  for (const desc of parsed.topics) {
+    const topic = topicOf(desc);
+    topics.set(topic.name, topic);
+    topicsById[topic.id] = topic;
+  }
+  return { size: byId.length + topicsById.length, byName, byId, topics, topicsById };
 }
+
+/**
+ * The messages of one topic that a consumer sees in one run (a system's or kernel's 4th argument
+ * holds one per consumed topic, by name): those published since its previous run, in publication
+ * order. `count`; `fields`: a typed array per field, `count` long, over the engine's memory
+ * (bool: Uint8Array, entity: Uint32Array); iteration gives an object per message. Valid during
+ * the call only.
+ */
+export class Messages {
+  #topic;
+  constructor(topic, count, fields) {
+    this.#topic = topic;
+    this.count = count;
+    this.fields = fields;
+    Object.freeze(this);
+  }
+
+  get topic() { return this.#topic.name; }
+
+  *[Symbol.iterator]() {
+    const fields = this.#topic.fields;
+    const views = fields.map((f) => this.fields[f.name]);
+    for (let i = 0; i < this.count; i++) {
+      const message = {};
+      for (let f = 0; f < fields.length; f++) {
+        const { name, type } = fields[f];
+        const value = views[f][i];
+        message[name] = type === 'bool' ? value !== 0 : type === 'entity' && value === NULL_ENTITY ? null : value;
+      }
+      yield message;
+    }
+  }
+}
+
+/** The Messages of `topic` over `buffer`: `count` messages, field f's values at addresses[f]. */
+export function messagesOf(topic, buffer, count, addresses) {
+  const fields = {};
+  for (let f = 0; f < topic.fields.length; f++) {
+    const field = topic.fields[f];
+    fields[field.name] = new VIEW_TYPES[field.type](buffer, count === 0 ? 0 : addresses[f], count);
+  }
+  return new Messages(topic, count, Object.freeze(fields));
+}
+
+const NO_MESSAGES = Object.freeze({});
 
 export class KernelRuntime {
   #module;
@@ -232,7 +301,7 @@ export class KernelRuntime {
       difference = this.#runChecked(system, words, at, dt);
       if (difference !== null) this.#differed.add(token);
     } else {
-      system.kernel(this.#chunk(system, words, at), dt, encoder.open(words[at + CONTEXT], system.schema));
+      system.kernel(this.#chunk(system, words, at), dt, encoder.open(words[at + CONTEXT], system.schema, system.publishes), this.#messages(system, words, at));
     }
     if (encoder.pending) {
       const stack = this.#module.stackSave();
@@ -246,6 +315,21 @@ export class KernelRuntime {
       encoder.close();
     }
     return difference;
+  }
+
+  // The batch's messages by consumed topic name (the descriptor's tail, wasm/js_kernel.hpp).
+  #messages(system, words, at) {
+    const consumed = words[at + CONSUMES];
+    if (consumed === 0) return NO_MESSAGES;
+    const messages = {};
+    let w = at + HEADER + 2 * (words[at + COMPONENTS] + words[at + PARENT_READS] + words[at + LOOKUPS]) + words[at + PUBLISHES];
+    for (let k = 0; k < consumed; k++) {
+      const topic = system.schema.topicsById[words[w]];
+      const count = words[w + 1];
+      messages[topic.name] = messagesOf(topic, this.#buffer, count, words.subarray(w + 2, w + 2 + topic.fields.length));
+      w += 2 + topic.fields.length;
+    }
+    return Object.freeze(messages);
   }
 
   // The chunk of the batch whose descriptor starts at word `at`, with new views.
@@ -339,7 +423,7 @@ export class KernelRuntime {
       if (!component.tag && address !== 0) columns.push({ component, bytes: new Uint8Array(buffer, address, count * component.size) });
     });
     const inputs = columns.map((c) => c.bytes.slice());
-    system.kernel(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, null));
+    system.kernel(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, system.publishes, null), this.#messages(system, words, at));
     const first = encoder.save();
     const outputs = columns.map((c) => c.bytes.slice());
     // Put back only what changed: a column the kernel only read may be read by other batches now.
@@ -348,7 +432,7 @@ export class KernelRuntime {
     try {
       const twin = system.twin;
       if (typeof twin !== 'function') throw new Error('the second instance of the kernel module has no such export');
-      twin(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, first.spawns));
+      twin(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, system.publishes, first.spawns), this.#messages(system, words, at));
       const second = encoder.save();
       difference = columns.map((c, i) => columnDifference(c, outputs[i])).find((d) => d !== null)
         ?? commandDifference(first, second);
@@ -387,6 +471,7 @@ export class KernelRuntime {
     let declared = previous?.declared;
     let parentReads = previous?.parentReads;
     let lookups = previous?.lookups;
+    let publishes = previous?.publishes;
     if (declared === undefined) {
       this.#refresh(memory, -1);
       const words = this.#words;
@@ -396,6 +481,8 @@ export class KernelRuntime {
       declared = listed.slice(0, n);
       parentReads = listed.slice(n, n + m);
       lookups = new Map(listed.slice(n + m).map((component) => [component.name, component]));
+      const first = at + HEADER + 2 * (n + m + k);
+      publishes = new Set(words.subarray(first, first + words[at + PUBLISHES]));
     }
     const strides = {};
     const offsets = {};
@@ -414,7 +501,7 @@ export class KernelRuntime {
       offsets[component.name] ??= component.offsets;
     }
     const system = {
-      schema, kernel, twin, declared, parentReads, lookups, heapViews: null,
+      schema, kernel, twin, declared, parentReads, lookups, publishes, heapViews: null,
       strides: Object.freeze(strides), offsets: Object.freeze(offsets),
     };
     this.#systems[token] = system;
@@ -617,6 +704,12 @@ class Commands {
    * that is dead by the merge skips the record with a diagnostic.
    */
   instantiate(prefab, overrides = {}) { return this.#encoder.for(this, 'instantiate').instantiate(prefab, overrides); }
+  /**
+   * Publishes a message of a topic the system declares in `publishes`: { field: value }, fields
+   * not given get defaults (0, false, null). It joins the topic at the merge, after the messages
+   * of the batches before this one; an entity field may hold a handle spawn() returned.
+   */
+  publish(topic, values) { this.#encoder.for(this, 'publish').publish(topic, values); }
 }
 
 // Encodes one batch's records at a time into a JS buffer, in CommandBuffer's layout.
@@ -625,8 +718,11 @@ class CommandEncoder {
   #context = 0;        // the batch's KernelContext; 0 outside a kernel call
   #current = null;     // the batch's Commands object
   #schema = null;
+  #publishes = null;   // the running system's published topic ids
   #words = new Uint32Array(1024);
   #view = new DataView(this.#words.buffer);
+  #f32 = new Float32Array(this.#words.buffer);
+  #lastTopic = null;   // publish()'s last topic: most batches publish one topic, over and over
   #length = 0;         // words recorded
   #records = 0;
   #spawns = null;      // the debug check: handles spawn() returned ({ handle, reserved }), or null
@@ -640,9 +736,10 @@ class CommandEncoder {
   }
 
   // A batch begins: returns its Commands object.
-  open(context, schema) {
+  open(context, schema, publishes) {
     this.#context = context;
     this.#schema = schema;
+    this.#publishes = publishes;
     this.#length = 0;
     this.#records = 0;
     this.#current = new Commands(this);
@@ -652,8 +749,8 @@ class CommandEncoder {
   // A run of the debug check begins: open(), and the handles spawns get are kept (save()).
   // `replay` (its second run): the first run's handles, which this run's spawns get again, in
   // order, instead of taking more from the batch's reservation.
-  openChecked(context, schema, replay) {
-    const commands = this.open(context, schema);
+  openChecked(context, schema, publishes, replay) {
+    const commands = this.open(context, schema, publishes);
     this.#spawns = [];
     this.#replay = replay;
     return commands;
@@ -761,6 +858,73 @@ class CommandEncoder {
     }
     this.#spawns?.push({ handle, reserved });
     return handle;
+  }
+
+  publish(name, values) {
+    const op = 'publish';
+    let topic = this.#lastTopic;
+    if (topic === null || topic.name !== name || topic.schema !== this.#schema) topic = this.#topicFor(op, name);
+    if (!this.#publishes.has(topic.id)) {
+      throw new Error(`commands.${op}: the system does not publish '${name}' (declare it in the system's publishes)`);
+    }
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+      throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
+    }
+    // The record is written straight into the words; a bad value throws before #length moves, so
+    // a refused message records nothing.
+    const words = topic.payloadWords;
+    const start = this.#length;
+    if (start + 3 + words > this.#words.length) {
+      this.#reserve(3 + words);  // grows the buffer; the record is not counted until it is whole
+      this.#length = start;
+    }
+    const w = this.#words;
+    const f32 = this.#f32;
+    w[start] = PUBLISH | (topic.id << COUNT_SHIFT);
+    w[start + 1] = NULL_ENTITY;
+    w[start + 2] = topic.size;
+    const base = start + 3;
+    const defaults = topic.defaults;
+    for (let k = 0; k < words; k++) w[base + k] = defaults[k];
+    const fields = topic.fields;
+    const fast = topic.fast;
+    let given = 0;
+    for (let f = 0; f < fields.length; f++) {
+      const field = fields[f];
+      const value = values[field.name];
+      if (value === undefined) continue;
+      given += 1;
+      const kind = fast[f];
+      if (kind === 1 && typeof value === 'number' && ((value <= FLOAT32_MAX && value >= -FLOAT32_MAX) || value !== value || value === Infinity || value === -Infinity)) {
+        f32[base + (field.offset >>> 2)] = value;
+      } else if (kind === 2 && typeof value === 'number' && value >= 0 && value <= 0xffffffff && Math.floor(value) === value) {
+        w[base + (field.offset >>> 2)] = value;
+      } else {
+        this.#encode(op, topic, field, value, 4 * base + field.offset);
+      }
+    }
+    // A key that is no field: looked for only when the fields given do not account for every key.
+    let keys = 0;
+    for (const key in values) keys += 1;
+    if (keys !== given) {
+      for (const key in values) {
+        if (!topic.byField.has(key) && Object.prototype.hasOwnProperty.call(values, key)) this.#field(op, topic, key);
+      }
+    }
+    this.#length = base + words;
+    this.#records += 1;
+  }
+
+  // A topic by name, checked (an unknown one throws, listing the defined topics).
+  #topicFor(op, name) {
+    const topic = typeof name === 'string' ? this.#schema.topics.get(name) : undefined;
+    if (topic === undefined) {
+      if (typeof name !== 'string') throw new Error(`commands.${op}: a topic name must be a string, got ${describe(name)}`);
+      throw new Error(`commands.${op}: unknown topic '${name}' (defined: ${[...this.#schema.topics.keys()].join(', ') || 'none'})`);
+    }
+    topic.schema = this.#schema;
+    this.#lastTopic = topic;
+    return topic;
   }
 
   despawn(entity) {
@@ -1010,6 +1174,7 @@ class CommandEncoder {
       grown.set(this.#words.subarray(0, at));
       this.#words = grown;
       this.#view = new DataView(grown.buffer);
+      this.#f32 = new Float32Array(grown.buffer);
     }
     this.#words.fill(0, at, at + n);
     this.#length = at + n;

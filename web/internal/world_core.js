@@ -10,6 +10,7 @@
 
 import { describe, isPlainObject } from './checks.js';
 import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT } from './constants.js';
+import { topicOf } from './kernel_runtime.js';
 
 // Typed arrays for homogeneous components (every field the same type), by the engine's field types.
 const TYPED_ARRAYS = {
@@ -179,6 +180,7 @@ export class WorldCore {
   #raw;
   #components = new Map();  // name -> component entry
   #relations = new Map();   // name -> relation entry (a component entry of the pair data, and the options)
+  #topics = new Map();      // name -> topic entry (a component entry of one message, and the topic)
   #scratch = 0;             // address of the raw world's scratch area
   #scratchBytes = 0;
   #onDispose = [];          // what dispose() runs first (schedulers stop)
@@ -281,6 +283,26 @@ export class WorldCore {
     const created = { ...componentEntry(info), relation: true, exclusive: info.exclusive, onDeleteTarget: info.onDeleteTarget, acyclic: info.acyclic };
     this.#relations.set(name, created);
     return created;
+  }
+
+  /**
+   * The topic entry of a name: a component entry whose element is one message, plus `topic` (the
+   * layout Messages views use); cached (a topic is never redefined). An unknown name is the
+   * engine's UnknownTopic error, which lists the defined topics.
+   */
+  topic(op, name) {
+    const entry = this.#topics.get(name);
+    if (entry !== undefined) return entry;
+    if (typeof name !== 'string') throw new Error(`world.${op}: a topic name must be a string, got ${describe(name)}`);
+    const info = Object.freeze(this.call(op, (r) => r.topicInfo(name)));
+    const created = { ...componentEntry(info), topic: topicOf(info) };
+    this.#topics.set(name, created);
+    return created;
+  }
+
+  /** Whether a topic of that name is defined (no error for unknown names). */
+  isTopic(op, name) {
+    return this.#topics.has(name) || (typeof name === 'string' && this.call(op, (r) => r.topicNames()).includes(name));
   }
 
   /** Whether a relation of that name is defined (no error for unknown names). */

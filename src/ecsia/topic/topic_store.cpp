@@ -48,6 +48,10 @@ TopicId TopicStore::define(ComponentDesc layout) {
     }
     Topic topic;
     topic.fields.resize(layout.fields.size());
+    for (const FieldDesc& field : layout.fields) {
+        topic.slots.emplace_back(field.offset, static_cast<std::uint32_t>(field_size(field.type)));
+        topic.has_entity_fields = topic.has_entity_fields || field.type == FieldType::Entity;
+    }
     topic.layout = std::move(layout);
     topic.layout.id = static_cast<ComponentId>(topics_.size());
     topics_.push_back(std::move(topic));
@@ -77,6 +81,10 @@ const TopicStore::Topic& TopicStore::topic(TopicId id) const {
 
 void TopicStore::publish(TopicId id, const std::byte* bytes) {
     topic(id);
+    append(id, bytes);
+}
+
+void TopicStore::append(TopicId id, const std::byte* bytes) {
     Topic& t = topics_[id];
     if (t.consumers.empty()) {
         // Nobody will read it: dropped at once (it still takes its number).
@@ -85,13 +93,12 @@ void TopicStore::publish(TopicId id, const std::byte* bytes) {
         for (auto& column : t.fields) column.clear();
         return;
     }
-    for (std::size_t f = 0; f < t.layout.fields.size(); ++f) {
-        const FieldDesc& field = t.layout.fields[f];
-        const std::size_t size = field_size(field.type);
+    for (std::size_t f = 0; f < t.slots.size(); ++f) {
+        const auto [offset, size] = t.slots[f];
         std::vector<std::byte>& column = t.fields[f];
         const std::size_t at = column.size();
         column.resize(at + size);
-        std::memcpy(column.data() + at, bytes + field.offset, size);
+        std::memcpy(column.data() + at, bytes + offset, size);
     }
     ++t.count;
 }

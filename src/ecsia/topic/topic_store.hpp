@@ -125,6 +125,9 @@ public:
         std::uint64_t first = 0;                     // sequence of the oldest message kept
         std::uint32_t count = 0;                     // messages kept
         std::vector<Consumer> consumers;             // in the order they were added
+        // By field: its offset in a packed message and its size (from layout, kept for append).
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> slots;
+        bool has_entity_fields = false;
         std::uint64_t end() const noexcept { return first + count; }
     };
 
@@ -139,8 +142,11 @@ public:
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(topics_.size()); }
 
     // Appends one message: `bytes` laid out as the topic's layout (layout.size bytes). Dropped at
-    // once when the topic has no consumer.
+    // once when the topic has no consumer. Throws UnknownTopic for an unknown id.
     void publish(TopicId id, const std::byte* bytes);
+    // The same for an id known to be valid (the merge's hot path: nothing here throws but a
+    // failed allocation).
+    void append(TopicId id, const std::byte* bytes);
 
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
     // published from now on); an existing one keeps its cursor.
@@ -159,6 +165,7 @@ public:
 
 private:
     friend class SnapshotAccess;
+    friend class CommandApplier;  // the merge's append, with the id checked once
     Consumer* consumer(TopicId id, std::string_view name) noexcept;
     std::vector<Topic> topics_;
 };

@@ -425,27 +425,39 @@ private:
     }
 
     // A message joins its topic in merge order; entity fields naming this buffer's pending spawns
-    // get their real handles (a pending handle of another buffer refuses the record).
+    // get their real handles (a pending handle of another buffer refuses the record). No local
+    // with a destructor here, and the throws are out of line: in wasm a call from a function that
+    // needs cleanup goes through JS, and a frame publishes thousands of messages.
     void apply_publish(const CommandRecord& record) {
-        const TopicStore::Topic& topic = world_.topics_.topic(record.count);
-        const std::uint32_t size = record.body[0];
-        if (size != topic.layout.size) {
-            throw Error(ErrorCode::BadValue, "a message of " + std::to_string(size) + " bytes for topic '" + topic.layout.name +
-                                                 "', whose messages are " + std::to_string(topic.layout.size));
-        }
+        TopicStore& topics = world_.topics_;
+        if (record.count >= topics.size()) unknown_topic(record.count);
+        const TopicStore::Topic& topic = topics.topics_[record.count];
+        if (record.body[0] != topic.layout.size) wrong_message_size(topic, record.body[0]);
         const auto* bytes = reinterpret_cast<const std::byte*>(record.body + 1);
+        if (topic.has_entity_fields) bytes = resolve_message_handles(topic, bytes);
+        topics.append(record.count, bytes);
+        ++stats_.applied;
+    }
+    [[noreturn, gnu::noinline]] static void unknown_topic(std::uint32_t id) {
+        throw Error(ErrorCode::UnknownTopic, "a message of topic id " + std::to_string(id) + ", which is not defined");
+    }
+    [[noreturn, gnu::noinline]] static void wrong_message_size(const TopicStore::Topic& topic, std::uint32_t size) {
+        throw Error(ErrorCode::BadValue, "a message of " + std::to_string(size) + " bytes for topic '" + topic.layout.name +
+                                             "', whose messages are " + std::to_string(topic.layout.size));
+    }
+    // The message with its entity fields' pending handles made real (a copy), or `bytes` itself.
+    [[gnu::noinline]] const std::byte* resolve_message_handles(const TopicStore::Topic& topic, const std::byte* bytes) {
         scratch_.clear();
         for (const FieldDesc& field : topic.layout.fields) {
             if (field.type != FieldType::Entity) continue;
             Entity e;
             std::memcpy(&e.bits, bytes + field.offset, 4);
             if (!layout().is_pending(e)) continue;
-            if (scratch_.empty() || scratch_.back().data() != bytes) bytes = scratch_.emplace_back(bytes, bytes + size).data();
+            if (scratch_.empty()) bytes = scratch_.emplace_back(bytes, bytes + topic.layout.size).data();
             e = resolve_field(e);
             std::memcpy(scratch_.back().data() + field.offset, &e.bits, 4);
         }
-        world_.topics_.publish(record.count, bytes);
-        ++stats_.applied;
+        return bytes;
     }
 
     void skip(std::size_t records, const char* why) {

@@ -1,0 +1,47 @@
+// The JS kernels of e2e/topics.spec.js: units that hit each other through a topic. Values are
+// small integers, exact in f32, so every message can be checked.
+
+/**
+ * Each unit whose cooldown reaches 0 publishes a hit on the unit its `aim` names (a handle), and
+ * every 5th one spawns a decoy first and hits that instead (a pending handle in a message field,
+ * made real at the merge).
+ */
+export function shoot(chunk, dt, commands) {
+  const unit = chunk.columns.unit;  // [cooldown, power] per row (i32)
+  for (let i = 0; i < chunk.count; i++) {
+    const cooldown = unit[2 * i] - 1;
+    unit[2 * i] = cooldown;
+    if (cooldown > 0) continue;
+    unit[2 * i] = 3 + (chunk.entities[i] % 5);
+    let target = chunk.columns.aim[i];
+    if (chunk.entities[i] % 5 === 0) target = commands.spawn({ unit: { cooldown: 100, power: 0 } });
+    commands.publish('hit', { source: chunk.entities[i], target, damage: unit[2 * i + 1] });
+  }
+}
+
+/**
+ * A consumer kernel over the tally row: every batch sees the same messages; it folds them into
+ * the row in order (count, sum of damage, an order-sensitive digest).
+ */
+export function tally(chunk, dt, commands, messages) {
+  const hit = messages.hit;
+  const tallyView = chunk.columns.tally;  // [count, damage, digest] (u32)
+  const damage = hit.fields.damage;
+  const source = hit.fields.source;
+  for (let r = 0; r < chunk.count; r++) {
+    let digest = tallyView[3 * r + 2];
+    let sum = tallyView[3 * r + 1];
+    for (let i = 0; i < hit.count; i++) {
+      digest = (Math.imul(digest, 31) + source[i] * 7 + damage[i]) >>> 0;
+      sum += damage[i];
+    }
+    tallyView[3 * r] += hit.count;
+    tallyView[3 * r + 1] = sum;
+    tallyView[3 * r + 2] = digest;
+  }
+}
+
+/** Publishes a message of a topic the system did not declare: its batch fails. */
+export function undeclared(chunk, dt, commands) {
+  commands.publish('hit', { damage: 1 });
+}
