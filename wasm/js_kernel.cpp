@@ -98,6 +98,15 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* co
     return context->commands.append_encoded(words, records);
 }
 
+// After a kernel returned: room for `count` messages of `topic` (one the system publishes, which
+// the JS side checked) in the batch's outbox, for JS to copy its packed messages into; 0 for a
+// topic id the world does not have.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
+    if (context->topics == nullptr || topic >= context->topics->size()) return 0;
+    const std::uint32_t size = context->topics->topic(topic).layout.size;
+    return ecsia::wasm::address_of(context->commands.reserve_messages(topic, size, count));
+}
+
 // chunk.lookup: the address of `entity`'s element of `component` (one of the system's lookups,
 // which the JS side checked), or 0 when the entity is not alive or lacks it. Allocates nothing and
 // cannot throw: a kernel calls it while it runs.

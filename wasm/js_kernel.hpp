@@ -100,7 +100,6 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \
     X(REMOVE, CommandOp::Remove) X(SET, CommandOp::Set) X(ADD_PAIR, CommandOp::AddPair)                   \
     X(REMOVE_PAIR, CommandOp::RemovePair) X(INSTANTIATE, CommandOp::Instantiate)                          \
-    X(PUBLISH, CommandOp::Publish)                                                                        \
     X(COUNT_SHIFT, kCommandCountShift)                                                                    \
     X(RAN, kRan) X(THREW, kThrew) X(DIFFERED, kDiffered) X(RUNTIME_BROKE, kRuntimeBroke)
 

@@ -52,6 +52,7 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b) {
 // What consumers saw, frame after frame: (consumer, message) in the order they saw them.
 struct Seen {
     std::vector<std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t>> log;
+    std::size_t dead = 0;  // kernel messages whose entity (a row's, or one its batch spawned) is not alive
 };
 
 // A random set of publishers and consumers over a world of `val` rows; the same seed gives the
@@ -79,7 +80,11 @@ Setup build(World& world, Scheduler& scheduler, std::uint64_t seed, Seen& seen) 
             if (c % 2 == 0) {
                 const std::string name = system.name;
                 system.main_thread = [&seen, ev, name](World& w, float) {
-                    for (const Ev m : w.messages(ev).as<Ev>()) seen.log.emplace_back(name, m.from, m.serial, m.who.bits);
+                    for (const Ev m : w.messages(ev).as<Ev>()) {
+                        seen.log.emplace_back(name, m.from, m.serial, m.who.bits);
+                        // Nothing is despawned: a spawned entity's handle (pending in its batch) is real here.
+                        if (m.from < 10 && !m.who.is_null() && !w.is_alive(m.who)) ++seen.dead;
+                    }
                 };
             } else {
                 // A kernel over the sink row: every batch sees the same messages; it folds them
@@ -174,11 +179,13 @@ TEST_CASE("topic messages reach consumers in one order for the serial executor a
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
         const Outcome serial = run(seed, 0, 64);
         REQUIRE(!serial.seen.log.empty());
+        CHECK(serial.seen.dead == 0);
         for (std::uint32_t workers : {1u, 2u, 4u}) {
             INFO("seed " << seed << ", workers " << workers);
             const Outcome threaded = run(seed, workers, 64);
             CHECK(threaded.hashes == serial.hashes);
             CHECK(threaded.seen.log == serial.seen.log);
+            CHECK(threaded.seen.dead == 0);
         }
         // One batch per system instead of several (other batch ids and reservations): again the
         // same for the serial executor and the workers.

@@ -236,8 +236,7 @@ function showStats() {
   $('s-workers').textContent = state.scheduler.workers === 0 ? '0 (serial executor)' : String(state.scheduler.workers);
   $('s-entities').textContent = state.world.count(['position']).toLocaleString('en');
   $('s-hierarchy').textContent = `${state.bodies.count} bodies, depth ${state.bodies.depth}`;
-  const { crossed, right, total, spawned } = state.events;
-  $('s-events').textContent = `${crossed} crossed the middle (${right} rightward), ${total.toLocaleString('en')} in all; ${spawned} spawned by clicks`;
+  showEvents();
   $('s-frame').textContent = String(state.frame);
   // update() = the engine's own time (the page's thread inside the engine, plus the workers' busiest
   // share) + the time its continuation waited behind the page (drawing frame N meanwhile).
@@ -250,6 +249,12 @@ function showStats() {
   $('s-fps').textContent = state.fps.toFixed(0);
   $('s-hash').textContent = state.lastHash === null ? '–' : `${state.lastHash} @ frame ${state.lastHashFrame}`;
   showTimeline();
+}
+
+// What the Events system counted from the topics.
+function showEvents() {
+  const { crossed, right, total, spawned } = state.events;
+  $('s-events').textContent = `${crossed} crossed the middle (${right} rightward), ${total.toLocaleString('en')} in all; ${spawned} spawned by clicks`;
 }
 
 function showPlan() {
@@ -352,7 +357,7 @@ window.demo = {
   },
   hash: () => state.world.stateHash(),
   // What the Events system counted from the topics (this frame's crossings, all of them, spawns).
-  events: () => ({ ...state.events, panel: $('s-events').textContent }),
+  events: () => { showEvents(); return { ...state.events, panel: $('s-events').textContent }; },
   litPixels: () => renderer.litPixels(drawnFrame(), drawnBodies()),
   // The engine's own time of the last frame and update()'s wall time (ms), as the panel shows them.
   timing: () => ({ engineMs: state.lastEngineMs, updateMs: state.lastUpdateMs, fps: state.fps, overlap }),

@@ -1,5 +1,7 @@
 #include "ecsia/command/command_buffer.hpp"
 
+#include <algorithm>
+
 namespace ecsia {
 
 namespace {
@@ -57,9 +59,19 @@ void CommandBuffer::add_pair(Entity subject, ComponentId relation, Entity target
     payload(bytes, bytes == nullptr ? 0 : size);
 }
 
-void CommandBuffer::publish(std::uint32_t topic, const void* bytes, std::uint32_t size) {
-    header(CommandOp::Publish, topic, kNullEntity);
-    payload(bytes, size);
+std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count) {
+    if (last_outbox_ >= outboxes_.size() || outboxes_[last_outbox_].topic != topic) {
+        last_outbox_ = 0;
+        while (last_outbox_ < outboxes_.size() && outboxes_[last_outbox_].topic != topic) ++last_outbox_;
+        if (last_outbox_ == outboxes_.size()) outboxes_.push_back(Outbox{topic, size, 0, {}});
+    }
+    Outbox& outbox = outboxes_[last_outbox_];
+    const std::size_t at = std::size_t(outbox.count) * size;
+    const std::size_t needed = at + std::size_t(size) * count;
+    // Room doubles, so a batch's messages cost one growth per doubling (kept across clears).
+    if (needed > outbox.bytes.size()) outbox.bytes.resize(std::max(needed, 2 * outbox.bytes.size()));
+    outbox.count += count;
+    return outbox.bytes.data() + at;
 }
 
 void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity target) {

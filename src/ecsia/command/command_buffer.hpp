@@ -20,8 +20,10 @@
 //               (word 1 as for Spawn: a reserved handle, or null = an overflow instance, which
 //               takes the buffer's next pending name like an overflow spawn; the values replace or
 //               add whole components: World::instantiate)
-//   Publish     word 0's high 24 bits hold the topic id (word 1 is the null handle), then
-//               { byte size, message bytes laid out as the topic }   (topic/topic_store.hpp)
+// Messages a batch publishes (KernelContext::publish) are not records: they go to the buffer's
+// outboxes, one per topic, packed as the topic lays a message out, in call order; the merge
+// appends each outbox to its topic in one go, after the buffer's records (so an entity field may
+// name one of the buffer's pending spawns).
 // A pair record's subject (word 1) and target may be pending handles of the same buffer's spawns
 // and instances.
 
@@ -35,7 +37,7 @@
 
 namespace ecsia {
 
-enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8, Publish = 9 };
+enum class CommandOp : std::uint8_t { Spawn = 1, Despawn = 2, Add = 3, Remove = 4, Set = 5, AddPair = 6, RemovePair = 7, Instantiate = 8 };
 // A record's word 0: op | count << kCommandCountShift.
 inline constexpr std::uint32_t kCommandCountShift = 8;
 
@@ -126,11 +128,39 @@ public:
     // prefab by the merge skips the record with a diagnostic.
     void instantiate(Entity entity, Entity prefab, const ComponentValue* values, std::size_t count);
 
-    // Any thread, own buffer only. Records a message of topic `topic` (TopicId): `bytes` laid out
-    // as the topic (TopicStore), `size` its layout's size. The merge appends it to the topic in
-    // batch-id order, its entity fields' pending handles made real; an unknown topic or a wrong
-    // size skips the record with a diagnostic.
-    void publish(std::uint32_t topic, const void* bytes, std::uint32_t size);
+    // Any thread, own buffer only. Adds a message of topic `topic` (a TopicId) to its outbox:
+    // `bytes` laid out as the topic (TopicStore), `size` its layout's size (the caller checked
+    // both). The merge appends the outbox to the topic after this buffer's records, its entity
+    // fields' pending handles made real.
+    void publish(std::uint32_t topic, const void* bytes, std::uint32_t size) {
+        // Inline while the last outbox is this topic's and has room: a kernel publishes in loops.
+        if (last_outbox_ < outboxes_.size()) {
+            Outbox& outbox = outboxes_[last_outbox_];
+            const std::size_t used = std::size_t(outbox.count) * size;
+            if (outbox.topic == topic && used + size <= outbox.bytes.size()) {
+                std::memcpy(outbox.bytes.data() + used, bytes, size);
+                ++outbox.count;
+                return;
+            }
+        }
+        std::memcpy(reserve_messages(topic, size, 1), bytes, size);
+    }
+    // Room for `count` more messages of `size` bytes in `topic`'s outbox, for the caller to fill.
+    std::byte* reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count);
+    struct Outbox {
+        std::uint32_t topic = 0;
+        std::uint32_t size = 0;   // bytes per message
+        std::uint32_t count = 0;
+        std::vector<std::byte> bytes;  // the first count * size bytes are messages; the rest is room
+    };
+    // By first publish since the last clear (empty ones are kept for their memory).
+    const std::vector<Outbox>& outboxes() const noexcept { return outboxes_; }
+    // Messages in the outboxes.
+    std::size_t message_count() const noexcept {
+        std::size_t n = 0;
+        for (const Outbox& outbox : outboxes_) n += outbox.count;
+        return n;
+    }
 
     template <typename T>
     void add(Entity entity, ComponentId id, const T& value) {
@@ -149,7 +179,7 @@ public:
     // well-formed records: the merge decodes them like any other.
     std::uint32_t* append_encoded(std::size_t words, std::size_t records);
 
-    bool empty() const noexcept { return words_.empty(); }
+    bool empty() const noexcept { return words_.empty() && message_count() == 0; }
     std::size_t record_count() const noexcept { return record_count_; }
     std::size_t byte_size() const noexcept { return words_.size() * 4; }
     const std::vector<std::uint32_t>& words() const noexcept { return words_; }
@@ -159,6 +189,7 @@ public:
         names_ = PendingNames{};
         overflow_spawns_ = 0;
         in_place_.clear();
+        for (Outbox& outbox : outboxes_) outbox.count = 0;
     }
 
     // Pending handles (the stand-ins for spawns beyond a reservation, HandleLayout::pending): how
@@ -184,7 +215,8 @@ public:
     void note_in_place_pending(const InPlacePending& field) { in_place_.push_back(field); }
     const std::vector<InPlacePending>& in_place_pending() const noexcept { return in_place_; }
 
-    // A point to roll back to: what an observer that throws had recorded after it is dropped.
+    // A point to roll back to: what an observer that throws had recorded after it is dropped
+    // (records only: observers publish through the world, not through their buffer).
     struct Mark {
         std::size_t words = 0;
         std::size_t records = 0;
@@ -207,6 +239,8 @@ private:
     PendingNames names_;
     std::uint32_t overflow_spawns_ = 0;  // name_next_overflow_spawn calls since the last clear
     std::vector<InPlacePending> in_place_;
+    std::vector<Outbox> outboxes_;
+    std::size_t last_outbox_ = 0;  // reserve_messages' last outbox: a batch mostly publishes one topic
 };
 
 // Decodes one buffer. The views point into the buffer and are valid until it changes.
@@ -246,7 +280,6 @@ public:
             case CommandOp::Set: end += 2 + 1 + (end[2] + 3) / 4; break;
             case CommandOp::AddPair: end += 2 + 1 + (end[2] + 3) / 4; break;
             case CommandOp::RemovePair: end += 2; break;
-            case CommandOp::Publish: end += 1 + (end[0] + 3) / 4; break;
             default: break;
         }
         at_ = static_cast<std::size_t>(end - words_.data());

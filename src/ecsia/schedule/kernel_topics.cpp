@@ -27,7 +27,7 @@ const TopicMessages& KernelContext::messages(TopicId topic) const {
                                              "): the system does not consume it (declare it in consumes)");
 }
 
-void KernelContext::publish(TopicId topic, const void* bytes, std::size_t size) {
+void KernelContext::check_publish(TopicId topic, std::size_t size) {
     if (topics == nullptr || std::find(publishes.begin(), publishes.end(), topic) == publishes.end()) {
         throw Error(ErrorCode::UnknownTopic, "publish(" + topic_name(topics, topic) +
                                                  "): the system does not publish it (declare it in publishes)");
@@ -37,7 +37,7 @@ void KernelContext::publish(TopicId topic, const void* bytes, std::size_t size) 
         throw Error(ErrorCode::BadValue, "publish(" + topic_name(topics, topic) + ") with " + std::to_string(size) +
                                              " bytes; its messages are " + std::to_string(expected));
     }
-    commands.publish(topic, bytes, expected);
+    publish_checked = PublishCheck{topic, size};
 }
 
 }  // namespace ecsia

@@ -54,7 +54,11 @@ struct KernelContext {
     // BadValue for a size that is not the topic's). It joins the topic at the merge, in batch-id
     // order, after the messages of the batches before; an entity field may hold a handle this
     // batch spawned (made real at the merge).
-    void publish(TopicId topic, const void* bytes, std::size_t size);
+    void publish(TopicId topic, const void* bytes, std::size_t size) {
+        // Checked once per topic and size a batch publishes (a kernel publishes in loops).
+        if (topic != publish_checked.topic || size != publish_checked.size) check_publish(topic, size);
+        commands.publish(topic, bytes, static_cast<std::uint32_t>(size));
+    }
     template <typename T>
     void publish(TopicId topic, const T& message) {
         publish(topic, &message, sizeof(T));
@@ -119,6 +123,13 @@ struct KernelContext {
     // the buffer only when the kernel returns. Same names as spawn() above (the buffer's
     // PendingNames, fixed before the wave: no shared counter, so no thread decides them).
     Entity next_pending() noexcept { return commands.name_next_overflow_spawn(layout); }
+
+    // publish()'s last checked topic and size (its own bookkeeping; the struct stays an aggregate).
+    struct PublishCheck {
+        TopicId topic = kNoTopic;
+        std::size_t size = 0;
+    } publish_checked;
+    void check_publish(TopicId topic, std::size_t size);
 };
 
 using Kernel = std::function<void(KernelContext&)>;

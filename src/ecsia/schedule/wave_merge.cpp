@@ -100,14 +100,17 @@ void WaveMerge::merge(World& world, std::vector<Batch*>& batches, std::span<cons
         // Most batches record nothing and reserve nothing: World::apply need not see them.
         const CommandBuffer& commands = batch->commands;
         if (!batch->failed && commands.record_count() == 0 && batch->reservation.size() == 0 &&
-            commands.in_place_pending().empty()) {
+            commands.in_place_pending().empty() && commands.message_count() == 0) {
             continue;
         }
         reservations_.push_back(&batch->reservation);
         if (batch->failed) {
             world.diagnostics().report_for(systems[batch->system].name, "system '" + systems[batch->system].name + "' failed in batch " +
                                        std::to_string(batch->id) + ": " + batch->error + "; its " +
-                                       std::to_string(commands.record_count()) + " command(s) were dropped");
+                                       std::to_string(commands.record_count()) + " command(s)" +
+                                       (commands.message_count() == 0 ? std::string()
+                                                                      : " and " + std::to_string(commands.message_count()) + " message(s)") +
+                                       " were dropped");
         } else if (merge_results) {
             buffers_.push_back(&batch->commands);
             buffer_systems_.push_back(batch->system);

@@ -50,7 +50,7 @@ TopicId TopicStore::define(ComponentDesc layout) {
     topic.fields.resize(layout.fields.size());
     for (const FieldDesc& field : layout.fields) {
         topic.slots.emplace_back(field.offset, static_cast<std::uint32_t>(field_size(field.type)));
-        topic.has_entity_fields = topic.has_entity_fields || field.type == FieldType::Entity;
+        if (field.type == FieldType::Entity) topic.entity_offsets.push_back(field.offset);
     }
     topic.layout = std::move(layout);
     topic.layout.id = static_cast<ComponentId>(topics_.size());
@@ -101,6 +101,43 @@ void TopicStore::append(TopicId id, const std::byte* bytes) {
         std::memcpy(column.data() + at, bytes + offset, size);
     }
     ++t.count;
+}
+
+namespace {
+
+// Field bytes of `count` packed messages (`stride` apart, from `from`) into a column, by size so
+// that each copy is one load and store.
+template <typename Word>
+void gather(std::byte* to, const std::byte* from, std::size_t stride, std::uint32_t count) {
+    for (std::uint32_t i = 0; i < count; ++i) std::memcpy(to + i * sizeof(Word), from + i * stride, sizeof(Word));
+}
+
+}  // namespace
+
+void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_t count) {
+    Topic& t = topics_[id];
+    if (t.consumers.empty()) {
+        t.first = t.end() + count;
+        t.count = 0;
+        for (auto& column : t.fields) column.clear();
+        return;
+    }
+    const std::size_t stride = t.layout.size;
+    for (std::size_t f = 0; f < t.slots.size(); ++f) {
+        const auto [offset, size] = t.slots[f];
+        std::vector<std::byte>& column = t.fields[f];
+        const std::size_t at = column.size();
+        column.resize(at + std::size_t(size) * count);
+        std::byte* to = column.data() + at;
+        const std::byte* from = messages + offset;
+        switch (size) {
+            case 1: gather<std::uint8_t>(to, from, stride, count); break;
+            case 2: gather<std::uint16_t>(to, from, stride, count); break;
+            case 4: gather<std::uint32_t>(to, from, stride, count); break;
+            default: gather<std::uint64_t>(to, from, stride, count); break;
+        }
+    }
+    t.count += count;
 }
 
 TopicStore::Consumer* TopicStore::consumer(TopicId id, std::string_view name) noexcept {

@@ -127,7 +127,7 @@ public:
         std::vector<Consumer> consumers;             // in the order they were added
         // By field: its offset in a packed message and its size (from layout, kept for append).
         std::vector<std::pair<std::uint32_t, std::uint32_t>> slots;
-        bool has_entity_fields = false;
+        std::vector<std::uint32_t> entity_offsets;  // of its entity fields, in a packed message
         std::uint64_t end() const noexcept { return first + count; }
     };
 
@@ -147,6 +147,9 @@ public:
     // The same for an id known to be valid (the merge's hot path: nothing here throws but a
     // failed allocation).
     void append(TopicId id, const std::byte* bytes);
+    // `count` messages packed one after another (layout.size bytes each), in order: a batch's
+    // outbox at the merge, one copy per field.
+    void append_many(TopicId id, const std::byte* messages, std::uint32_t count);
 
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
     // published from now on); an existing one keeps its cursor.

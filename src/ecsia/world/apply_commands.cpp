@@ -38,6 +38,7 @@ public:
             }
         }
         resolve_in_place();
+        apply_messages();
     }
 
     // Entity fields written in place that were refused (set to null): reported once per apply.
@@ -392,7 +393,6 @@ private:
 
     void apply_single(const CommandRecord& record) {
         if (record.op == CommandOp::Instantiate) return apply_instantiate(record);
-        if (record.op == CommandOp::Publish) return apply_publish(record);
         const Entity entity = resolve(record.entity);
         if (!world_.is_alive(entity)) return skip(1, nullptr);
         if (record.op == CommandOp::Despawn) {
@@ -424,40 +424,51 @@ private:
         ++stats_.applied;
     }
 
-    // A message joins its topic in merge order; entity fields naming this buffer's pending spawns
-    // get their real handles (a pending handle of another buffer refuses the record). No local
-    // with a destructor here, and the throws are out of line: in wasm a call from a function that
-    // needs cleanup goes through JS, and a frame publishes thousands of messages.
-    void apply_publish(const CommandRecord& record) {
+    // After the buffer's records: its outboxes join their topics, each in one append, in the
+    // order the batch published them. An entity field naming one of the buffer's pending spawns
+    // gets its real handle; one naming no spawn of this buffer is set to null (counted with the
+    // entity fields written in place, in one diagnostic per apply). A topic id or message size that is not the
+    // topic's (only a broken encoder makes one) skips that outbox with a diagnostic.
+    void apply_messages() {
         TopicStore& topics = world_.topics_;
-        if (record.count >= topics.size()) unknown_topic(record.count);
-        const TopicStore::Topic& topic = topics.topics_[record.count];
-        if (record.body[0] != topic.layout.size) wrong_message_size(topic, record.body[0]);
-        const auto* bytes = reinterpret_cast<const std::byte*>(record.body + 1);
-        if (topic.has_entity_fields) bytes = resolve_message_handles(topic, bytes);
-        topics.append(record.count, bytes);
-        ++stats_.applied;
-    }
-    [[noreturn, gnu::noinline]] static void unknown_topic(std::uint32_t id) {
-        throw Error(ErrorCode::UnknownTopic, "a message of topic id " + std::to_string(id) + ", which is not defined");
-    }
-    [[noreturn, gnu::noinline]] static void wrong_message_size(const TopicStore::Topic& topic, std::uint32_t size) {
-        throw Error(ErrorCode::BadValue, "a message of " + std::to_string(size) + " bytes for topic '" + topic.layout.name +
-                                             "', whose messages are " + std::to_string(topic.layout.size));
-    }
-    // The message with its entity fields' pending handles made real (a copy), or `bytes` itself.
-    [[gnu::noinline]] const std::byte* resolve_message_handles(const TopicStore::Topic& topic, const std::byte* bytes) {
-        scratch_.clear();
-        for (const FieldDesc& field : topic.layout.fields) {
-            if (field.type != FieldType::Entity) continue;
-            Entity e;
-            std::memcpy(&e.bits, bytes + field.offset, 4);
-            if (!layout().is_pending(e)) continue;
-            if (scratch_.empty()) bytes = scratch_.emplace_back(bytes, bytes + topic.layout.size).data();
-            e = resolve_field(e);
-            std::memcpy(scratch_.back().data() + field.offset, &e.bits, 4);
+        for (const CommandBuffer::Outbox& outbox : buffer_->outboxes()) {
+            if (outbox.count == 0) continue;
+            if (outbox.topic >= topics.size() || outbox.size != topics.topics_[outbox.topic].layout.size) {
+                world_.diagnostics_.report("command skipped: " + std::to_string(outbox.count) +
+                                           " message(s) of a topic id or size this world does not have");
+                continue;
+            }
+            const TopicStore::Topic& topic = topics.topics_[outbox.topic];
+            const std::byte* bytes = outbox.bytes.data();
+            if (!topic.entity_offsets.empty()) bytes = resolve_message_handles(topic, outbox);
+            topics.append_many(outbox.topic, bytes, outbox.count);
+            stats_.applied += outbox.count;
         }
-        return bytes;
+    }
+    // The outbox's messages with their entity fields' pending handles made real (a copy), or
+    // the outbox's own bytes when none holds one.
+    const std::byte* resolve_message_handles(const TopicStore::Topic& topic, const CommandBuffer::Outbox& outbox) {
+        std::vector<std::byte>* copy = nullptr;
+        const HandleLayout& handles = layout();
+        for (std::uint32_t m = 0; m < outbox.count; ++m) {
+            for (const std::uint32_t offset : topic.entity_offsets) {
+                const std::size_t at = std::size_t(m) * outbox.size + offset;
+                Entity e;
+                std::memcpy(&e.bits, outbox.bytes.data() + at, 4);
+                if (!handles.is_pending(e)) continue;
+                if (copy == nullptr) copy = &scratch_.emplace_back(outbox.bytes);
+                const std::int64_t ordinal = recorded_ordinal(e);
+                const Entity real = ordinal < 0 ? kNullEntity : pending_[static_cast<std::size_t>(ordinal)];
+                if (ordinal < 0 && refused_in_place_++ == 0) {
+                    char text[96];
+                    std::snprintf(text, sizeof text, "a message of topic '%s' held pending handle 0x%08x",
+                                  topic.layout.name.c_str(), e.bits);
+                    first_refused_in_place_ = text;
+                }
+                std::memcpy(copy->data() + at, &real.bits, 4);
+            }
+        }
+        return copy == nullptr ? outbox.bytes.data() : copy->data();
     }
 
     void skip(std::size_t records, const char* why) {
