@@ -355,7 +355,14 @@ TEST_CASE("bad topic input is refused with a clear error and changes nothing", "
     CHECK(code([&] { world.publish(hit, std::int64_t{1}); }).first == ErrorCode::BadValue);
     CHECK(code([&] { world.publish(7, 1.f); }).first == ErrorCode::UnknownTopic);
     CHECK(code([&] { world.messages(hit); }).first == ErrorCode::UnknownTopic);
-    CHECK(world.topics().size() == 1);
+    // A struct of another layout under an existing name, and a field read as another type.
+    CHECK(code([&] { world.topic<Ev>(); world.topic<Ev>(); }).first == std::nullopt);  // the same struct again: its id
+    World other;
+    other.define_topic("ev", {{"from", FieldType::U32}, {"serial", FieldType::F32}, {"who", FieldType::Entity}});
+    CHECK(code([&] { other.topic<Ev>(); }).first == ErrorCode::DuplicateName);
+    const TopicMessages none;
+    CHECK(code([&] { (void)none.field<float>(0); }).first == ErrorCode::UnknownField);
+    CHECK(world.topics().size() == 2);
 
     Scheduler scheduler(world);
     SystemDesc bad{.name = "Bad"};
@@ -388,12 +395,20 @@ TEST_CASE("bad topic input is refused with a clear error and changes nothing", "
     CHECK(said_once("system 'Sneaky' publishes 'hit' without declaring it") == 1);
     CHECK(said_once("messages('hit'): the system does not consume it") == 1);
     CHECK(said_once("publish('hit'): the system does not publish it") == 1);
+    // Read as another type than its own: refused.
+    SystemDesc misread{.name = "Misread"};
+    misread.consumes = {hit};
+    misread.main_thread = [hit](World& w, float) { (void)w.messages(hit).field<std::uint32_t>(0); };
+    scheduler.add_system(misread);
+    scheduler.update(0);
+    CHECK(said_once("field 'damage' of topic 'hit' is f32, read as u32") == 1);
     CHECK(world.topics().topic(hit).count == 0);
     // A wave refuses the page's publish (the world is in a wave only inside a frame).
     detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(code([&] { world.publish(hit, 1.f); }).first == ErrorCode::WrongPhase);
     detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     CHECK(world.topics().topic(hit).count == 0);
+    world.diagnostics().set_sink([](const std::string&) {});  // `said` goes before the scheduler's last words
 }
 
 TEST_CASE("a restored world replays the same messages: pending ones and cursors travel in the snapshot",

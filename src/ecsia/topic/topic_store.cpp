@@ -15,15 +15,15 @@ std::size_t TopicMessages::field_index(std::string_view name) const {
     throw Error(ErrorCode::UnknownField, "topic '" + layout_->name + "' has no field '" + std::string(name) + "'");
 }
 
-void TopicMessages::check_field(std::size_t index, std::size_t size) const {
+void TopicMessages::check_field(std::size_t index, FieldType type) const {
     if (layout_ == nullptr || index >= layout_->fields.size()) {
         throw Error(ErrorCode::UnknownField, "no field " + std::to_string(index) + " in these messages");
     }
     const FieldDesc& field = layout_->fields[index];
-    if (field_size(field.type) != size) {
+    if (field.type != type) {
         throw Error(ErrorCode::BadValue, "field '" + field.name + "' of topic '" + layout_->name + "' is " +
-                                             std::string(field_type_name(field.type)) + ", not a " + std::to_string(size) +
-                                             "-byte type");
+                                             std::string(field_type_name(field.type)) + ", read as " +
+                                             std::string(field_type_name(type)));
     }
 }
 

@@ -24,6 +24,7 @@
 
 #include "ecsia/base/ids.hpp"
 #include "ecsia/schema/component_desc.hpp"
+#include "ecsia/schema/field_type.hpp"
 
 namespace ecsia {
 
@@ -50,10 +51,11 @@ public:
     std::uint32_t count() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
     const ComponentDesc& layout() const noexcept { return *layout_; }
-    // Field `index` (in the topic's field order) of every message; T must match its type's size.
+    // Field `index` (in the topic's field order) of every message; T must be its type (float for
+    // f32, Entity for entity, ...): BadValue otherwise.
     template <typename T>
     std::span<const T> field(std::size_t index) const {
-        check_field(index, sizeof(T));
+        check_field(index, field_type_of<T>());
         return {reinterpret_cast<const T*>(fields_[index]), count_};
     }
     // The same, by field name (UnknownField when the topic has none).
@@ -79,7 +81,7 @@ public:
 
 private:
     std::size_t field_index(std::string_view name) const;
-    void check_field(std::size_t index, std::size_t size) const;
+    void check_field(std::size_t index, FieldType type) const;
     void gather(std::uint32_t i, void* out, std::size_t size) const;
 
     const ComponentDesc* layout_ = nullptr;

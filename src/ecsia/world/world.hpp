@@ -345,6 +345,8 @@ public:
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
 private:
+    // Whether two layouts have the same fields (names, types, offsets) and size.
+    static bool same_layout(const ComponentDesc& a, const ComponentDesc& b) noexcept;
     // The engine's own layers reach the bookkeeping below through these, never users:
     friend class CommandApplier;
     friend struct detail::WorldAccess;  // world_access.hpp: the scheduler, bindings, tests
@@ -570,9 +572,12 @@ template <typename T>
 TopicId World::topic() {
     ComponentDesc layout = ComponentTraits<T>::describe();
     const TopicId id = topics_.find(layout.name);
-    if (id == kNoTopic) return topics_.define(std::move(layout));
-    if (topics_.topic(id).layout.size != layout.size) {
-        throw Error(ErrorCode::DuplicateName, "a topic named '" + layout.name + "' exists with another layout");
+    if (id == kNoTopic) {
+        require_structural("topic");
+        return topics_.define(std::move(layout));
+    }
+    if (!same_layout(topics_.topic(id).layout, layout)) {
+        throw Error(ErrorCode::DuplicateName, "a topic named '" + layout.name + "' exists with other fields");
     }
     return id;
 }

@@ -9,6 +9,14 @@
 
 namespace ecsia {
 
+bool World::same_layout(const ComponentDesc& a, const ComponentDesc& b) noexcept {
+    if (a.size != b.size || a.fields.size() != b.fields.size()) return false;
+    for (std::size_t f = 0; f < a.fields.size(); ++f) {
+        if (a.fields[f].name != b.fields[f].name || a.fields[f].type != b.fields[f].type || a.fields[f].offset != b.fields[f].offset) return false;
+    }
+    return true;
+}
+
 TopicId World::define_topic(std::string name, const std::vector<FieldSpec>& fields) {
     require_structural("define_topic");
     if (name.empty()) throw Error(ErrorCode::BadDefinition, "a topic needs a non-empty name");
