@@ -190,6 +190,14 @@ export function derive(results) {
       rollback.autoOverSerial, 0.95, false, { unit: 'x' });
   }
 
+  // Topics (web/bench/topics.js): 100,000 messages a frame from a JS kernel on the workers to a
+  // main-thread system, against pushing the same values into typed arrays and reading them back.
+  const topics = browser.topics;
+  if (topics) {
+    target(targets, 'topics_js_frame_over_loop', `topics ${sizeLabel(topics.entities)} messages, JS kernel on ${topics.workers} workers: frame / JS loop`,
+      topics.frameOverLoop, 2, true, { unit: 'x' });
+  }
+
   // Snapshots of a churned world (web/bench/snapshot_churn.js).
   const churned = browser.snapshotChurn;
   if (churned) {

@@ -323,6 +323,26 @@ Where the time goes (medians of separate runs of each part): the engine's writer
 ranges in place ${n2(c.usParts.checksum)} µs, the JS copies of the ranges ${n2(c.usParts.copies)} µs.`;
 }
 
+// The topics workload in the browser (web/bench/topics.js): a JS kernel publishes a message per
+// row on the workers, a main-thread JS system reads them back, against a plain JS loop.
+function topics(results) {
+  const t = results.browserResults.topics;
+  if (!t) return '(not run)';
+  const perMessage = (ms) => n2((ms * 1e6) / t.entities);
+  const ratios = { 'topic frame': t.frameOverLoop, 'topic frame, serial': t.serialOverLoop, 'consume by object': t.objectsOverLoop,
+    'kernel without publish': t.withoutPublishOverLoop, 'JS loop': 1 };
+  const labels = { 'topic frame': `topic frame, ${t.workers} workers (fields)`, 'topic frame, serial': 'topic frame, serial executor (fields)',
+    'consume by object': `topic frame, ${t.workers} workers (iterated as objects)`, 'kernel without publish': 'the kernel writing its own column instead (no topic)',
+    'JS loop': 'plain JS loop: typed arrays written and read back (baseline)' };
+  const rows = Object.keys(labels).map((name) => [labels[name], n2(t.ms[name]), perMessage(t.ms[name]),
+    name === 'topic frame' ? `**${n2(ratios[name])}x**` : `${n2(ratios[name])}x`]);
+  return `${table([`${count(t.entities)} messages a frame`, 'ms', 'ns per message', '/ JS loop'], rows, ['l', 'r', 'r', 'r'])}
+
+The last frame of the 2-worker run, by wave: ${t.frameBreakdown.map((w) => `wave ${w.wave} (${w.batches} batches, ${w.placement}) ${n2(w.us / 1000)} ms`).join('; ')}
+(a wave's time runs to the end of its batches; the merge that appends the messages is in the next wave's).
+Every consumer saw every message: ${t.wrong.length === 0 ? 'yes' : `**NO** (${t.wrong.join(', ')})`}.`;
+}
+
 // The topics workload (bench/topics.cpp, native only): frames in which a kernel publishes a message
 // per row and a main-thread system reads them back, against a std::vector loop of the same values,
 // and where each frame's time went (the scheduler's timeline).
@@ -339,7 +359,7 @@ function topicsNative(results) {
     'consumer µs', 'rest of the frame µs'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn, topicsNative };
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn, topicsNative, topics };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {

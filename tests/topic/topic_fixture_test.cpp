@@ -49,18 +49,21 @@ TEST_CASE("a world's pending messages and consumer cursors snapshot to the commi
     }
     {
         Scheduler scheduler(world, SchedulerOptions{.workers = 0});
-        SystemDesc early{.name = "Early"};  // before the shooter: this frame's hits wait for the next
+        SystemDesc early;  // before the shooter: this frame's hits wait for the next
+        early.name = "Early";
         early.consumes = {hit};
         early.before = {"Shooter"};
         early.main_thread = [](World&, float) {};
-        SystemDesc shooter{.name = "Shooter"};
+        SystemDesc shooter;
+        shooter.name = "Shooter";
         shooter.publishes = {hit, note};
         shooter.main_thread = [&](World& w, float) {
             const auto frame = static_cast<float>(w.cursors().frames());
             for (Entity unit : units) w.publish(hit, FixtureHit{unit, frame + 0.5f});
             w.publish(note, FixtureNote{static_cast<std::uint8_t>(frame)});
         };
-        SystemDesc late{.name = "Late"};
+        SystemDesc late;
+        late.name = "Late";
         late.consumes = {hit, note};
         late.main_thread = [](World&, float) {};
         scheduler.add_system(early);

@@ -267,11 +267,13 @@ TEST_CASE("two systems that each consume what the other publishes are refused wi
     const TopicId a = world.define_topic("a", {{"x", FieldType::I32}});
     const TopicId b = world.define_topic("b", {{"x", FieldType::I32}});
     Scheduler scheduler(world);
-    SystemDesc one{.name = "One"};
+    SystemDesc one;
+    one.name = "One";
     one.publishes = {a};
     one.consumes = {b};
     one.main_thread = [](World&, float) {};
-    SystemDesc two{.name = "Two"};
+    SystemDesc two;
+    two.name = "Two";
     two.publishes = {b};
     two.consumes = {a};
     two.main_thread = [](World&, float) {};
@@ -365,7 +367,8 @@ TEST_CASE("bad topic input is refused with a clear error and changes nothing", "
     CHECK(world.topics().size() == 2);
 
     Scheduler scheduler(world);
-    SystemDesc bad{.name = "Bad"};
+    SystemDesc bad;
+    bad.name = "Bad";
     bad.consumes = {5};
     bad.main_thread = [](World&, float) {};
     CHECK(code([&] { scheduler.add_system(bad); }).first == ErrorCode::UnknownTopic);
@@ -375,16 +378,20 @@ TEST_CASE("bad topic input is refused with a clear error and changes nothing", "
     // Inside systems: an undeclared publish or read fails that system alone, with a diagnostic.
     std::vector<std::string> said;
     world.diagnostics().set_sink([&](const std::string& m) { said.push_back(m); });
-    SystemDesc sneaky{.name = "Sneaky"};
+    SystemDesc sneaky;
+    sneaky.name = "Sneaky";
     sneaky.main_thread = [hit](World& w, float) { w.publish(hit, 1.f); };
-    SystemDesc peeker{.name = "Peeker"};
+    SystemDesc peeker;
+    peeker.name = "Peeker";
     peeker.kernel = [hit](KernelContext& ctx) { (void)ctx.messages(hit); };
-    SystemDesc kernel_sneak{.name = "KernelSneak"};
+    SystemDesc kernel_sneak;
+    kernel_sneak.name = "KernelSneak";
     kernel_sneak.kernel = [hit](KernelContext& ctx) { ctx.publish(hit, 1.f); };
     scheduler.add_system(sneaky);
     scheduler.add_system(peeker);
     scheduler.add_system(kernel_sneak);
-    SystemDesc reader{.name = "Reader"};
+    SystemDesc reader;
+    reader.name = "Reader";
     reader.consumes = {hit};
     reader.main_thread = [](World&, float) {};
     scheduler.add_system(reader);
@@ -396,7 +403,8 @@ TEST_CASE("bad topic input is refused with a clear error and changes nothing", "
     CHECK(said_once("messages('hit'): the system does not consume it") == 1);
     CHECK(said_once("publish('hit'): the system does not publish it") == 1);
     // Read as another type than its own: refused.
-    SystemDesc misread{.name = "Misread"};
+    SystemDesc misread;
+    misread.name = "Misread";
     misread.consumes = {hit};
     misread.main_thread = [hit](World& w, float) { (void)w.messages(hit).field<std::uint32_t>(0); };
     scheduler.add_system(misread);
@@ -422,7 +430,8 @@ TEST_CASE("a restored world replays the same messages: pending ones and cursors 
         Setup setup = build(world, scheduler, seed, seen);
         const TopicId ev = world.topic_id("ev");
         // A consumer that runs before the publishers, so messages are pending between frames.
-        SystemDesc early{.name = "Early"};
+        SystemDesc early;
+        early.name = "Early";
         early.consumes = {ev};
         early.before = {"Publisher0"};
         early.main_thread = [&seen, ev](World& w, float) {

@@ -91,7 +91,7 @@ export async function topics(env, { entities = 100_000, repetitions = 15, sample
   const ms = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
   return {
     entities, workers, ms, sink: sink > 0,
-    wrong,
+    wrong, seen: Object.fromEntries(Object.entries(rigs).map(([name, rig]) => [name, rig.seen])), expected,
     frameOverLoop: ratio(samples, 'topic frame', 'JS loop'),
     serialOverLoop: ratio(samples, 'topic frame, serial', 'JS loop'),
     objectsOverLoop: ratio(samples, 'consume by object', 'JS loop'),

@@ -750,7 +750,7 @@ class CommandEncoder {
   #words = new Uint32Array(1024);
   #view = new DataView(this.#words.buffer);
   #f32 = new Float32Array(this.#words.buffer);
-  #lastTopic = null;   // publish()'s last topic: most batches publish one topic, over and over
+  #checkedTopic = null;  // publish()'s last topic, checked for this batch: most publish one, over and over
   // The batch's messages by topic id: { topic, bytes (an ArrayBuffer), u32, f32, view, count },
   // each message packed as its topic lays it out; copied to the batch's outboxes at commit.
   #outboxes = [];
@@ -772,6 +772,7 @@ class CommandEncoder {
     this.#context = context;
     this.#schema = schema;
     this.#publishes = publishes;
+    this.#checkedTopic = null;
     if (this.#messages !== 0) for (const outbox of this.#outboxes) if (outbox !== undefined) outbox.count = 0;
     this.#messages = 0;
     this.#length = 0;
@@ -850,13 +851,18 @@ class CommandEncoder {
     new Uint32Array(memory.buffer, address, length).set(this.#words.subarray(0, length));
   }
 
-  // The outbox of `topic`, with room for `more` messages beyond those it holds.
+  // The outbox of `topic`, with room for `more` messages beyond those it holds. Outboxes are by
+  // topic id and outlive batches (their memory is reused); another world's topic of the same id
+  // takes the outbox over between batches, when it holds nothing.
   #outboxFor(topic, more) {
     let outbox = this.#outboxes[topic.id];
-    const needed = ((outbox?.count ?? 0) + more) * topic.size;
-    if (outbox === undefined || outbox.topic !== topic || needed > outbox.bytes.byteLength) {
-      const bytes = new ArrayBuffer(Math.max(1024, needed, 2 * (outbox?.bytes.byteLength ?? 0)) + 3 & ~3);
-      const count = outbox !== undefined && outbox.topic === topic ? outbox.count : 0;
+    if (outbox !== undefined && outbox.topic !== topic && outbox.count === 0) outbox.topic = topic;
+    const count = outbox === undefined ? 0 : outbox.count;
+    const needed = (count + more) * topic.size;
+    if (outbox === undefined || needed > outbox.bytes.byteLength) {
+      let capacity = Math.max(1024, outbox === undefined ? 0 : 2 * outbox.bytes.byteLength);
+      while (capacity < needed) capacity *= 2;
+      const bytes = new ArrayBuffer(capacity);
       if (count > 0) new Uint8Array(bytes).set(new Uint8Array(outbox.bytes, 0, count * topic.size));
       outbox = { topic, bytes, u32: new Uint32Array(bytes), f32: new Float32Array(bytes), view: new DataView(bytes), count };
       this.#outboxes[topic.id] = outbox;
@@ -931,11 +937,9 @@ class CommandEncoder {
 
   publish(name, values) {
     const op = 'publish';
-    let topic = this.#lastTopic;
-    if (topic === null || topic.name !== name || topic.schema !== this.#schema) topic = this.#topicFor(op, name);
-    if (!this.#publishes.has(topic.id)) {
-      throw new Error(`commands.${op}: the system does not publish '${name}' (declare it in the system's publishes)`);
-    }
+    // The topic and the system's right to publish it are checked once per batch and topic.
+    let topic = this.#checkedTopic;
+    if (topic === null || topic.name !== name) topic = this.#checkPublish(op, name);
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
       throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
     }
@@ -975,15 +979,18 @@ class CommandEncoder {
     }
   }
 
-  // A topic by name, checked (an unknown one throws, listing the defined topics).
-  #topicFor(op, name) {
+  // A topic by name that the running system publishes (an unknown one throws, listing the
+  // defined topics; one the system does not declare throws too).
+  #checkPublish(op, name) {
     const topic = typeof name === 'string' ? this.#schema.topics.get(name) : undefined;
     if (topic === undefined) {
       if (typeof name !== 'string') throw new Error(`commands.${op}: a topic name must be a string, got ${describe(name)}`);
       throw new Error(`commands.${op}: unknown topic '${name}' (defined: ${[...this.#schema.topics.keys()].join(', ') || 'none'})`);
     }
-    topic.schema = this.#schema;
-    this.#lastTopic = topic;
+    if (!this.#publishes.has(topic.id)) {
+      throw new Error(`commands.${op}: the system does not publish '${name}' (declare it in the system's publishes)`);
+    }
+    this.#checkedTopic = topic;
     return topic;
   }
 

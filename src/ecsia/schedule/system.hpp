@@ -128,7 +128,7 @@ struct KernelContext {
     struct PublishCheck {
         TopicId topic = kNoTopic;
         std::size_t size = 0;
-    } publish_checked;
+    } publish_checked = {};
     void check_publish(TopicId topic, std::size_t size);
 };
 
