@@ -38,6 +38,36 @@ test('messages from JS kernels on the workers and from the page reach both consu
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {
+    test('kernels of several worlds publishing frame after frame, in turn, lose no message', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const { TOPICS_KERNELS_URL } = await import('/web/test/topics_scenario.js');
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: TOPICS_KERNELS_URL, onDiagnostic: () => {} });
+        // Three worlds whose topic ids are the same: a thread's outboxes change hands between batches.
+        const rigs = [3000, 500, 1200].map((units) => {
+          const world = ecsia.createWorld({ maxEntities: 1 << 14 });
+          world.defineComponent('unit', { cooldown: 'i32', power: 'i32' });
+          world.defineComponent('aim', { at: 'entity' });
+          world.defineTopic('hit', { source: 'entity', target: 'entity', damage: 'f32' });
+          world.spawnMany(units, { unit: { cooldown: 1, power: 2 }, aim: { at: null } });
+          const scheduler = world.createScheduler({ batchRows: 128 });
+          const got = [];
+          scheduler.addSystem({ name: 'Count', consumes: ['hit'], run(w, dt, chunks, messages) { got.push(messages.hit.count); } });
+          scheduler.addSystem({ name: 'Shoot', kernel: 'shoot', reads: ['aim'], writes: ['unit'], publishes: ['hit'] });
+          return { world, scheduler, got, units };
+        });
+        for (let f = 0; f < 60; f++) for (const rig of rigs) await rig.scheduler.update(1 / 60);
+        // A unit shoots when its cooldown reaches 0, then waits 3 + (handle % 5) frames.
+        const shots = rigs.map((rig) => rig.got.reduce((a, b) => a + b, 0));
+        const out = { shots, firstFrames: rigs.map((rig) => rig.got[0]), units: rigs.map((rig) => rig.units) };
+        for (const rig of rigs) { rig.scheduler.dispose(); rig.world.dispose(); }
+        return out;
+      });
+      expect(r.firstFrames).toEqual(r.units);  // every unit shot in the first frame
+      for (const [i, shots] of r.shots.entries()) expect(shots).toBeGreaterThan(r.units[i] * 60 / 8);
+      expectNoPageErrors(log);
+    });
+
     test('a restored snapshot replays the same messages: pending ones and the consumers\' cursors travel with it', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {
