@@ -41,6 +41,18 @@ void append_json_string(std::string& out, const std::string& text) {
     out += '"';
 }
 
+// `,"size":N,"fields":[[name,type,offset],...]}`: the end of a component's or topic's entry.
+void append_layout_json(std::string& json, const ecsia::ComponentDesc& desc) {
+    json += ",\"size\":" + std::to_string(desc.size) + ",\"fields\":[";
+    for (std::size_t f = 0; f < desc.fields.size(); ++f) {
+        if (f != 0) json += ',';
+        json += '[';
+        ecsia::wasm::append_json_string(json, desc.fields[f].name);
+        json += ",\"" + std::string(ecsia::field_type_name(desc.fields[f].type)) + "\"," + std::to_string(desc.fields[f].offset) + ']';
+    }
+    json += "]}";
+}
+
 // ECSIA_JS_KERNEL_LAYOUT as a JSON object, made on the main thread before any worker starts (a
 // namespace-scope constant: no worker initialises it).
 std::string layout_json() {
@@ -198,15 +210,7 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) 
             json += std::string(",\"relation\":true,\"exclusive\":") + (relation->options.exclusive ? "true" : "false") +
                     ",\"acyclic\":" + (relation->options.acyclic ? "true" : "false");
         }
-        json += ",\"size\":" + std::to_string(desc.size) + ",\"fields\":[";
-        for (std::size_t f = 0; f < desc.fields.size(); ++f) {
-            if (f != 0) json += ',';
-            json += '[';
-            ecsia::wasm::append_json_string(json, desc.fields[f].name);
-            json += ",\"" + std::string(ecsia::field_type_name(desc.fields[f].type)) + "\"," +
-                    std::to_string(desc.fields[f].offset) + ']';
-        }
-        json += "]}";
+        ecsia::wasm::append_layout_json(json, desc);
     }
     json += "],\"topics\":[";
     const ecsia::TopicStore& topics = world->topics();
@@ -215,15 +219,7 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_schema(const ecsia::World* world) 
         if (id != 0) json += ',';
         json += "{\"id\":" + std::to_string(id) + ",\"name\":";
         ecsia::wasm::append_json_string(json, layout.name);
-        json += ",\"size\":" + std::to_string(layout.size) + ",\"fields\":[";
-        for (std::size_t f = 0; f < layout.fields.size(); ++f) {
-            if (f != 0) json += ',';
-            json += '[';
-            ecsia::wasm::append_json_string(json, layout.fields[f].name);
-            json += ",\"" + std::string(ecsia::field_type_name(layout.fields[f].type)) + "\"," +
-                    std::to_string(layout.fields[f].offset) + ']';
-        }
-        json += "]}";
+        ecsia::wasm::append_layout_json(json, layout);
     }
     json += "]}";
     return json.c_str();

@@ -69,19 +69,27 @@ export class World {
   defineComponent(name, fields) {
     const op = 'defineComponent';
     if (arguments.length > 2) arity(op, arguments.length, 2);
+    const core = this.#core;
+    return this.#defineLayout(op, 'component', name, fields, () => core.isDefined(name), () => core.component(op, name),
+      () => core.call(op, (r) => r.defineComponent(name, fields)));
+  }
+
+  // defineComponent's and defineTopic's rule: a non-empty name and field types checked, then a
+  // name defined again with identical fields (names, types, order) returns its description, and
+  // with others is an error.
+  #defineLayout(op, what, name, fields, isDefined, entry, define) {
     if (typeof name !== 'string' || name === '') {
-      throw new Error(`world.${op}: a component name must be a non-empty string, got ${describe(name)}`);
+      throw new Error(`world.${op}: a ${what} name must be a non-empty string, got ${describe(name)}`);
     }
     checkFieldTypes(op, name, fields);
-    const core = this.#core;
-    if (core.isDefined(name)) {
-      const { info } = core.component(op, name);
+    if (isDefined()) {
+      const { info } = entry();
       if (sameFields(info, fields)) return info;
       throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))}, ` +
         `which differ from ${fieldList(Object.entries(fields))}`);
     }
-    core.call(op, (r) => r.defineComponent(name, fields));
-    return core.component(op, name).info;
+    define();
+    return entry().info;
   }
 
   // ---- topics: messages that systems publish and consume, each consumer once (docs/API.md)
@@ -94,19 +102,9 @@ export class World {
   defineTopic(name, fields) {
     const op = 'defineTopic';
     if (arguments.length > 2) arity(op, arguments.length, 2);
-    if (typeof name !== 'string' || name === '') {
-      throw new Error(`world.${op}: a topic name must be a non-empty string, got ${describe(name)}`);
-    }
-    checkFieldTypes(op, name, fields);
     const core = this.#core;
-    if (core.isTopic(op, name)) {
-      const { info } = core.topic(op, name);
-      if (sameFields(info, fields)) return info;
-      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))}, ` +
-        `which differ from ${fieldList(Object.entries(fields))}`);
-    }
-    core.call(op, (r) => r.defineTopic(name, fields));
-    return core.topic(op, name).info;
+    return this.#defineLayout(op, 'topic', name, fields, () => core.isTopic(op, name), () => core.topic(op, name),
+      () => core.call(op, (r) => r.defineTopic(name, fields)));
   }
 
   /**

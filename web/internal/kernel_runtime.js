@@ -163,21 +163,20 @@ function messageWriter(topic) {
 
 function parseSchema(json) {
   const parsed = JSON.parse(json);
+  const [byName, byId] = indexed(parsed.components.map(componentOf));
+  const [topics, topicsById] = indexed(parsed.topics.map(topicOf));
+  return { size: byId.length + topicsById.length, byName, byId, topics, topicsById };
+}
+
+// Entries ({ id, name }) as [a Map by name, an array by id].
+function indexed(entries) {
   const byName = new Map();
   const byId = [];
-  for (const desc of parsed.components) {
-    const component = componentOf(desc);
-    byName.set(component.name, component);
-    byId[component.id] = component;
+  for (const entry of entries) {
+    byName.set(entry.name, entry);
+    byId[entry.id] = entry;
   }
-  const topics = new Map();
-  const topicsById = [];
-  for (const desc of parsed.topics) {
-    const topic = topicOf(desc);
-    topics.set(topic.name, topic);
-    topicsById[topic.id] = topic;
-  }
-  return { size: byId.length + topicsById.length, byName, byId, topics, topicsById };
+  return [byName, byId];
 }
 
 /**
