@@ -38,6 +38,42 @@ test('messages from JS kernels on the workers and from the page reach both consu
 
 for (const { variant, server } of variants) {
   test.describe(`${variant} build`, () => {
+    test('commands.publishMany publishes what the same publish calls would, and refuses bad values whole', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const { TOPICS_KERNELS_URL } = await import('/web/test/topics_scenario.js');
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: TOPICS_KERNELS_URL, onDiagnostic: () => {} });
+        const run = async (kernel) => {
+          const world = ecsia.createWorld({ maxEntities: 1 << 14 });
+          world.defineComponent('unit', { cooldown: 'i32', power: 'i32' });
+          world.defineTopic('hit', { source: 'entity', target: 'entity', damage: 'f32' });
+          world.spawnMany(3000, { unit: { cooldown: 1, power: Array.from({ length: 3000 }, (_, i) => i % 13) } });
+          const scheduler = world.createScheduler({ batchRows: 256 });
+          const seen = [];
+          scheduler.addSystem({ name: 'Read', consumes: ['hit'], run(w, dt, chunks, { hit }) {
+            for (const m of hit) seen.push([m.source, m.target, m.damage]);
+          } });
+          scheduler.addSystem({ name: 'Volley', kernel, reads: ['unit'], publishes: ['hit'] });
+          await scheduler.update(1 / 60);
+          await scheduler.update(1 / 60);
+          const hash = world.stateHash();
+          scheduler.dispose();
+          world.dispose();
+          return { seen, hash };
+        };
+        const many = await run('volley');
+        const each = await run('volleyEach');
+        const bad = await run('volleyBad');
+        return { same: JSON.stringify(many.seen) === JSON.stringify(each.seen), count: many.seen.length, first: many.seen[1], bad: bad.seen.length };
+      });
+      expect(r.same).toBe(true);
+      expect(r.count).toBe(6000);
+      expect(r.first[1]).toBe(7);
+      expect(r.first[2]).toBe(1);
+      expect(r.bad).toBe(0);
+      expectNoPageErrors(log);
+    });
+
     test('kernels of several worlds publishing frame after frame, in turn, lose no message', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

@@ -172,6 +172,13 @@ export interface KernelCommands {
    * one; an entity field may hold a handle spawn() returned.
    */
   publish(topic: string, values: Record<string, number | boolean | null>): void;
+  /**
+   * Publishes `count` messages at once, in order: per field a number (every message) or an
+   * array-like of `count` numbers (message i gets element i); fields not given get defaults. All
+   * or nothing. A Float32Array for an f32 field and a Uint32Array for an entity or u32 field are
+   * copied without a check per value: the fast way to publish many.
+   */
+  publishMany(topic: string, count: number, values: Record<string, number | ArrayLike<number>>): void;
 }
 
 /**

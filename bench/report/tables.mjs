@@ -330,11 +330,12 @@ function topics(results) {
   if (!t) return '(not run)';
   const perMessage = (ms) => n2((ms * 1e6) / t.entities);
   const ratios = { 'topic frame': t.frameOverLoop, 'topic frame, serial': t.serialOverLoop, 'consume by object': t.objectsOverLoop,
-    'kernel without publish': t.withoutPublishOverLoop, 'JS loop': 1 };
+    'publishMany frame': t.manyOverLoop, 'kernel without publish': t.withoutPublishOverLoop, 'JS loop': 1 };
   const labels = { 'topic frame': `topic frame, ${t.workers} workers (fields)`, 'topic frame, serial': 'topic frame, serial executor (fields)',
-    'consume by object': `topic frame, ${t.workers} workers (iterated as objects)`, 'kernel without publish': 'the kernel writing its own column instead (no topic)',
+    'consume by object': `topic frame, ${t.workers} workers (iterated as objects)`,
+    'publishMany frame': `topic frame, ${t.workers} workers, published with commands.publishMany (fields)`, 'kernel without publish': 'the kernel writing its own column instead (no topic)',
     'JS loop': 'plain JS loop: typed arrays written and read back (baseline)' };
-  const rows = Object.keys(labels).map((name) => [labels[name], n2(t.ms[name]), perMessage(t.ms[name]),
+  const rows = Object.keys(labels).filter((name) => name in t.ms).map((name) => [labels[name], n2(t.ms[name]), perMessage(t.ms[name]),
     name === 'topic frame' ? `**${n2(ratios[name])}x**` : `${n2(ratios[name])}x`]);
   return `${table([`${count(t.entities)} messages a frame`, 'ms', 'ns per message', '/ JS loop'], rows, ['l', 'r', 'r', 'r'])}
 

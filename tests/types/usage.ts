@@ -217,7 +217,10 @@ export async function usage(): Promise<void> {
     for (let i = 0; i < hits.count; i++) console.log(damage[i], hits.topic, hitTopic.size);
   } });
   scheduler.addSystem({ name: 'Shoot', kernel: 'shoot', publishes: ['hit'], consumes: ['hit'] });
-  const shoot: Kernel = (chunk, dt, commands, messages) => { commands.publish('hit', { target: chunk.entities[0], damage: messages.hit.count }); };
+  const shoot: Kernel = (chunk, dt, commands, messages) => {
+    commands.publish('hit', { target: chunk.entities[0], damage: messages.hit.count });
+    commands.publishMany('hit', chunk.count, { target: chunk.entities, damage: 2 });
+  };
   scheduler.removeSystem('Shoot');
   console.log(shoot);
   // @ts-expect-error: publish takes an object of field values

@@ -107,3 +107,8 @@ export function echo(chunk) {
     echoed.setFloat32(8 * i + 4, power[i], true);
   }
 }
+
+/** shootMany: the shoot kernel's messages in one commands.publishMany call. */
+export function shootMany(chunk, dt, commands) {
+  commands.publishMany('hit', chunk.count, { target: chunk.entities, damage: chunk.columns.power });
+}

@@ -7,6 +7,8 @@
 //                      messages, the consumer, the trim
 //   topic frame, serial  the same with the serial executor
 //   consume by object  the same frame consumed by iterating messages (an object per message)
+//   publishMany frame  the same frame with the kernel publishing its batch's messages in one
+//                      commands.publishMany call (its entities and power column as they are)
 //   kernel without publish  the same kernel writing the values into its own column instead: the
 //                      frame's cost without topics (a wave and a JS kernel over 100,000 rows)
 //   JS loop            the baseline: the same values pushed into typed arrays and read back
@@ -25,7 +27,19 @@ function topicWorld(ecsia, entities, workers, consume) {
   world.spawnMany(entities, { power: { damage: powers }, echo: {} });
   const scheduler = world.createScheduler({ workers, batchRows: Math.ceil(entities / 16) });
   const seen = { count: 0, damage: 0 };
-  if (consume === 'none') {
+  if (consume === 'many') {
+    scheduler.addSystem({ name: 'Shoot', kernel: 'shootMany', reads: ['power'], publishes: ['hit'] });
+    scheduler.addSystem({
+      name: 'Consume', consumes: ['hit'],
+      run: (w, dt, chunks, { hit }) => {
+        const damage = hit.fields.damage;
+        let sum = 0;
+        for (let i = 0; i < hit.count; i++) sum += damage[i];
+        seen.count = hit.count;
+        seen.damage = sum;
+      },
+    });
+  } else if (consume === 'none') {
     scheduler.addSystem({ name: 'Echo', kernel: 'echo', reads: ['power'], writes: ['echo'] });
   } else {
     scheduler.addSystem({ name: 'Shoot', kernel: 'shoot', reads: ['power'], publishes: ['hit'] });
@@ -60,6 +74,7 @@ export async function topics(env, { entities = 100_000, repetitions = 15, sample
     'topic frame': topicWorld(ecsia, entities, workers, 'fields'),
     'topic frame, serial': topicWorld(ecsia, entities, 0, 'fields'),
     'consume by object': topicWorld(ecsia, entities, workers, 'objects'),
+    'publishMany frame': topicWorld(ecsia, entities, workers, 'many'),
     'kernel without publish': topicWorld(ecsia, entities, workers, 'none'),
   };
   // The baseline: the values pushed into preallocated typed arrays, then read back and summed.
@@ -84,7 +99,7 @@ export async function topics(env, { entities = 100_000, repetitions = 15, sample
   const { samples } = await interleave(variants, { repetitions, sampleMs, warmupMs, settleMs });
   const expected = { count: entities, damage: 0 };
   for (let i = 0; i < entities; i++) expected.damage += i % 10;
-  const wrong = ['topic frame', 'topic frame, serial', 'consume by object']
+  const wrong = ['topic frame', 'topic frame, serial', 'consume by object', 'publishMany frame']
     .filter((name) => rigs[name].seen.count !== expected.count || rigs[name].seen.damage !== expected.damage);
   const frameBreakdown = rigs['topic frame'].scheduler.lastFrame().waves.map((w) => ({ wave: w.wave, batches: w.batches, us: w.endUs - w.beginUs, placement: w.placement }));
   for (const rig of Object.values(rigs)) { rig.scheduler.dispose(); rig.world.dispose(); }
@@ -95,6 +110,7 @@ export async function topics(env, { entities = 100_000, repetitions = 15, sample
     frameOverLoop: ratio(samples, 'topic frame', 'JS loop'),
     serialOverLoop: ratio(samples, 'topic frame, serial', 'JS loop'),
     objectsOverLoop: ratio(samples, 'consume by object', 'JS loop'),
+    manyOverLoop: ratio(samples, 'publishMany frame', 'JS loop'),
     withoutPublishOverLoop: ratio(samples, 'kernel without publish', 'JS loop'),
     frameBreakdown,
   };

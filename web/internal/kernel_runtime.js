@@ -737,6 +737,14 @@ class Commands {
    * of the batches before this one; an entity field may hold a handle spawn() returned.
    */
   publish(topic, values) { this.#encoder.for(this, 'publish').publish(topic, values); }
+  /**
+   * Publishes `count` messages of `topic` at once, in order: per field a number (every message
+   * gets it) or an array-like of `count` numbers (message i gets element i), as spawnMany takes
+   * values; fields not given get defaults. All or nothing: every value is checked first. A
+   * Float32Array for an f32 field and a Uint32Array for an entity or u32 field are copied
+   * without a check per value.
+   */
+  publishMany(topic, count, values) { this.#encoder.for(this, 'publishMany').publishMany(topic, count, values); }
 }
 
 // Encodes one batch's records at a time into a JS buffer, in CommandBuffer's layout.
@@ -965,6 +973,64 @@ class CommandEncoder {
       this.#encode(op, topic, field, value, at + field.offset, outbox.view);
     }
     this.#checkKeys(op, topic, values, given);
+  }
+
+  publishMany(name, count, values) {
+    const op = 'publishMany';
+    let topic = this.#checkedTopic;
+    if (topic === null || topic.name !== name) topic = this.#checkPublish(op, name);
+    if (!Number.isInteger(count) || count < 0) throw new Error(`commands.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+      throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
+    }
+    // Checked whole before anything is written: a field per key, a number or `count` of them.
+    const given = [];
+    for (const key of Object.keys(values)) {
+      const field = topic.byField.get(key) ?? this.#field(op, topic, key);
+      const value = values[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' && (typeof value !== 'object' || value === null || typeof value.length !== 'number')) {
+        throw new Error(`commands.${op}: field '${name}.${key}' takes a number or an array-like of ${count} numbers, got ${describe(value)}`);
+      }
+      if (typeof value !== 'number' && value.length !== count) {
+        throw new Error(`commands.${op}: field '${name}.${key}' has ${value.length} values for ${count} messages`);
+      }
+      given.push([field, value]);
+    }
+    if (count === 0) return;
+    const outbox = this.#outboxFor(topic, count);
+    const at = outbox.count * topic.size;
+    const probe = new DataView(new ArrayBuffer(8));  // #encode's checks, before anything is written
+    for (const [field, value] of given) {
+      if (typeof value === 'number') {
+        this.#encode(op, topic, field, value, 0, probe);
+      } else if (!((field.type === 'f32' && value instanceof Float32Array) || ((field.type === 'entity' || field.type === 'u32') && value instanceof Uint32Array))) {
+        for (let i = 0; i < count; i++) this.#encode(op, topic, field, value[i], 0, probe);
+      }
+    }
+    // Written: defaults, then each field given, message after message.
+    const bytes = new Uint8Array(outbox.bytes, at, count * topic.size);
+    bytes.fill(0);
+    for (const field of topic.fields) {
+      if (field.type !== 'entity') continue;
+      for (let i = 0; i < count; i++) outbox.view.setUint32(at + i * topic.size + field.offset, NULL_ENTITY, true);
+    }
+    const wordStride = topic.size / 4;
+    for (const [field, value] of given) {
+      if (topic.size % 4 === 0 && field.offset % 4 === 0 && (field.type === 'f32' || field.type === 'u32' || field.type === 'entity')) {
+        const view = field.type === 'f32' ? outbox.f32 : outbox.u32;
+        const first = (at + field.offset) >>> 2;
+        if (typeof value === 'number') {
+          for (let i = 0; i < count; i++) view[first + i * wordStride] = value;
+        } else {
+          for (let i = 0; i < count; i++) view[first + i * wordStride] = value[i];
+        }
+      } else {
+        for (let i = 0; i < count; i++) this.#encode(op, topic, field, typeof value === 'number' ? value : value[i], at + i * topic.size + field.offset, outbox.view);
+      }
+    }
+    outbox.count += count;
+    this.#messages += count;
   }
 
   // A key of `values` that is no field of `topic` throws; looked for only when the `given` fields

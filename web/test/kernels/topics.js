@@ -45,3 +45,22 @@ export function tally(chunk, dt, commands, messages) {
 export function undeclared(chunk, dt, commands) {
   commands.publish('hit', { damage: 1 });
 }
+
+/** A volley: a hit per row in one call (commands.publishMany), the damage from each row's power. */
+export function volley(chunk, dt, commands) {
+  const unit = chunk.columns.unit;
+  const damage = new Float32Array(chunk.count);
+  for (let i = 0; i < chunk.count; i++) damage[i] = unit[2 * i + 1];
+  commands.publishMany('hit', chunk.count, { source: chunk.entities, target: 7, damage });
+}
+
+/** The same volley, a message at a time (commands.publish). */
+export function volleyEach(chunk, dt, commands) {
+  const unit = chunk.columns.unit;
+  for (let i = 0; i < chunk.count; i++) commands.publish('hit', { source: chunk.entities[i], target: 7, damage: unit[2 * i + 1] });
+}
+
+/** A volley with one value too few and one that is no number: refused whole, nothing published. */
+export function volleyBad(chunk, dt, commands) {
+  commands.publishMany('hit', 2, { damage: [1, 'two'] });
+}
