@@ -79,30 +79,6 @@ const TopicStore::Topic& TopicStore::topic(TopicId id) const {
     return topics_[id];
 }
 
-void TopicStore::publish(TopicId id, const std::byte* bytes) {
-    topic(id);
-    append(id, bytes);
-}
-
-void TopicStore::append(TopicId id, const std::byte* bytes) {
-    Topic& t = topics_[id];
-    if (t.consumers.empty()) {
-        // Nobody will read it: dropped at once (it still takes its number).
-        t.first = t.end() + 1;
-        t.count = 0;
-        for (auto& column : t.fields) column.clear();
-        return;
-    }
-    for (std::size_t f = 0; f < t.slots.size(); ++f) {
-        const auto [offset, size] = t.slots[f];
-        std::vector<std::byte>& column = t.fields[f];
-        const std::size_t at = column.size();
-        column.resize(at + size);
-        std::memcpy(column.data() + at, bytes + offset, size);
-    }
-    ++t.count;
-}
-
 namespace {
 
 // Field bytes of `count` packed messages (`stride` apart, from `from`) into a column, by size so
@@ -158,12 +134,6 @@ void TopicStore::remove_consumer(std::string_view name) {
         std::erase_if(t.consumers, [&](const Consumer& c) { return c.name == name; });
     }
     trim();
-}
-
-bool TopicStore::has_consumer(TopicId id, std::string_view name) const noexcept {
-    if (id >= topics_.size()) return false;
-    return std::any_of(topics_[id].consumers.begin(), topics_[id].consumers.end(),
-                       [&](const Consumer& c) { return c.name == name; });
 }
 
 TopicWindow TopicStore::window(TopicId id, std::string_view name) const {

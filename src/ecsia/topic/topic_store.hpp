@@ -143,14 +143,9 @@ public:
     const Topic& topic(TopicId id) const;
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(topics_.size()); }
 
-    // Appends one message: `bytes` laid out as the topic's layout (layout.size bytes). Dropped at
-    // once when the topic has no consumer. Throws UnknownTopic for an unknown id.
-    void publish(TopicId id, const std::byte* bytes);
-    // The same for an id known to be valid (the merge's hot path: nothing here throws but a
-    // failed allocation).
-    void append(TopicId id, const std::byte* bytes);
-    // `count` messages packed one after another (layout.size bytes each), in order: a batch's
-    // outbox at the merge, one copy per field.
+    // Appends `count` messages packed one after another (layout.size bytes each, as the topic
+    // lays a message out), in order, one copy per field. All are dropped at once when the topic has
+    // no consumer (they still take their numbers). `id` must be a topic's (topic() checks one).
     void append_many(TopicId id, const std::byte* messages, std::uint32_t count);
 
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
@@ -158,7 +153,6 @@ public:
     void add_consumer(TopicId id, std::string_view name);
     // Removes `name` as a consumer of every topic, then trims.
     void remove_consumer(std::string_view name);
-    bool has_consumer(TopicId id, std::string_view name) const noexcept;
     // The messages `name` has not seen yet (it must be a consumer of `id`).
     TopicWindow window(TopicId id, std::string_view name) const;
     // Marks a window seen: the consumer's cursor moves to its end (never backwards).

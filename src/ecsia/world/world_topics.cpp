@@ -44,7 +44,7 @@ void World::publish(TopicId topic, const void* bytes, std::size_t size) {
         throw Error(ErrorCode::BadValue, "a message of " + std::to_string(size) + " bytes for topic '" + t.layout.name +
                                              "', whose messages are " + std::to_string(t.layout.size) + " bytes");
     }
-    topics_.publish(topic, static_cast<const std::byte*>(bytes));
+    topics_.append_many(topic, static_cast<const std::byte*>(bytes), 1);
 }
 
 TopicMessages World::messages(TopicId topic) const {
