@@ -34,12 +34,20 @@ const EXPECTED_FILES = [
   'dist/ecsia_threaded_debug.mjs',
   'dist/ecsia_threaded_debug.wasm',
   'dist/ecsia_threaded_debug.worker.js',
+  'devtools.d.ts',
+  'devtools.js',
   'ecsia.d.ts',
   'ecsia.js',
   'extract.d.ts',
   'extract.js',
   'internal/checks.js',
   'internal/constants.js',
+  'internal/devtools_dom.js',
+  'internal/devtools_entities.js',
+  'internal/devtools_plan.js',
+  'internal/devtools_style.js',
+  'internal/devtools_timeline.js',
+  'internal/devtools_world.js',
   'internal/engine.js',
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',
@@ -173,8 +181,9 @@ test.describe('the package', () => {
     expect(entry.types).toBe('./ecsia.d.ts');
     expect(installed.types).toBe(entry.types);
     // Only the entries, dist/ and the manifest are importable: web/internal/ stays internal.
-    expect(Object.keys(installed.exports).sort()).toEqual(['.', './dist/*', './netcode', './package.json']);
+    expect(Object.keys(installed.exports).sort()).toEqual(['.', './devtools', './dist/*', './netcode', './package.json']);
     expect(installed.exports['./netcode']).toEqual({ types: './netcode.d.ts', default: './netcode.js' });
+    expect(installed.exports['./devtools']).toEqual({ types: './devtools.d.ts', default: './devtools.js' });
     // The one version: npm/package.json's, with its CHANGELOG section.
     expect(readFileSync(path.join(root, 'npm/CHANGELOG.md'), 'utf8')).toContain(`\n## ${manifest.version}\n`);
   });

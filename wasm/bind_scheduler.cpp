@@ -179,6 +179,42 @@ val SchedulerBinding::plan() {
 }
 
 std::string SchedulerBinding::explain() { return scheduler_->explain_plan(); }
+
+val SchedulerBinding::describe_plan() {
+    const Plan& plan = scheduler_->plan();
+    const World& world = world_.world();
+    const auto& systems = scheduler_->systems();
+    const auto names = [](const auto& ids, auto&& name_of) {
+        val out = val::array();
+        for (auto id : ids) out.call<void>("push", std::string(name_of(id)));
+        return out;
+    };
+    const auto component = [&](ComponentId id) -> const std::string& { return world.components().desc(id).name; };
+    const auto topic = [&](TopicId id) -> const std::string& { return world.topics().topic(id).layout.name; };
+    val waves = val::array();
+    for (const auto& wave : plan.waves) {
+        val described = val::array();
+        for (std::uint32_t s : wave) {
+            const SystemDesc& desc = systems[s];
+            const PlacementReason& reason = plan.reasons[s];
+            val system = val::object();
+            system.set("name", desc.name);
+            system.set("thread", std::string(plan.main_thread[s] ? "main" : "workers"));
+            system.set("reads", names(desc.reads, component));
+            system.set("writes", names(desc.writes, component));
+            system.set("parentReads", names(desc.parent_reads, component));
+            system.set("lookups", names(desc.lookups, component));
+            system.set("publishes", names(desc.publishes, topic));
+            system.set("consumes", names(desc.consumes, topic));
+            system.set("cascade", desc.cascade == kNoComponent ? val::null() : val(component(desc.cascade)));
+            system.set("after", reason.follows < 0 ? val::null() : val(systems[reason.follows].name));
+            system.set("why", reason.why);
+            described.call<void>("push", system);
+        }
+        waves.call<void>("push", described);
+    }
+    return waves;
+}
 std::string SchedulerBinding::recover_from_trap() { return scheduler_ ? scheduler_->recover_from_trap() : std::string(); }
 
 val SchedulerBinding::last_frame() const {
@@ -274,6 +310,7 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("inFrame", &Guarded<&SchedulerBinding::in_frame>::call)
         .function("plan", &Guarded<&SchedulerBinding::plan>::call)
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
+        .function("describePlan", &Guarded<&SchedulerBinding::describe_plan>::call)
         .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
         .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
         .function("setRecordTimeline", &Guarded<&SchedulerBinding::set_record_timeline>::call)

@@ -408,6 +408,8 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .function("address", &WorldBinding::address)
         .function("aliveCount", &Guarded<&WorldBinding::alive_count>::call)
         .function("maxEntities", &Guarded<&WorldBinding::max_entities>::call)
+        .function("inspect", &Guarded<&WorldBinding::inspect>::call)
+        .function("componentsOf", &Guarded<&WorldBinding::components_of>::call)
         .function("count", &Guarded<&WorldBinding::count>::call)
         .function("markRowsChanged", &Guarded<&WorldBinding::mark_rows_changed>::call)
         .function("markRunsWritten", &Guarded<&WorldBinding::mark_runs_written>::call)

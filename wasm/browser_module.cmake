@@ -108,6 +108,7 @@ set(ECSIA_BINDING_SOURCES
     ${ECSIA_WASM_DIR}/world_fast.cpp
     ${ECSIA_WASM_DIR}/world_pairs.cpp
     ${ECSIA_WASM_DIR}/world_topics.cpp
+    ${ECSIA_WASM_DIR}/world_inspect.cpp
     ${ECSIA_WASM_DIR}/bind_snapshot.cpp
     ${ECSIA_WASM_DIR}/js_error.cpp
     ${ECSIA_WASM_DIR}/js_values.cpp)

@@ -60,6 +60,9 @@ public:
 
     emscripten::val plan();         // [[name, ...], ...] per wave
     std::string explain();
+    // Per wave, its systems: [[{ name, thread: 'main' | 'workers', reads, writes, parentReads,
+    // lookups, publishes, consumes, cascade, after, why }, ...], ...] (names, not ids).
+    emscripten::val describe_plan();
     // Scheduler::recover_from_trap: JS calls it when a frame's call ended in a trap.
     std::string recover_from_trap();
     // { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [per worker, since start],

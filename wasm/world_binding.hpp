@@ -63,6 +63,13 @@ public:
     std::uint32_t alive_count() const;
     std::uint32_t max_entities() const;
 
+    // ---- what a developer looks at (world_inspect.cpp)
+    // { entities, maxEntities, archetypes: [{ components, relations, prefab, rows, bytes }],
+    //   memory: { heapBytes, allocatedBytes, tableBytes } }; archetypes without rows are left out.
+    emscripten::val inspect() const;
+    // { components, relations, prefab } of the entity's archetype; StaleEntity when not alive.
+    emscripten::val components_of(std::uint32_t entity) const;
+
     // ---- queries and storage (queries themselves: query_binding.hpp)
     std::uint32_t count(const emscripten::val& with, const emscripten::val& without);
     std::string state_hash() const;

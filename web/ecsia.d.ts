@@ -7,13 +7,13 @@
 import type { World } from './world.js';
 
 export type {
-  ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, OnDeleteTarget, PairTarget, RelationInfo,
-  RelationOptions, World,
+  ArchetypeInfo, ComponentInfo, ComponentValues, Entity, FieldInfo, FieldType, ManyValues, ObserverEvent, OnDeleteTarget, PairTarget,
+  RelationInfo, RelationOptions, World, WorldInspection,
 } from './world.js';
 export type { Chunk, ColumnView, PairTerm, Query, QuerySpec } from './query.js';
 export type {
-  FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Messages, MessagesByTopic, Scheduler, SchedulerOptions,
-  SystemSpec, WaveTiming,
+  BatchTiming, FrameInfo, Kernel, KernelChunk, KernelCommands, KernelQuery, KernelSystemSpec, Messages, MessagesByTopic, PlannedSystem,
+  Scheduler, SchedulerOptions, SystemSpec, WaveTiming,
 } from './scheduler.js';
 export type { Extract, ExtractedFrame, ExtractSpec } from './extract.js';
 

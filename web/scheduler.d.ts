@@ -16,6 +16,8 @@ export interface SchedulerOptions {
   waveDeadlineMs?: number;
   /** How long update() polls a just-dispatched wave before it awaits Atomics.waitAsync, 0..1000 µs (default 20). */
   fencePollUs?: number;
+  /** Each frame and wave a performance.measure (Scheduler.userTiming); default false. */
+  userTiming?: boolean;
 }
 
 /**
@@ -297,6 +299,29 @@ export interface FrameInfo {
   batches?: BatchTiming[];
 }
 
+/** One system of scheduler.describePlan(). */
+export interface PlannedSystem {
+  name: string;
+  /** A C++ system (registered in the module), a JS system on the main thread, or a JS kernel. */
+  kind: 'c++' | 'js' | 'js-kernel';
+  /** A JS kernel's export of the kernel module; null for the others. */
+  kernel: string | null;
+  /** Where it runs: the page's thread (in its wave's serial slot) or in batches on the workers. */
+  thread: 'main' | 'workers';
+  reads: string[];
+  writes: string[];
+  parentReads: string[];
+  lookups: string[];
+  publishes: string[];
+  consumes: string[];
+  /** The relation its rows run in depth order of, or null. */
+  cascade: string | null;
+  /** The system that fixed its wave (it runs after it), or null in the first wave. */
+  after: string | null;
+  /** Why it is in its wave, e.g. "writes 'position', which 'Render' reads". */
+  why: string;
+}
+
 /** Every call throws once the scheduler, or its world, was disposed. */
 export interface Scheduler {
   /** Worker threads this scheduler runs waves on (0: the serial executor). */
@@ -313,6 +338,12 @@ export interface Scheduler {
    * and merge). Off by default, when a frame does no extra work; applies from the next frame.
    */
   recordTimeline: boolean;
+  /**
+   * Whether each frame and each of its waves is a User Timing measure ("ecsia frame N", "ecsia
+   * frame N wave W (placement)"), shown by the browser's Performance panel. Off by default, when
+   * a frame does no extra work; attachDevtools turns it on while attached.
+   */
+  userTiming: boolean;
   /**
    * addSystem('Name'): the C++ system registered under that name in the loaded module
    * (ECSIA_REGISTER_SYSTEM in a module of your own, `loadEcsia({ module })`; the package's module
@@ -341,6 +372,8 @@ export interface Scheduler {
   removeSystem(name: string): void;
   /** The waves, as arrays of system names. */
   plan(): string[][];
+  /** The plan as data: per wave, its systems. */
+  describePlan(): PlannedSystem[][];
   /** Why each system is in its wave, and which run on the main thread, as text. */
   explainPlan(): string;
   lastFrame(): FrameInfo;

@@ -29,7 +29,7 @@ const SYSTEM_KEYS = ['name', 'reads', 'writes', 'before', 'after', 'query', 'run
 const WAITING = 1;
 
 // createScheduler's options; any other key is an error (a misspelt option must not pass silently).
-const OPTIONS = ['systems', 'workers', 'batchRows', 'waveDeadlineMs', 'fencePollUs'];
+const OPTIONS = ['systems', 'workers', 'batchRows', 'waveDeadlineMs', 'fencePollUs', 'userTiming'];
 // Options that moved to the built-in module's own API (web/builtins.js).
 const MOVED = {
   scenarioSeed: 'builtinsOf(ecsia).setupScenario(scheduler, seed)',
@@ -61,7 +61,9 @@ export class Scheduler {
   #worldDisposed = false;  // the world went first (it disposed this scheduler on the way)
   #disposeRequested = false;  // dispose() was called while update() ran: finish it when update() ends
   #warnedNoWaitAsync = false;
-  #names = new Set();
+  #kinds = new Map();  // system name -> { kind, kernel } for describePlan()
+  #userTiming = false;
+  #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
   /**
    * @param {object} options
@@ -73,6 +75,7 @@ export class Scheduler {
    *   fencePollUs: after starting a wave, how long update() polls for it to finish before it
    *     awaits Atomics.waitAsync (default 20; 0: await at once). A short wave then costs the
    *     workers' round trip instead of an event-loop turn; the page never waits longer than this.
+   *   userTiming: each frame and wave a performance.measure (see the userTiming property); default false.
    *   Any other key is an error. (The built-in workloads' settings and the determinism scenario
    *   are the built-in module's: web/builtins.js.)
    */
@@ -126,10 +129,24 @@ export class Scheduler {
     if (typeof fencePollUs !== 'number' || !(fencePollUs >= 0 && fencePollUs <= 1000)) {
       throw new Error(`createScheduler: options.fencePollUs must be a number from 0 to 1000, got ${describe(fencePollUs)}`);
     }
+    const userTiming = options.userTiming ?? false;
+    if (typeof userTiming !== 'boolean') throw new Error(`createScheduler: options.userTiming must be true or false, got ${describe(userTiming)}`);
+    this.#userTiming = userTiming;
     const module = ecsia.module;
     const rawWorld = worldCore.raw('createScheduler');
     this.#raw = this.#guard('createScheduler', () => new module.Scheduler(rawWorld, workers, batchRows, deadline, fencePollUs));
-    attachInternals(this, { engine: ecsia, world: worldCore, raw: (op) => this.#rawFor(op) });
+    attachInternals(this, {
+      engine: ecsia,
+      world: worldCore,
+      raw: (op) => this.#rawFor(op),
+      // One observer of the frames at a time (the devtools panel): beforeFrame() may return a
+      // promise that update() awaits first (pause and step), afterFrame(frame) runs once the
+      // frame is over, failed or not; disposed() when this scheduler is; null detaches it.
+      observeFrames: (observer) => {
+        if (observer !== null && this.#observer !== null) throw new Error('ecsia: this scheduler already has devtools attached; detach them first');
+        this.#observer = observer;
+      },
+    });
     // A scheduler never outlives its world: the world's dispose stops it first.
     worldCore.onDispose(() => {
       this.#worldDisposed = true;
@@ -138,7 +155,7 @@ export class Scheduler {
     try {
       for (const name of systems) {
         this.#call('createScheduler', (r) => r.addSystem(name));
-        this.#names.add(name);
+        this.#kinds.set(name, { kind: 'c++', kernel: null });
       }
     } catch (error) {
       this.dispose();
@@ -160,6 +177,19 @@ export class Scheduler {
   set recordTimeline(on) {
     if (typeof on !== 'boolean') throw new Error(`scheduler.recordTimeline: takes true or false, got ${describe(on)}`);
     this.#call('recordTimeline', (r) => r.setRecordTimeline(on));
+  }
+
+  /**
+   * Whether each frame, and each of its waves, is a User Timing measure (performance.measure
+   * "ecsia frame N" and "ecsia frame N wave W (placement)"), which the browser's Performance
+   * panel shows on the page's thread. Off by default: a frame then does no extra work. A wave's
+   * start and end are the engine's own times, relative to the frame's start.
+   */
+  get userTiming() { this.#rawFor('userTiming'); return this.#userTiming; }
+  set userTiming(on) {
+    if (typeof on !== 'boolean') throw new Error(`scheduler.userTiming: takes true or false, got ${describe(on)}`);
+    this.#rawFor('userTiming');
+    this.#userTiming = on;
   }
 
   /**
@@ -210,7 +240,7 @@ export class Scheduler {
     if (typeof spec === 'string') {
       this.#notRunning(op);
       this.#call(op, (r) => r.addSystem(spec));
-      this.#names.add(spec);
+      this.#kinds.set(spec, { kind: 'c++', kernel: null });
       return;
     }
     if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run | kernel }, got ${describe(spec)}`);
@@ -266,7 +296,7 @@ export class Scheduler {
     const lookups = stringList(op, 'lookups', spec.lookups);
     const module = this.#engine.module;
     this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads, lookups, publishes, consumes }));
-    this.#names.add(name);
+    this.#kinds.set(name, { kind: 'js-kernel', kernel });
   }
 
   // A JS system on the main thread, optionally with a query whose chunks it gets, and with a
@@ -341,7 +371,7 @@ export class Scheduler {
     const rawQuery = query === null ? null : query.rawForSystem();
     this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery, cascade, parentReadNames, publishes, consumes));
     viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
-    this.#names.add(name);
+    this.#kinds.set(name, { kind: 'js', kernel: null });
   }
 
   /**
@@ -367,8 +397,15 @@ export class Scheduler {
     // Time the page's thread spends inside the engine's calls of this frame (lastFrame().pageUs):
     // the rest of update()'s time the page was free, and a page that draws meanwhile sees it here.
     let pageMs = 0;
+    let startMs = 0;
+    let failed = true;
     try {
+      // A paused devtools panel holds the frame here (a promise); otherwise nothing to await.
+      const gate = this.#observer?.beforeFrame();
+      if (gate !== undefined) await gate;
+      if (this.#disposeRequested) return;  // disposed while paused
       let t = performance.now();
+      startMs = t;
       let status = this.#call('update', (r) => r.beginAndStep(dt));
       pageMs += performance.now() - t;
       while (status === WAITING && !this.#disposeRequested) {
@@ -379,6 +416,7 @@ export class Scheduler {
         pageMs += performance.now() - t;
       }
       this.#pageUs = pageMs * 1000;
+      failed = false;
     } catch (error) {
       // A wave that missed its deadline because its worker crashed: say so (the engine only sees
       // a worker that never arrived).
@@ -397,7 +435,29 @@ export class Scheduler {
           '(in a browser, a busy spin); the engine should never make it wait: please report this' +
           (sites.length > 0 ? `, with where it waited: ${sites[0]}` : '') + '.');
       }
-      if (this.#disposeRequested) this.#release();
+      if (this.#disposeRequested) {
+        this.#release();
+      } else if (startMs > 0 && (this.#userTiming || this.#observer !== null)) {
+        this.#frameDone(startMs, performance.now(), failed);
+      }
+    }
+  }
+
+  // The User Timing measures of a frame just over, and the observer's look at it; neither may
+  // fail the frame (a throw becomes a diagnostic).
+  #frameDone(startMs, endMs, failed) {
+    try {
+      if (this.#userTiming) {
+        const frame = this.frames;
+        performance.measure(`ecsia frame ${frame}${failed ? ' (failed)' : ''}`, { start: startMs, end: endMs });
+        for (const wave of this.lastFrame().waves) {
+          performance.measure(`ecsia frame ${frame} wave ${wave.wave} (${wave.placement})`,
+            { start: startMs + wave.beginUs / 1000, end: Math.min(endMs, startMs + wave.endUs / 1000) });
+        }
+      }
+      this.#observer?.afterFrame({ startMs, endMs, failed });
+    } catch (error) {
+      this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -426,11 +486,23 @@ export class Scheduler {
     if (typeof name !== 'string') throw new Error(`scheduler.${op}: takes a system name, got ${describe(name)}`);
     this.#notRunning(op);
     this.#call(op, (r) => r.removeSystem(name));
-    this.#names.delete(name);
+    this.#kinds.delete(name);
   }
 
   /** The waves, as arrays of system names. */
   plan() { return this.#call('plan', (r) => r.plan()); }
+  /**
+   * The plan as data: per wave, its systems as { name, kind: 'c++' | 'js' | 'js-kernel', kernel
+   * (the kernel module's export, or null), thread: 'main' | 'workers', reads, writes, parentReads,
+   * lookups, publishes, consumes, cascade, after (the system that fixed its wave, or null), why }.
+   */
+  describePlan() {
+    const waves = this.#call('describePlan', (r) => r.describePlan());
+    for (const wave of waves) {
+      for (const system of wave) Object.assign(system, this.#kinds.get(system.name) ?? { kind: 'c++', kernel: null });
+    }
+    return waves;
+  }
   /** Why each system is in its wave, and which run on the main thread, as text. */
   explainPlan() { return this.#call('explainPlan', (r) => r.explain()); }
   /**
@@ -452,6 +524,7 @@ export class Scheduler {
    */
   dispose() {
     if (this.#raw === null || this.#disposeRequested) return;
+    this.#observer?.disposed();
     if (this.#running) {
       // The engine may be inside this very frame (a JS system runs inside step()): it finishes
       // the disposal when that call returns; the object is freed when update() ends.

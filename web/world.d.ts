@@ -78,6 +78,35 @@ export type ObserverEvent = 'add' | 'remove' | 'change';
  * An ECS world. Every call validates all of its input before it changes anything: bad input
  * throws an Error naming the operation and the problem, and the world is unchanged.
  */
+/** world.inspect(): the world's entities, archetypes and memory. */
+export interface WorldInspection {
+  /** Entities alive (prefabs included). */
+  entities: number;
+  /** The most entities the world can hold (createWorld's maxEntities). */
+  maxEntities: number;
+  /** Each table of rows with the same components, with how many rows and bytes it holds. */
+  archetypes: ArchetypeInfo[];
+  memory: {
+    /** The wasm memory, shared by the page and the workers. */
+    heapBytes: number;
+    /** Bytes the engine has allocated in it (tables, queues, the page's buffers). */
+    allocatedBytes: number;
+    /** What the archetypes' rows hold: their values and handles. */
+    tableBytes: number;
+  };
+}
+
+export interface ArchetypeInfo {
+  /** Its components (tags too), in definition order. */
+  components: string[];
+  /** The relations its rows have pairs of (their targets are per row: world.pairsOf). */
+  relations: string[];
+  /** Whether its rows are prefabs (world.definePrefab). */
+  prefab: boolean;
+  rows: number;
+  bytes: number;
+}
+
 export interface World {
   /** True after dispose(); every other call then throws. */
   readonly disposed: boolean;
@@ -188,6 +217,15 @@ export interface World {
    */
   subjectsOf(relation: string, target: PairTarget): Entity[];
 
+  /**
+   * What the world holds now (what the devtools panel's World section shows). Archetypes with no
+   * rows are left out.
+   */
+  inspect(): WorldInspection;
+  /** The names of the entity's components (tags too), in definition order; StaleEntity when it is not alive. */
+  componentsOf(entity: Entity): string[];
+  /** The entity's pairs as [relation, target], by relation in definition order, then in ascending target index order (as targetsOf). */
+  pairsOf(entity: Entity): Array<[relation: string, target: Entity]>;
   /** Entities that have every component in `withNames` and none in `withoutNames`. */
   count(withNames?: readonly string[] | string, withoutNames?: readonly string[] | string): number;
   /** A cached query (see Query). */

@@ -582,6 +582,39 @@ export class World {
     return Array.from(u32.subarray(at + 1, at + 1 + u32[at]));
   }
 
+  // ---- looking inside (what the devtools panel shows: web/devtools.js)
+
+  /**
+   * What the world holds now: { entities, maxEntities, archetypes: [{ components, relations,
+   * prefab, rows, bytes }], memory: { heapBytes, allocatedBytes, tableBytes } }. An archetype is
+   * a table of rows with the same components (tags too) and the same relations they have pairs
+   * of; bytes counts its rows' values and handles. Archetypes with no rows are left out.
+   */
+  inspect() {
+    if (arguments.length > 0) arity('inspect', arguments.length, 0);
+    return this.#core.call('inspect', (r) => r.inspect());
+  }
+
+  /** The names of the entity's components (tags too), in definition order; StaleEntity when it is not alive. */
+  componentsOf(entity) {
+    return this.#signatureOf('componentsOf', entity, arguments.length).components;
+  }
+
+  /** The entity's pairs as [relation, target], by relation in definition order, then in ascending target index order (as targetsOf). */
+  pairsOf(entity) {
+    const op = 'pairsOf';
+    const { relations } = this.#signatureOf(op, entity, arguments.length);
+    const core = this.#core;
+    return relations.flatMap((relation) =>
+      this.#entityList(op, core.fast.targetsOf(core.address, entity, core.relation(op, relation).id)).map((target) => [relation, target]));
+  }
+
+  #signatureOf(op, entity, given) {
+    if (given > 1) arity(op, given, 1);
+    if ((entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
+    return this.#core.call(op, (r) => r.componentsOf(entity));
+  }
+
   // ---- queries and storage
 
   /** Entities that have every component in `withNames` and none in `withoutNames`. */

@@ -1,7 +1,7 @@
 // A page's use of the JS API, type-checked against web/*.d.ts (never run: e2e/ runs the code).
 // Lines under // @ts-expect-error are misuse the declarations must reject.
 import { loadEcsia, NULL_ENTITY } from '../../web/ecsia.js';
-import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, Query, RelationInfo, Scheduler, World } from '../../web/ecsia.js';
+import type { Chunk, EcsiaError, Entity, ErrorCode, Extract, ExtractedFrame, PlannedSystem, Query, RelationInfo, Scheduler, World, WorldInspection } from '../../web/ecsia.js';
 import { builtinsOf, forcePlacement } from '../../web/builtins.js';
 import type { Scenario } from '../../web/builtins.js';
 // The kernel types come from the package's entry, as a user's editor finds them.
@@ -9,6 +9,9 @@ import type { ComponentInfo, Kernel, KernelChunk, KernelCommands, Messages, Mess
 // The netcode module ('ecsia-wasm/netcode').
 import { LoopbackTransport, RollbackSession, WebSocketTransport } from '../../web/netcode.js';
 import type { DesyncEvent, SessionStats } from '../../web/netcode.js';
+// The devtools module ('ecsia-wasm/devtools').
+import { attachDevtools } from '../../web/devtools.js';
+import type { Devtools } from '../../web/devtools.js';
 
 // A kernel as a kernel module exports it (loadEcsia({ kernels })).
 export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
@@ -107,6 +110,26 @@ export async function usage(): Promise<void> {
   const where: 'inline' | 'pool' | 'shared' = scheduler.lastFrame().waves[0].placement;
   // @ts-expect-error: placement is one of three names
   const nowhere: 'gpu' = scheduler.lastFrame().waves[0].placement;
+  const planned: PlannedSystem = scheduler.describePlan()[0][0];
+  const kind: 'c++' | 'js' | 'js-kernel' = planned.kind;
+  const kernelName: string | null = planned.kernel;
+  scheduler.userTiming = true;
+  // @ts-expect-error: userTiming is on or off
+  scheduler.userTiming = 'on';
+  const inspection: WorldInspection = world.inspect();
+  const archetypeRows: number = inspection.archetypes[0].rows + inspection.memory.allocatedBytes;
+  const names: string[] = world.componentsOf(NULL_ENTITY);
+  const pairs: Array<[string, Entity]> = world.pairsOf(NULL_ENTITY);
+  const devtools: Devtools = attachDevtools({ world, scheduler, container: document.body, frames: 16, tab: 'timeline' });
+  devtools.pause();
+  devtools.step();
+  devtools.resume();
+  devtools.select(NULL_ENTITY);
+  const selected: Entity | null = devtools.selected;
+  // @ts-expect-error: a section is one of the panel's five
+  devtools.show('memory');
+  devtools.detach();
+  world.createScheduler({ userTiming: true });
   const hash: string = world.stateHash();
   const saved: Uint8Array = world.snapshot();
   const reused: Uint8Array = world.snapshot(new Uint8Array(saved.length));

@@ -55,14 +55,17 @@ export class Engine {
     this.module = module;
     this.variant = variant;
     this.workers = workers;
-    /** Every warning of this engine goes here (G3). */
-    this.diagnose = diagnose;
+    /** Every warning of this engine goes here (G3): to onDiagnostic, then to each watcher (watchDiagnostics). */
+    this.diagnose = (message) => {
+      diagnose(message);
+      for (const watcher of this.#diagnosticWatchers) watcher(message);
+    };
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;
     /** Whether the pool workers imported a kernel module (threaded build, loadEcsia({ kernels })). */
     this.workerKernels = workerKernels;
     /** Messages of the pool workers that crashed, oldest first (web/internal/worker_crashes.js). */
-    this.workerCrashes = watchWorkerCrashes(module, diagnose).crashes;
+    this.workerCrashes = watchWorkerCrashes(module, this.diagnose).crashes;
     this.#memory = module.wasmMemory instanceof WebAssembly.Memory && typeof SharedArrayBuffer === 'function' &&
       module.wasmMemory.buffer instanceof SharedArrayBuffer ? module.wasmMemory : undefined;
     this.#heap = this.#currentHeap();
@@ -73,6 +76,13 @@ export class Engine {
   }
 
   #pageWaits;
+  #diagnosticWatchers = new Set();
+
+  /** Calls watcher(message) for every diagnostic from now on (the devtools panel); returns the unsubscribe. */
+  watchDiagnostics(watcher) {
+    this.#diagnosticWatchers.add(watcher);
+    return () => this.#diagnosticWatchers.delete(watcher);
+  }
 
   /**
    * How many times the page's thread has waited on a futex (a contended lock, a condition

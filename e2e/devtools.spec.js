@@ -1,0 +1,376 @@
+// The devtools panel (web/devtools.js, 'ecsia-wasm/devtools') used as a person would: attached to
+// a running world (C++ kernels, a JS kernel, a main-thread JS system, a hierarchy), it shows the
+// world, finds entities by query and handle, shows and edits a selected entity's values (bad
+// input refused with the world unchanged), follows a pair, despawns, reads the plan, shows a
+// lane per worker in its timeline with hoverable bars, pauses and steps frames, lists
+// diagnostics, adds User Timing measures, and its screenshot is not blank; detached, a frame
+// records nothing and measures nothing.
+import { expect } from '@playwright/test';
+import { expectNoPageErrors, openTestPage, test, variants } from './support.js';
+
+// A running world with the panel attached; window.dev holds what the test reads.
+async function attach(page, { workers }) {
+  await page.evaluate(async (workers) => {
+    const { openScenario } = await import('/web/test/kernel_scenario.js');
+    const { attachDevtools } = await import('/web/devtools.js');
+    const diagnostics = [];
+    const { ecsia, world } = await openScenario({ threads: workers, maxEntities: 1 << 15 });
+    const scheduler = world.createScheduler({ systems: ['Move', 'Bounce'], workers });
+    // A world this small runs its waves inline on the page; the timeline must show the workers.
+    if (workers > 0) window.ecsiaTest.forcePlacement(scheduler, 'pool');
+    scheduler.addSystem({ name: 'Integrate', kernel: 'integrate', reads: ['velocity'], writes: ['position'], after: ['Bounce'] });
+    let failOnce = false;
+    scheduler.addSystem({ name: 'Heal', reads: [], writes: ['hp'], run() { if (failOnce) { failOnce = false; throw new Error('heal failed on purpose'); } } });
+    const movers = world.spawnMany(20000, { position: { x: 10, y: 10 }, velocity: { dx: 30, dy: 20 } });
+    const parent = world.spawn({ hp: { value: 100, regen: 1 } });
+    const child = world.spawn({ hp: { value: 50, regen: 0.5 }, flag: {} });
+    world.addPair(child, 'ChildOf', parent);
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        await scheduler.update(1 / 60);
+        await new Promise((resolve) => setTimeout(resolve, 4));
+      }
+    })();
+    const devtools = attachDevtools({ world, scheduler, container: document.body });
+    window.dev = {
+      ecsia, world, scheduler, devtools, movers, parent, child, diagnostics,
+      failNextHeal: () => { failOnce = true; },
+      stop: async () => { running = false; devtools.resume(); await loop; },
+    };
+  }, workers);
+}
+
+const panel = (page) => page.locator('[data-role="devtools"]');
+
+for (const { variant, server } of variants) {
+  test(`${variant} build: the devtools panel shows, finds, edits and times a running world`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const log = await openTestPage(page, server);
+    const workers = variant === 'threaded' ? 2 : 0;
+    await attach(page, { workers });
+    const tools = panel(page);
+    await expect(tools).toBeVisible();
+
+    // World: the count and the archetypes, as world.inspect() has them.
+    await expect(tools.locator('[data-stat="entities"]')).toHaveText('20,002');
+    const archetypes = tools.locator('tr.archetype');
+    await expect(archetypes.first()).toContainText('position');
+    await expect(archetypes.first()).toContainText('velocity');
+    await expect(archetypes.first()).toContainText('20,000');
+    await expect(tools.locator('tr.archetype', { hasText: '(ChildOf, *)' })).toHaveCount(1);
+
+    // Entities: a query typed in the panel, then a selected entity's live values.
+    await tools.locator('[data-tab="entities"]').click();
+    await tools.locator('[data-role="find"]').fill('with position velocity without hp');
+    await tools.locator('[data-role="find"]').press('Enter');
+    await expect(tools.locator('[data-role="status"]')).toHaveText('20,000 matches, the first 200 listed');
+    await expect(tools.locator('[data-role="list"] button')).toHaveCount(200);
+    const first = await tools.locator('[data-role="list"] button').first().getAttribute('data-entity');
+    await tools.locator('[data-role="list"] button').first().click();
+    await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${first}`);
+    const x = tools.locator('[data-field="position.x"]');
+    const before = Number(await x.inputValue());
+    await expect.poll(async () => Number(await x.inputValue()), { message: 'the value follows the frames' }).not.toBe(before);
+
+    // Paused, the value shown is the world's; an edit is world.set's, a bad one changes nothing.
+    await tools.locator('[data-action="pause"]').click();
+    // The frame running when pause was pressed ends; none starts after it.
+    const framesPaused = await page.evaluate(async () => {
+      const { scheduler } = window.dev;
+      let last;
+      do {
+        last = scheduler.frames;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      } while (scheduler.frames !== last);
+      return last;
+    });
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => window.dev.scheduler.frames), 'no frame runs while paused').toBe(framesPaused);
+    const shown = await page.evaluate((e) => window.dev.world.get(e, 'position').x, Number(first));
+    await expect.poll(async () => Number(await x.inputValue())).toBe(shown);
+    const dx = tools.locator('[data-field="velocity.dx"]');
+    await dx.fill('-7.5');
+    await dx.press('Enter');
+    await expect.poll(() => page.evaluate((e) => window.dev.world.get(e, 'velocity').dx, Number(first))).toBe(-7.5);
+    await expect(tools.locator('[data-role="error"]')).toHaveText('');
+    const hash = await page.evaluate(() => window.dev.world.stateHash());
+    await dx.fill('fast');
+    await dx.press('Enter');
+    await expect(tools.locator('[data-role="error"]')).toContainText('velocity');
+    expect(await page.evaluate(() => window.dev.world.stateHash()), 'a refused edit leaves the world unchanged').toBe(hash);
+    await expect(dx).toHaveValue('-7.5');
+
+    // A pair, followed to its target; then a despawn from the panel.
+    const { parent, child } = await page.evaluate(() => ({ parent: window.dev.parent, child: window.dev.child }));
+    await tools.locator('[data-role="find"]').fill(`#${child}`);
+    await tools.locator('[data-role="find"]').press('Enter');
+    await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${child}`);
+    await expect(tools.locator('[data-component="flag"]')).toContainText('(tag)');
+    await expect(tools.locator('[data-field="hp.value"]')).toHaveValue('50');
+    await tools.locator(`[data-pair="ChildOf"] button[data-entity="${parent}"]`).click();
+    await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${parent}`);
+    await tools.locator('[data-role="find"]').fill('pair ChildOf *');
+    await tools.locator('[data-role="find"]').press('Enter');
+    await expect(tools.locator('[data-role="list"] button')).toHaveText([`#${child}`]);
+    await tools.locator('[data-role="find"]').fill('with nosuch');
+    await tools.locator('[data-role="find"]').press('Enter');
+    await expect(tools.locator('[data-role="status"]')).toContainText("nosuch");
+    await tools.locator('[data-role="find"]').fill(`#${first}`);
+    await tools.locator('[data-role="find"]').press('Enter');
+    await tools.locator('[data-role="despawn"]').click();
+    await expect(tools.locator('[data-role="gone"]')).toBeVisible();
+    expect(await page.evaluate((e) => window.dev.world.isAlive(e), Number(first))).toBe(false);
+
+    // Step: exactly one frame runs, then the panel holds the next again.
+    await tools.locator('[data-action="step"]').click();
+    await expect.poll(() => page.evaluate(() => window.dev.scheduler.frames)).toBe(framesPaused + 1);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.dev.scheduler.frames)).toBe(framesPaused + 1);
+
+    // Plan: every system with its kind, thread and access, and where each wave ran.
+    await tools.locator('[data-tab="plan"]').click();
+    const plan = await page.evaluate(() => window.dev.scheduler.describePlan());
+    await expect(tools.locator('.wave')).toHaveCount(plan.length);
+    const move = tools.locator('[data-system="Move"]');
+    await expect(move).toContainText('C++ kernel');
+    await expect(move).toContainText('writes position');
+    await expect(tools.locator('[data-system="Integrate"]')).toContainText("JS kernel 'integrate'");
+    await expect(tools.locator('[data-system="Heal"]')).toContainText('main thread');
+    await expect(tools.locator('[data-role="placement"]').first()).toContainText(/ran (inline|pool|shared), \d+ batch/);
+    expect(plan.flat().find((s) => s.name === 'Integrate')).toMatchObject({ kind: 'js-kernel', kernel: 'integrate', thread: 'workers', writes: ['position'] });
+
+    // Timeline: a lane for the page and one per worker; bars of the systems, with numbers on hover.
+    await tools.locator('[data-action="resume"]').click();
+    await tools.locator('[data-tab="timeline"]').click();
+    const lanes = tools.locator('.lane');
+    await expect(lanes).toHaveCount(1 + workers);
+    await expect(lanes.nth(0)).toHaveAttribute('data-lane', 'page');
+    if (workers > 0) await expect(lanes.nth(2)).toHaveAttribute('data-lane', 'worker 1');
+    await expect(tools.locator('.frames .frame')).toHaveCount(8);
+    await expect(tools.locator('.bar.batch', { hasText: 'Move' }).first()).toBeAttached();
+    await expect(tools.locator('.bar.batch', { hasText: 'Integrate' }).first()).toBeAttached();
+    await expect(tools.locator('.lane[data-lane="page"] .bar.serial').first()).toBeAttached();
+    if (workers > 0) {
+      // Pinned to the pool: every batch on a worker's lane, the page waiting and merging.
+      await expect.poll(() => tools.locator('.lane[data-lane^="worker"] .bar.batch').count()).toBeGreaterThan(0);
+      await expect(tools.locator('.lane[data-lane="page"] .bar.batch')).toHaveCount(0);
+      await expect(tools.locator('.lane[data-lane="page"] .bar.wait').first()).toBeAttached();
+      await expect(tools.locator('.lane[data-lane="page"] .bar.merge').first()).toBeAttached();
+    }
+    await tools.locator('[data-action="pause"]').click();
+    await page.waitForTimeout(400);  // the last redraw of the running frames is over
+    // The widest batch, where the pointer lands on it and no other.
+    const bars = tools.locator('.bar.batch');
+    const widest = await bars.evaluateAll((all) => all.reduce((best, bar, i) => (bar.getBoundingClientRect().width > all[best].getBoundingClientRect().width ? i : best), 0));
+    const [system] = (await bars.nth(widest).textContent()).split(' ');
+    await bars.nth(widest).hover();
+    await expect(page.locator('.ecsia-devtools .tooltip')).toBeVisible();
+    await expect(page.locator('.ecsia-devtools .tooltip')).toContainText(new RegExp(`${system}, wave \\d+: rows \\d+\\.\\.\\d+ \\(\\d+\\)`));
+    const image = await tools.screenshot();
+    await tools.locator('[data-action="resume"]').click();
+
+    // Diagnostics as they arrive, counted on the tab until it is shown.
+    await page.evaluate(() => window.dev.failNextHeal());
+    await expect(tools.locator('[data-role="unseen"]')).toHaveText('1');
+    await tools.locator('[data-tab="diagnostics"]').click();
+    await expect(tools.locator('.diagnostic')).toContainText(['heal failed on purpose']);
+
+    // User Timing: frames and waves in the browser's Performance panel.
+    const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => m.name).filter((n) => n.startsWith('ecsia frame')));
+    expect(measures.some((n) => /^ecsia frame \d+$/.test(n))).toBe(true);
+    expect(measures.some((n) => /^ecsia frame \d+ wave \d+ \((inline|pool|shared)\)$/.test(n))).toBe(true);
+
+    // The screenshot shows a panel, not a blank box: many colours.
+    const colours = await page.evaluate(async (png) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(bitmap, 0, 0);
+      const data = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return seen.size;
+    }, image.toString('base64'));
+    expect(colours).toBeGreaterThan(50);
+
+    // Detached: the panel and its hooks are gone, frames record and measure nothing again.
+    const after = await page.evaluate(async () => {
+      const { devtools, scheduler } = window.dev;
+      devtools.detach();
+      performance.clearMeasures();
+      const frames = scheduler.frames;
+      await new Promise((r) => setTimeout(r, 300));
+      const out = {
+        panels: document.querySelectorAll('.ecsia-devtools').length, recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming,
+        batches: scheduler.lastFrame().batches, ran: scheduler.frames - frames, measures: performance.getEntriesByType('measure').length,
+      };
+      await window.dev.stop();
+      return out;
+    });
+    expect(after).toEqual({ panels: 0, recordTimeline: false, userTiming: false, batches: undefined, ran: expect.any(Number), measures: 0 });
+    expect(after.ran).toBeGreaterThan(0);
+    expectNoPageErrors(log);
+  });
+}
+
+test('attachDevtools refuses bad options, one panel per scheduler, and a paused update() ends when its scheduler is disposed', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const r = await page.evaluate(async () => {
+    const { attachDevtools } = await import('/web/devtools.js');
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1000 });
+    const scheduler = world.createScheduler({ systems: ['Move'] });
+    const errors = [];
+    const attempt = (options) => { try { attachDevtools(options); errors.push(null); } catch (e) { errors.push(e.message); } };
+    attempt({ world, scheduler, frames: 0 });
+    attempt({ world, scheduler, tab: 'nope' });
+    attempt({ world, scheduler, colour: 'red' });
+    attempt({ world: {}, scheduler });
+    attempt({ world, scheduler, container: 'body' });
+    const devtools = attachDevtools({ world, scheduler });
+    attempt({ world, scheduler });
+    devtools.pause();
+    const frames = scheduler.frames;
+    const update = scheduler.update(0.1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const held = scheduler.frames === frames;
+    scheduler.dispose();
+    await update;
+    // User Timing without a panel: the scheduler's option.
+    performance.clearMeasures();
+    const timed = world.createScheduler({ systems: ['Move'], userTiming: true });
+    await timed.update(0.1);
+    const measures = performance.getEntriesByType('measure').map((m) => m.name);
+    timed.userTiming = false;
+    await timed.update(0.1);
+    const after = performance.getEntriesByType('measure').length;
+    try { world.createScheduler({ userTiming: 1 }); } catch (e) { errors.push(e.message); }
+    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after };
+    world.dispose();
+    return out;
+  });
+  expect(r.errors[0]).toContain('options.frames must be a whole number from 1 to 120');
+  expect(r.errors[1]).toContain('options.tab must be one of world, entities, plan, timeline, diagnostics');
+  expect(r.errors[2]).toContain("unknown option 'colour'");
+  expect(r.errors[3]).toContain('not an ecsia world');
+  expect(r.errors[4]).toContain('options.container must be a DOM node');
+  expect(r.errors[5]).toContain('already has devtools attached');
+  expect(r.errors[6]).toContain('options.userTiming must be true or false');
+  expect(r).toMatchObject({ held: true, detached: true, panels: 0 });
+  expect(r.measures).toEqual(['ecsia frame 1', 'ecsia frame 1 wave 0 (inline)']);
+  expect(r.after).toBe(2);
+  expectNoPageErrors(log);
+});
+
+for (const { variant, server } of variants) {
+  test(`${variant} build: world.inspect, componentsOf, pairsOf and describePlan agree with a model over random operations`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { rng } = await import('/web/test/rng.js');
+      const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, onDiagnostic: () => {} });
+      const world = ecsia.createWorld({ maxEntities: 4096 });
+      const COMPONENTS = ['a', 'b', 'c', 'tag'];
+      world.defineComponent('a', { x: 'f32' });
+      world.defineComponent('b', { n: 'i32', ok: 'bool' });
+      world.defineComponent('c', { who: 'entity' });
+      world.defineComponent('tag', {});
+      world.defineRelation('Likes');
+      const random = rng(29);
+      const model = new Map();  // entity -> { components: Set, pairs: [[relation, target]] }
+      const alive = () => [...model.keys()];
+      const pick = () => alive()[random(model.size)];
+      const mismatches = [];
+      const index = (handle) => handle & 0x3fffff;  // targets come in entity index order (22 index bits)
+      for (let step = 0; step < 1500; ++step) {
+        const op = random(8);
+        if (op <= 1 || model.size < 2) {
+          const values = {};
+          for (const name of COMPONENTS) if (random(2)) values[name] = {};
+          model.set(world.spawn(values), { components: new Set(Object.keys(values)), pairs: [] });
+        } else if (op === 2) {
+          const e = pick();
+          const name = COMPONENTS[random(4)];
+          world.add(e, name, {});
+          model.get(e).components.add(name);
+        } else if (op === 3) {
+          const e = pick();
+          const name = COMPONENTS[random(4)];
+          if (model.get(e).components.has(name)) { world.remove(e, name); model.get(e).components.delete(name); }
+        } else if (op === 4) {
+          const [e, t] = [pick(), pick()];
+          const relation = random(2) ? 'Likes' : 'ChildOf';
+          const pairs = model.get(e).pairs;
+          if (e === t || pairs.some(([r, to]) => r === relation && to === t)) continue;
+          // ChildOf is exclusive and acyclic: one parent, never an ancestor of itself.
+          if (relation === 'ChildOf') {
+            let up = t;
+            let cycle = false;
+            while (up !== undefined) { if (up === e) { cycle = true; break; } up = model.get(up)?.pairs.find(([r]) => r === 'ChildOf')?.[1]; }
+            if (cycle) continue;
+            const at = pairs.findIndex(([r]) => r === 'ChildOf');
+            if (at >= 0) pairs.splice(at, 1);
+          }
+          world.addPair(e, relation, t);
+          pairs.push([relation, t]);
+        } else if (op === 5) {
+          const e = pick();
+          const pairs = model.get(e).pairs;
+          if (pairs.length === 0) continue;
+          const [relation, t] = pairs.splice(random(pairs.length), 1)[0];
+          world.removePair(e, relation, t);
+        } else {
+          // A despawn: ChildOf's children go with their parent (onDeleteTarget 'delete'); pairs
+          // of other relations to it are removed.
+          const gone = [pick()];
+          for (let i = 0; i < gone.length; ++i) {
+            for (const [e, { pairs }] of model) if (pairs.some(([r, to]) => r === 'ChildOf' && to === gone[i]) && !gone.includes(e)) gone.push(e);
+          }
+          world.despawn(gone[0]);
+          for (const e of gone) model.delete(e);
+          for (const { pairs } of model.values()) for (let i = pairs.length - 1; i >= 0; --i) if (gone.includes(pairs[i][1])) pairs.splice(i, 1);
+        }
+        if (step % 100 !== 99) continue;
+        // The model's entities, their signatures and the archetypes they make.
+        const archetypes = new Map();
+        for (const [e, { components, pairs }] of model) {
+          const names = COMPONENTS.filter((n) => components.has(n));
+          const relations = ['ChildOf', 'Likes'].filter((rel) => pairs.some(([r]) => r === rel));
+          const expectedPairs = ['ChildOf', 'Likes'].flatMap((rel) => pairs.filter(([r]) => r === rel).map(([, t]) => t).sort((x, y) => index(x) - index(y)).map((t) => [rel, t]));
+          if (JSON.stringify(world.componentsOf(e)) !== JSON.stringify(names)) mismatches.push(['componentsOf', step, e, world.componentsOf(e), names]);
+          if (JSON.stringify(world.pairsOf(e)) !== JSON.stringify(expectedPairs)) mismatches.push(['pairsOf', step, e, world.pairsOf(e), expectedPairs]);
+          const key = JSON.stringify([names, relations]);
+          archetypes.set(key, (archetypes.get(key) ?? 0) + 1);
+        }
+        const inspected = world.inspect();
+        const got = new Map(inspected.archetypes.map((a) => [JSON.stringify([a.components, a.relations]), a.rows]));
+        if (inspected.entities !== model.size) mismatches.push(['entities', step, inspected.entities, model.size]);
+        if (JSON.stringify([...got].sort()) !== JSON.stringify([...archetypes].sort())) mismatches.push(['archetypes', step, [...got], [...archetypes]]);
+        if (inspected.archetypes.some((a) => !(a.bytes >= a.rows * 4))) mismatches.push(['bytes', step]);
+      }
+      const dead = world.spawn({});
+      world.despawn(dead);
+      const errors = [];
+      for (const call of [() => world.componentsOf(dead), () => world.pairsOf(dead), () => world.componentsOf(-1), () => world.inspect(1)]) {
+        try { call(); errors.push(null); } catch (e) { errors.push(e.code ?? e.message); }
+      }
+      // describePlan: the waves of plan(), with what each system declared.
+      const scheduler = world.createScheduler({ systems: ['Move'] });
+      scheduler.addSystem({ name: 'Watch', reads: ['a'], writes: ['b'], after: ['Move'], run() {} });
+      await scheduler.update(0.1);
+      const described = scheduler.describePlan();
+      const memory = world.inspect().memory;
+      const out = { mismatches, errors, plan: scheduler.plan(), described, memory };
+      world.dispose();
+      return out;
+    });
+    expect(r.mismatches).toEqual([]);
+    expect(r.errors).toEqual(['StaleEntity', 'StaleEntity', expect.stringContaining('world.componentsOf'), 'world.inspect: takes at most 0 arguments, got 1']);
+    expect(r.described.map((wave) => wave.map((s) => s.name))).toEqual(r.plan);
+    expect(r.described.flat().find((s) => s.name === 'Move')).toMatchObject({ kind: 'c++', kernel: null, thread: 'workers', writes: ['position'], reads: ['velocity'] });
+    expect(r.described.flat().find((s) => s.name === 'Watch')).toMatchObject({ kind: 'js', thread: 'main', reads: ['a'], writes: ['b'], after: 'Move', why: expect.stringContaining('Move') });
+    expect(r.memory.heapBytes).toBeGreaterThanOrEqual(r.memory.allocatedBytes);
+    expect(r.memory.allocatedBytes).toBeGreaterThan(r.memory.tableBytes);
+    expectNoPageErrors(log);
+  });
+}

@@ -1,0 +1,55 @@
+// Types of the devtools module, web/devtools.js ('ecsia-wasm/devtools'): a panel over a running
+// world in the page. Thread rule for everything: the page's main thread.
+
+import type { Entity, World } from './world.js';
+import type { Scheduler } from './scheduler.js';
+
+export interface DevtoolsOptions {
+  world: World;
+  /** The scheduler running the world: the Plan and Timeline sections, pause and step need it. */
+  scheduler?: Scheduler;
+  /** Where the panel goes (default document.body); it floats over the page's bottom right corner. */
+  container?: Node;
+  /** Frames the timeline shows, the newest last (1 to 120, default 8). */
+  frames?: number;
+  /** Start expanded (default true). */
+  open?: boolean;
+  /** The section shown first (default 'world'). */
+  tab?: DevtoolsSection;
+}
+
+export type DevtoolsSection = 'world' | 'entities' | 'plan' | 'timeline' | 'diagnostics';
+
+/**
+ * An attached panel. While attached, the scheduler records its timeline and each frame and wave
+ * is a performance.measure; detach() puts both back as they were. The panel detaches itself when
+ * its scheduler is disposed.
+ */
+export interface Devtools {
+  /** The panel's host element; its content is in an open shadow root. */
+  readonly element: HTMLElement;
+  /** Whether frames are held: an update() called meanwhile waits until step() or resume(). */
+  readonly paused: boolean;
+  /** The entity the Entities section shows, or null. */
+  readonly selected: Entity | null;
+  readonly detached: boolean;
+  /** Holds the frames after the one running now (the page keeps running; update() waits). */
+  pause(): void;
+  /** While paused, lets one frame run (pauses first if it was not). */
+  step(): void;
+  resume(): void;
+  /** Shows a section. */
+  show(section: DevtoolsSection): void;
+  /** Shows the entity in the Entities section. */
+  select(entity: Entity): void;
+  /** Removes the panel and its hooks; frames run as before. A second call does nothing. */
+  detach(): void;
+}
+
+/**
+ * Attaches a devtools panel: World (entities, archetypes, memory), Entities (find by handle or a
+ * query typed in the panel; the selected entity's live values, edited in place with world.set's
+ * checks; despawn), Plan (waves, systems, where each wave ran), Timeline (the last frames: a lane
+ * per worker and one for the page's thread) and Diagnostics. One panel per scheduler at a time.
+ */
+export function attachDevtools(options: DevtoolsOptions): Devtools;

@@ -1,0 +1,288 @@
+// ecsia-wasm/devtools: a panel over a running world, in the page.
+//
+//   import { attachDevtools } from 'ecsia-wasm/devtools'
+//   const devtools = attachDevtools({ world, scheduler, container: document.body })
+//   devtools.pause(); devtools.step(); devtools.resume()
+//   devtools.detach()
+//
+// Sections: World (entities, memory, archetypes), Entities (find by handle or query; the selected
+// entity's live values, edited in place; despawn), Plan (waves, systems, where each wave ran),
+// Timeline (the last frames, a lane per worker and one for the page's thread), Diagnostics. While
+// attached, each frame and wave is also a performance.measure (scheduler.userTiming), so the
+// browser's Performance panel shows them. Nothing of this runs without a panel attached: a
+// scheduler then checks one field per frame.
+// Thread rule: the page's main thread.
+
+import { describe, isPlainObject, knownKeys } from './internal/checks.js';
+import { el, errorText, fill } from './internal/devtools_dom.js';
+import { EntitiesSection } from './internal/devtools_entities.js';
+import { renderPlan } from './internal/devtools_plan.js';
+import { PANEL_STYLE } from './internal/devtools_style.js';
+import { renderTimeline, TimelineRecord } from './internal/devtools_timeline.js';
+import { renderWorld } from './internal/devtools_world.js';
+import { internalsOf } from './internal/engine.js';
+
+const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab'];
+const TABS = ['world', 'entities', 'plan', 'timeline', 'diagnostics'];
+const REFRESH_MS = 250;   // the World, Plan and Timeline sections redraw at most this often
+const DIAGNOSTICS_KEPT = 500;
+
+/**
+ * Attaches a devtools panel to `world` (and `scheduler`, for the Plan and Timeline sections and
+ * pause/step) inside `container` (default document.body). Options: frames (the timeline's frames,
+ * default 8), open (start expanded, default true), tab (the section shown first, default 'world').
+ * One panel per scheduler at a time.
+ */
+export function attachDevtools(options) {
+  if (!isPlainObject(options)) throw new Error(`attachDevtools: takes { world, scheduler, container }, got ${describe(options)}`);
+  knownKeys('attachDevtools', options, OPTIONS);
+  const { world, scheduler = null } = options;
+  internalsOf(world, 'world');
+  if (scheduler !== null) internalsOf(scheduler, 'scheduler');
+  const container = options.container ?? globalThis.document?.body;
+  if (!(typeof Node === 'function' && container instanceof Node)) {
+    throw new Error(`attachDevtools: options.container must be a DOM node (default document.body), got ${describe(container)}`);
+  }
+  const frames = options.frames ?? 8;
+  if (!Number.isInteger(frames) || frames < 1 || frames > 120) throw new Error(`attachDevtools: options.frames must be a whole number from 1 to 120, got ${describe(frames)}`);
+  const tab = options.tab ?? 'world';
+  if (!TABS.includes(tab)) throw new Error(`attachDevtools: options.tab must be one of ${TABS.join(', ')}, got ${describe(tab)}`);
+  const open = options.open ?? true;
+  if (typeof open !== 'boolean') throw new Error(`attachDevtools: options.open must be true or false, got ${describe(open)}`);
+  return new Devtools(world, scheduler, container, { frames, tab, open });
+}
+
+class Devtools {
+  #world;
+  #scheduler;
+  #host;
+  #panel;
+  #sections = {};
+  #tabs = {};
+  #tab;
+  #entities;
+  #timeline;
+  #tooltip;
+  #lastFrame = null;      // scheduler.lastFrame() of the newest frame
+  #restore = [];          // what detach() puts back
+  #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
+  #drawnAt = -Infinity;   // when World, Plan and Timeline were last drawn
+  #paused = false;
+  #steps = 0;             // frames step() let through while paused
+  #gate = null;           // { promise, open }: what a paused update() awaits
+  #inFrame = false;
+  #pending = [];          // world changes asked for during a frame: [change, resolve, reject]
+  #diagnostics;
+  #unseen = 0;
+  #detached = false;
+
+  constructor(world, scheduler, container, { frames, tab, open }) {
+    this.#world = world;
+    this.#scheduler = scheduler;
+    this.#timeline = new TimelineRecord(frames);
+    this.#host = el('div', { class: 'ecsia-devtools' });
+    const shadow = this.#host.attachShadow({ mode: 'open' });
+    const style = el('style', {}, PANEL_STYLE);
+    this.#tooltip = el('div', { class: 'tooltip', hidden: true });
+    const tabs = TABS.filter((name) => scheduler !== null || (name !== 'plan' && name !== 'timeline'));
+    for (const name of tabs) {
+      this.#tabs[name] = el('button', { role: 'tab', 'data-tab': name, onclick: () => this.show(name) }, name);
+      this.#sections[name] = el('section', { 'data-section': name, hidden: true });
+    }
+    const controls = scheduler === null ? [] : [
+      el('button', { 'data-action': 'pause', onclick: () => this.pause() }, 'pause'),
+      el('button', { 'data-action': 'step', onclick: () => this.step() }, 'step'),
+      el('button', { 'data-action': 'resume', onclick: () => this.resume() }, 'resume'),
+    ];
+    this.#panel = el('div', { class: `panel${open ? '' : ' collapsed'}`, 'data-role': 'devtools' },
+      el('header', {}, el('span', { class: 'title' }, 'ecsia devtools'), Object.values(this.#tabs), el('span', { class: 'spacer' }), controls,
+        el('button', { 'data-action': 'collapse', title: 'collapse or expand', onclick: () => this.#toggle() }, '▾'),
+        el('button', { 'data-action': 'detach', title: 'close the devtools', onclick: () => this.detach() }, '✕')),
+      el('div', { class: 'body' }, Object.values(this.#sections)));
+    shadow.append(style, this.#panel, this.#tooltip);
+    this.#entities = new EntitiesSection(this.#sections.entities, world, (change) => this.#applyBetweenFrames(change));
+    this.#diagnostics = el('div', { 'data-role': 'diagnostics' });
+    fill(this.#sections.diagnostics, el('p', { class: 'muted' }, 'the engine\'s diagnostics, as they arrive'), this.#diagnostics);
+
+    const engine = internalsOf(world, 'world').engine;
+    this.#restore.push(engine.watchDiagnostics((message) => this.#diagnostic(message)));
+    if (scheduler !== null) {
+      const internals = internalsOf(scheduler, 'scheduler');
+      internals.observeFrames({
+        beforeFrame: () => this.#beforeFrame(),
+        afterFrame: (frame) => this.#afterFrame(frame),
+        // A paused update() must end when its scheduler goes.
+        disposed: () => this.detach(),
+      });
+      const { recordTimeline, userTiming } = scheduler;
+      scheduler.recordTimeline = true;
+      scheduler.userTiming = true;
+      this.#restore.push(() => {
+        internals.observeFrames(null);
+        if (scheduler.disposed) return;
+        scheduler.recordTimeline = recordTimeline;
+        scheduler.userTiming = userTiming;
+      });
+    }
+    container.append(this.#host);
+    this.show(tab);
+  }
+
+  /** The panel's host element (its content is in an open shadow root). */
+  get element() { return this.#host; }
+  /** Whether frames are held: a scheduler.update() called meanwhile waits until step() or resume(). */
+  get paused() { return this.#paused; }
+  /** The entity the Entities section shows, or null. */
+  get selected() { return this.#entities.selected; }
+  get detached() { return this.#detached; }
+
+  /** Holds the frames after the one running now: update() waits (the page keeps running). */
+  pause() {
+    this.#paused = true;
+    this.#steps = 0;
+    this.#drawSoon(true);
+  }
+
+  /** While paused, lets one frame run (and waits again after it). */
+  step() {
+    if (!this.#paused) this.pause();
+    this.#steps += 1;
+    this.#openGate();
+  }
+
+  resume() {
+    this.#paused = false;
+    this.#openGate();
+    this.#drawSoon(true);
+  }
+
+  /** Shows a section: 'world', 'entities', 'plan', 'timeline' or 'diagnostics'. */
+  show(tab) {
+    if (this.#tabs[tab] === undefined) throw new Error(`devtools.show: no section '${tab}' (sections: ${Object.keys(this.#tabs).join(', ')})`);
+    this.#tab = tab;
+    for (const [name, button] of Object.entries(this.#tabs)) {
+      button.setAttribute('aria-selected', String(name === tab));
+      this.#sections[name].hidden = name !== tab;
+    }
+    if (tab === 'diagnostics') this.#setUnseen(0);
+    this.#drawSoon(true);
+  }
+
+  /** Shows `entity` in the Entities section. */
+  select(entity) {
+    this.#entities.select(entity);
+    this.show('entities');
+  }
+
+  /** Removes the panel and every hook; frames run as before it was attached. A second call does nothing. */
+  detach() {
+    if (this.#detached) return;
+    this.#detached = true;
+    this.#paused = false;
+    this.#openGate();
+    if (this.#redraw !== 0) cancelAnimationFrame(this.#redraw);
+    for (const undo of this.#restore) undo();
+    for (const [, , reject] of this.#pending.splice(0)) reject(new Error('devtools: detached before the change was made'));
+    this.#host.remove();
+  }
+
+  // ---- the scheduler's hooks (Scheduler.update)
+
+  #beforeFrame() {
+    if (this.#paused && this.#steps === 0) {
+      this.#gate ??= (() => { let open; const promise = new Promise((resolve) => { open = resolve; }); return { promise, open }; })();
+      return this.#gate.promise.then(() => this.#beforeFrame());
+    }
+    if (this.#paused) this.#steps -= 1;
+    this.#flushPending();
+    this.#inFrame = true;
+    return undefined;
+  }
+
+  #afterFrame(timing) {
+    this.#inFrame = false;
+    this.#flushPending();
+    const scheduler = this.#scheduler;
+    this.#lastFrame = scheduler.lastFrame();
+    this.#timeline.record(scheduler.frames, this.#lastFrame, timing);
+    this.#drawSoon(this.#paused);
+  }
+
+  #openGate() {
+    const gate = this.#gate;
+    this.#gate = null;
+    gate?.open();
+  }
+
+  // World changes the panel makes (an edited value, a despawn) happen between frames: now, or
+  // once the running frame is over.
+  #applyBetweenFrames(change) {
+    if (this.#detached) return Promise.reject(new Error('devtools: detached'));
+    return new Promise((resolve, reject) => {
+      this.#pending.push([change, resolve, reject]);
+      if (!this.#inFrame) this.#flushPending();
+    }).finally(() => this.#drawSoon(true));
+  }
+
+  #flushPending() {
+    for (const [change, resolve, reject] of this.#pending.splice(0)) {
+      try {
+        resolve(change());
+      } catch (error) {
+        reject(error);
+      }
+    }
+  }
+
+  // ---- drawing
+
+  #drawSoon(now) {
+    if (this.#detached || this.#redraw !== 0) return;
+    if (now) this.#drawnAt = -Infinity;
+    this.#redraw = requestAnimationFrame(() => {
+      this.#redraw = 0;
+      this.#draw();
+    });
+  }
+
+  #draw() {
+    if (this.#panel.classList.contains('collapsed')) return;
+    const section = this.#sections[this.#tab];
+    // The selected entity's values follow every frame; the rest is redrawn a few times a second.
+    const due = performance.now() - this.#drawnAt >= REFRESH_MS;
+    if (due) this.#drawnAt = performance.now();
+    try {
+      if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
+      else if (!due) return;
+      else if (this.#tab === 'world') renderWorld(section, this.#world);
+      else if (this.#tab === 'entities') this.#entities.render();
+      else if (this.#tab === 'plan') renderPlan(section, this.#scheduler, this.#lastFrame);
+      // Not under the pointer: the bar being read stays where it is.
+      else if (this.#tab === 'timeline' && this.#tooltip.hidden) renderTimeline(section, this.#timeline, this.#tooltip);
+    } catch (error) {
+      // The world or scheduler was disposed, most likely: say so where the section was.
+      if (this.#tab === 'entities') this.#entities.showError(error);
+      else fill(section, el('p', { class: 'error' }, errorText(error)));
+    }
+  }
+
+  #toggle() {
+    this.#panel.classList.toggle('collapsed');
+    this.#drawSoon(true);
+  }
+
+  #diagnostic(message) {
+    if (this.#detached) return;
+    const frame = this.#scheduler !== null && !this.#scheduler.disposed ? ` frame ${this.#scheduler.frames}` : '';
+    this.#diagnostics.append(el('div', { class: 'diagnostic' }, el('span', { class: 'muted' }, `${new Date().toLocaleTimeString()}${frame} `), message));
+    while (this.#diagnostics.childElementCount > DIAGNOSTICS_KEPT) this.#diagnostics.firstElementChild.remove();
+    if (this.#tab !== 'diagnostics') this.#setUnseen(this.#unseen + 1);
+  }
+
+  #setUnseen(count) {
+    this.#unseen = count;
+    const button = this.#tabs.diagnostics;
+    button.querySelector('.badge')?.remove();
+    if (count > 0) button.append(el('span', { class: 'badge', 'data-role': 'unseen' }, count));
+  }
+}

@@ -1,0 +1,95 @@
+// The devtools panel's Timeline section (web/devtools.js): the last frames side by side, a lane
+// for the page's thread and one per worker; each batch a bar labelled with its system and rows,
+// the page's serial slots, merges and waits (the wave running on the workers while the page
+// awaits the fence) on its lane. Hovering a bar shows its numbers.
+// Thread rule: the page's main thread.
+
+import { el, fill, micros } from './devtools_dom.js';
+
+const PAGE = -1;  // BatchTiming.lane of the page's thread
+
+/** The frames the timeline keeps: the newest `capacity`, each as recorded by record(). */
+export class TimelineRecord {
+  #capacity;
+  #frames = [];
+  constructor(capacity) { this.#capacity = capacity; }
+
+  /** One frame: lastFrame() (with batches: recordTimeline on) and its number and page times. */
+  record(number, frame, { startMs, endMs, failed }) {
+    this.#frames.push({ number, waves: frame.waves, batches: frame.batches ?? [], workers: frame.busyNs.length, pageUs: frame.pageUs,
+      updateUs: (endMs - startMs) * 1000, failed });
+    if (this.#frames.length > this.#capacity) this.#frames.shift();
+  }
+
+  get frames() { return this.#frames; }
+}
+
+// A frame's bars: [lane, kind, beginUs, endUs, label, tip].
+function barsOf(frame) {
+  const bars = [];
+  for (const wave of frame.waves) {
+    const serialEnd = wave.serialEndUs ?? wave.beginUs;
+    const merged = wave.mergedUs ?? wave.endUs;
+    if (serialEnd > wave.beginUs) {
+      bars.push([PAGE, 'serial', wave.beginUs, serialEnd, `serial ${wave.wave}`, `wave ${wave.wave}: serial slot (main-thread systems)`]);
+    }
+    if (wave.placement !== 'inline' && wave.endUs > serialEnd) {
+      bars.push([PAGE, 'wait', serialEnd, wave.endUs, 'wait', `wave ${wave.wave} (${wave.placement}): the page awaits the workers' fence`]);
+    }
+    if (merged > wave.endUs) bars.push([PAGE, 'merge', wave.endUs, merged, 'merge', `wave ${wave.wave}: merge (commands applied in batch order)`]);
+  }
+  for (const batch of frame.batches) {
+    bars.push([batch.lane, 'batch', batch.beginUs, batch.endUs, `${batch.system} ${batch.rows}`,
+      `${batch.system}, wave ${batch.wave}: rows ${batch.firstRow}..${batch.firstRow + batch.rows - 1} (${batch.rows})`]);
+  }
+  return bars;
+}
+
+const frameSpan = (frame) => Math.max(frame.updateUs, ...frame.waves.map((w) => w.mergedUs ?? w.endUs), 1);
+
+export function renderTimeline(section, record, tooltip) {
+  const frames = record.frames;
+  if (frames.length === 0) {
+    fill(section, el('p', { class: 'muted' }, 'no frame recorded yet'));
+    return;
+  }
+  const workers = Math.max(...frames.map((f) => f.workers));
+  const gap = frames.reduce((sum, f) => sum + frameSpan(f), 0) * 0.01;
+  const total = frames.reduce((sum, f) => sum + frameSpan(f) + gap, 0);
+  const lanes = new Map([[PAGE, el('div', { class: 'lane', 'data-lane': 'page' }, el('span', { class: 'label' }, 'page'))]]);
+  for (let w = 0; w < workers; ++w) lanes.set(w, el('div', { class: 'lane', 'data-lane': `worker ${w}` }, el('span', { class: 'label' }, `worker ${w}`)));
+  const heads = el('div', { class: 'frames' });
+  const pct = (us) => `${(us / total * 100).toFixed(3)}%`;
+  let x = 0;
+  for (const frame of frames) {
+    const span = frameSpan(frame);
+    heads.append(el('div', { class: 'frame', style: `left: ${pct(x)}; width: ${pct(span)}`, 'data-frame': frame.number,
+      title: `frame ${frame.number}: update() ${micros(frame.updateUs)}, the page inside the engine ${micros(frame.pageUs)}` },
+    `${frame.failed ? '✗ ' : ''}${frame.number} · ${micros(frame.updateUs)}`));
+    for (const [lane, kind, begin, end, label, tip] of barsOf(frame)) {
+      const width = Math.max(end - begin, 0);
+      lanes.get(lane)?.append(el('div', {
+        class: `bar ${kind}`, style: `left: ${pct(x + begin)}; width: max(1px, ${pct(width)})`,
+        'data-kind': kind, 'data-tip': `frame ${frame.number} · ${tip}\n${micros(begin)} → ${micros(end)} (${micros(width)})`,
+      }, label));
+    }
+    x += span + gap;
+  }
+  const timeline = el('div', { class: 'timeline', 'data-role': 'timeline' }, heads, [...lanes.values()]);
+  const hover = (event) => {
+    const bar = event.target instanceof Element ? event.target.closest('.bar') : null;
+    tooltip.hidden = bar === null;
+    if (bar === null) return;
+    tooltip.textContent = bar.getAttribute('data-tip');
+    tooltip.style.left = `${Math.min(event.clientX + 12, innerWidth - 320)}px`;
+    tooltip.style.top = `${event.clientY + 14}px`;
+  };
+  timeline.addEventListener('mouseover', hover);
+  timeline.addEventListener('mousemove', hover);
+  timeline.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+  fill(section, timeline, el('p', { class: 'legend muted' },
+    el('span', {}, el('i', { class: 'swatch batch' }), 'batch (system, rows)'),
+    el('span', {}, el('i', { class: 'swatch serial' }), 'serial slot'),
+    el('span', {}, el('i', { class: 'swatch merge' }), 'merge'),
+    el('span', {}, el('i', { class: 'swatch wait' }), 'page waits')));
+}
