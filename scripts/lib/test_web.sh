@@ -47,6 +47,7 @@ run_web_tests() {
 
   echo "==> npm package: scripts/pack, then the consumer apps of e2e/apps (e2e/package.spec.js)"
   prepare_package_apps || status=1
+  prepare_three_example || status=1  # examples/three (scripts/lib/test_three.sh), for e2e/three.spec.js
 
   local chromium=${CHROMIUM_PATH:-$(command -v chromium || true)}
   if [ -z "$chromium" ] || [ ! -x "$chromium" ]; then
