@@ -2,7 +2,7 @@
 // Runs the browser half of the benchmarks: serves the repository with COOP/COEP (scripts/serve.mjs),
 // opens web/bench/index.html in headless Debian Chromium through Playwright (never a downloaded
 // browser), runs each workload in the page and writes the results as JSON.
-//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor,calls,iteration,hierarchy,rollback,snapshotChurn,topics] [--quick]
+//   node bench/browser.mjs --out FILE [--workloads move,tracked,heavy,fence,churn,kernels,jsapi,snapshot,executor,calls,iteration,hierarchy,rollback,snapshotChurn,topics,devtools] [--quick]
 // --quick: fewer repetitions and frames (a smoke run, not figures to report).
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { chromium } from '@playwright/test';
 import { freePort } from '../scripts/lib/free_port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration', 'hierarchy', 'rollback', 'snapshotChurn', 'topics'];
+const ALL = ['move', 'tracked', 'heavy', 'fence', 'churn', 'kernels', 'jsapi', 'snapshot', 'executor', 'calls', 'iteration', 'hierarchy', 'rollback', 'snapshotChurn', 'topics', 'devtools'];
 const QUICK = {
   move: { repetitions: 3, sizes: [50_000] },
   tracked: { repetitions: 3, sizes: [50_000] },
@@ -29,6 +29,7 @@ const QUICK = {
   rollback: { repetitions: 3, warmup: 20 },
   snapshotChurn: { frames: 300, repetitions: 3 },
   topics: { repetitions: 3, entities: 100_000, settleMs: 500 },
+  devtools: { repetitions: 11, sampleMs: 150 },
 };
 
 function parseArgs(argv) {

@@ -101,3 +101,24 @@ test('without isolation the demo runs the single build and shows why', async ({ 
   await testInfo.attach('demo-single', { path: testInfo.outputPath('demo-single.png'), contentType: 'image/png' });
   expect(errors).toEqual([]);
 });
+
+test('the demo\'s devtools button opens the panel over the running world; a reset keeps it open over the new one', async ({ page }) => {
+  const errors = await openDemo(page, servers.isolated, '?threads=2');
+  await page.locator('#c-devtools').click();
+  const tools = page.locator('[data-role="devtools"]');
+  await expect(tools).toBeVisible();
+  // The galaxy's 100,000 particles and its suns, planets and moons.
+  await expect.poll(async () => Number((await tools.locator('[data-stat="entities"]').textContent()).replace(/,/g, ''))).toBeGreaterThanOrEqual(100_000);
+  await tools.locator('[data-tab="plan"]').click();
+  await expect(tools.locator('[data-system="Move"]')).toContainText("JS kernel 'move'");
+  await expect(tools.locator('[data-system="Attract"]')).toContainText('C++ kernel');
+  await tools.locator('[data-tab="timeline"]').click();
+  await expect(tools.locator('.lane')).toHaveCount(3);
+  await expect(tools.locator('.bar.batch[data-system="Attract"]').first()).toBeAttached();
+  await page.locator('#c-reset').click();
+  await expect.poll(() => page.locator('.ecsia-devtools').count()).toBe(1);
+  await expect(page.locator('[data-role="devtools"]')).toBeVisible();
+  await page.locator('#c-devtools').click();
+  await expect(page.locator('.ecsia-devtools')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -49,6 +49,7 @@ const EXPECTED_FILES = [
   'internal/devtools_timeline.js',
   'internal/devtools_world.js',
   'internal/engine.js',
+  'internal/frame_record.js',
   'internal/kernel_module.js',
   'internal/kernel_runtime.js',
   'internal/module_files.js',

@@ -43,8 +43,13 @@ void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinte
 // comparable across a page and its workers (High Resolution Time), where emscripten_get_now()'s
 // correction of a worker's clock is off by the latency of the message that started the worker
 // (hundreds of µs: a batch on a worker then seemed to start before its wave). Less a fixed recent
-// instant, so that the nanoseconds keep a double's precision (about 16 ns).
-EM_JS(double, ecsia_shared_clock_ms, (), { return performance.timeOrigin + performance.now() - 1.7e12; });
+// instant, so that the nanoseconds keep a double's precision (about 16 ns). timeOrigin is fixed
+// for a thread's lifetime and costs a call into the browser as now() does: read once per thread.
+EM_JS(double, ecsia_shared_clock_ms, (), {
+  var base = globalThis.ecsiaClockBaseMs;
+  if (base === undefined) base = globalThis.ecsiaClockBaseMs = performance.timeOrigin - 1.7e12;
+  return base + performance.now();
+});
 
 std::int64_t now_ns() { return static_cast<std::int64_t>(ecsia_shared_clock_ms() * 1e6); }
 
@@ -217,50 +222,38 @@ val SchedulerBinding::describe_plan() {
 }
 std::string SchedulerBinding::recover_from_trap() { return scheduler_ ? scheduler_->recover_from_trap() : std::string(); }
 
-val SchedulerBinding::last_frame() const {
-    val out = val::object();
-    val waves = val::array();
-    for (const WaveTiming& t : scheduler_->last_frame_waves()) {
-        val w = val::object();
-        w.set("wave", t.wave);
-        w.set("batches", t.batches);
-        w.set("beginUs", t.begin_us);
-        w.set("endUs", t.end_us);
-        w.set("placement", std::string(placement_name(t.placement)));
-        if (scheduler_->records_timeline()) {
-            w.set("serialEndUs", t.serial_end_us);
-            w.set("mergedUs", t.merged_us);
-        }
-        waves.call<void>("push", w);
+std::uint32_t SchedulerBinding::last_frame_record() {
+    const bool timeline = scheduler_->records_timeline();
+    const auto& waves = scheduler_->last_frame_waves();
+    const std::span<const ecsia::BatchTiming> batches =
+        timeline ? std::span<const ecsia::BatchTiming>(scheduler_->last_frame_batches()) : std::span<const ecsia::BatchTiming>();
+    std::vector<double>& out = frame_record_;
+    out.clear();
+    out.push_back(static_cast<double>(waves.size()));
+    out.push_back(static_cast<double>(batches.size()));
+    out.push_back(static_cast<double>(scheduler_->workers()));
+    out.push_back(timeline ? 1 : 0);
+    out.push_back(frames());
+    for (const WaveTiming& t : waves) {
+        out.insert(out.end(), {double(t.wave), double(t.batches), t.begin_us, t.end_us, double(static_cast<std::uint8_t>(t.placement)),
+                               t.serial_end_us, t.merged_us});
     }
-    out.set("waves", waves);
-    if (scheduler_->records_timeline()) {
-        val batches = val::array();
-        const val page(-1);
-        for (const ecsia::BatchTiming& t : scheduler_->last_frame_batches()) {
-            val b = val::object();
-            b.set("wave", t.wave);
-            b.set("system", scheduler_->systems()[t.system].name);
-            b.set("firstRow", t.first_row);
-            b.set("rows", t.rows);
-            if (t.runner == ecsia::BatchTiming::kCoordinator) b.set("lane", page);
-            else b.set("lane", t.runner);
-            b.set("beginUs", t.begin_us);
-            b.set("endUs", t.end_us);
-            batches.call<void>("push", b);
-        }
-        out.set("batches", batches);
+    for (const ecsia::BatchTiming& t : batches) {
+        const double lane = t.runner == ecsia::BatchTiming::kCoordinator ? -1 : double(t.runner);
+        out.insert(out.end(), {double(t.wave), double(t.system), double(t.first_row), double(t.rows), lane, t.begin_us, t.end_us});
     }
-    val busy = val::array();
-    val jobs = val::array();
     for (std::uint32_t w = 0; w < scheduler_->workers(); ++w) {
         const WorkerStats stats = scheduler_->worker_stats(w);
-        busy.call<void>("push", static_cast<double>(stats.busy_ns));
-        jobs.call<void>("push", static_cast<double>(stats.jobs_run));
+        out.push_back(static_cast<double>(stats.busy_ns));
+        out.push_back(static_cast<double>(stats.jobs_run));
     }
-    out.set("busyNs", busy);
-    out.set("jobs", jobs);
-    return out;
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out.data()));
+}
+
+val SchedulerBinding::system_names() const {
+    val names = val::array();
+    for (const SystemDesc& system : scheduler_->systems()) names.call<void>("push", system.name);
+    return names;
 }
 
 void SchedulerBinding::dispose() {
@@ -312,7 +305,8 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("explain", &Guarded<&SchedulerBinding::explain>::call)
         .function("describePlan", &Guarded<&SchedulerBinding::describe_plan>::call)
         .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
-        .function("lastFrame", &Guarded<&SchedulerBinding::last_frame>::call)
+        .function("lastFrameRecord", &Guarded<&SchedulerBinding::last_frame_record>::call)
+        .function("systemNames", &Guarded<&SchedulerBinding::system_names>::call)
         .function("setRecordTimeline", &Guarded<&SchedulerBinding::set_record_timeline>::call)
         .function("recordsTimeline", &Guarded<&SchedulerBinding::records_timeline>::call)
         .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)

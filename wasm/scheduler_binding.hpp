@@ -65,10 +65,15 @@ public:
     emscripten::val describe_plan();
     // Scheduler::recover_from_trap: JS calls it when a frame's call ended in a trap.
     std::string recover_from_trap();
-    // { waves: [{ wave, batches, beginUs, endUs, placement }], busyNs: [per worker, since start],
-    // jobs: [...] }; with the timeline recorded, the waves also have serialEndUs and mergedUs, and
-    // batches: [{ wave, system (its name), firstRow, rows, lane (-1: the page), beginUs, endUs }].
-    emscripten::val last_frame() const;
+    // The last frame as doubles, for JS to decode (web/scheduler.js lastFrame()); the address is
+    // valid until the next call: [waves, batches, workers, timeline recorded (0/1), frames()], then per wave
+    // [wave, batches, beginUs, endUs, placement (WavePlacement), serialEndUs, mergedUs], per
+    // batch (with the timeline) [wave, system index, firstRow, rows, lane (-1: the page), beginUs,
+    // endUs], per worker [busy ns since start, jobs run]. Numbers only: building JS objects here
+    // cost ~10x more than the frame's timing is worth reading.
+    std::uint32_t last_frame_record();
+    // Names in system index order (a batch's system index names one).
+    emscripten::val system_names() const;
     void set_record_timeline(bool on) { scheduler_->record_timeline(on); }
     bool records_timeline() const { return scheduler_->records_timeline(); }
     // Scheduler::add_extract of `components` over rows with `with` and none of `without` (arrays
@@ -94,6 +99,7 @@ private:
     std::unique_ptr<Scheduler> scheduler_;
     // by extract id: what acquire_extract() returns the address of (empty once removed)
     std::vector<std::vector<std::uint32_t>> extract_records_;
+    std::vector<double> frame_record_;  // what last_frame_record() returns the address of
 };
 
 }  // namespace ecsia::wasm

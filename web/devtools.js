@@ -21,6 +21,7 @@ import { PANEL_STYLE } from './internal/devtools_style.js';
 import { renderTimeline, TimelineRecord } from './internal/devtools_timeline.js';
 import { renderWorld } from './internal/devtools_world.js';
 import { internalsOf } from './internal/engine.js';
+import { decodeFrame } from './internal/frame_record.js';
 
 const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab'];
 const TABS = ['world', 'entities', 'plan', 'timeline', 'diagnostics'];
@@ -63,9 +64,10 @@ class Devtools {
   #entities;
   #timeline;
   #tooltip;
-  #lastFrame = null;      // scheduler.lastFrame() of the newest frame
+  #newest = null;         // the newest frame as the scheduler handed it over (its record undecoded)
   #restore = [];          // what detach() puts back
   #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
+  #later = 0;             // the timer that asks for the next periodic redraw, or 0
   #drawnAt = -Infinity;   // when World, Plan and Timeline were last drawn
   #paused = false;
   #steps = 0;             // frames step() let through while paused
@@ -75,6 +77,7 @@ class Devtools {
   #diagnostics;
   #unseen = 0;
   #detached = false;
+  #recordedBefore = false;  // scheduler.recordTimeline as the panel found it
 
   constructor(world, scheduler, container, { frames, tab, open }) {
     this.#world = world;
@@ -115,7 +118,7 @@ class Devtools {
         disposed: () => this.detach(),
       });
       const { recordTimeline, userTiming } = scheduler;
-      scheduler.recordTimeline = true;
+      this.#recordedBefore = recordTimeline;
       scheduler.userTiming = true;
       this.#restore.push(() => {
         internals.observeFrames(null);
@@ -159,12 +162,18 @@ class Devtools {
   /** Shows a section: 'world', 'entities', 'plan', 'timeline' or 'diagnostics'. */
   show(tab) {
     if (this.#tabs[tab] === undefined) throw new Error(`devtools.show: no section '${tab}' (sections: ${Object.keys(this.#tabs).join(', ')})`);
+    // Frames recorded before the Timeline was last shown would leave a gap: it starts afresh
+    // (unless paused, when what it holds is what is being looked at).
+    if (tab === 'timeline' && this.#tab !== 'timeline' && !this.#paused) this.#timeline.clear();
     this.#tab = tab;
     for (const [name, button] of Object.entries(this.#tabs)) {
       button.setAttribute('aria-selected', String(name === tab));
       this.#sections[name].hidden = name !== tab;
     }
     if (tab === 'diagnostics') this.#setUnseen(0);
+    // Recording batch timings costs every frame a clock reading per batch: only while they are
+    // shown (the timeline fills with the frames from then on).
+    if (this.#scheduler !== null) this.#scheduler.recordTimeline = this.#recordedBefore || tab === 'timeline';
     this.#drawSoon(true);
   }
 
@@ -181,6 +190,7 @@ class Devtools {
     this.#paused = false;
     this.#openGate();
     if (this.#redraw !== 0) cancelAnimationFrame(this.#redraw);
+    clearTimeout(this.#later);
     for (const undo of this.#restore) undo();
     for (const [, , reject] of this.#pending.splice(0)) reject(new Error('devtools: detached before the change was made'));
     this.#host.remove();
@@ -199,12 +209,13 @@ class Devtools {
     return undefined;
   }
 
-  #afterFrame(timing) {
+  // Every frame: a copy of its record is kept for the Plan and Timeline sections; it is decoded
+  // only when drawn.
+  #afterFrame(frame) {
     this.#inFrame = false;
-    this.#flushPending();
-    const scheduler = this.#scheduler;
-    this.#lastFrame = scheduler.lastFrame();
-    this.#timeline.record(scheduler.frames, this.#lastFrame, timing);
+    if (this.#pending.length > 0) this.#flushPending();
+    this.#newest = frame;
+    if (this.#tab === 'timeline') this.#timeline.record(frame);
     this.#drawSoon(this.#paused);
   }
 
@@ -236,9 +247,26 @@ class Devtools {
 
   // ---- drawing
 
+  // A draw at the next animation frame: at once when `now` or for the selected entity's values
+  // (every frame), else once REFRESH_MS have passed since the last. Nothing is asked of the
+  // browser until then: an animation frame requested makes it run its rendering steps.
   #drawSoon(now) {
     if (this.#detached || this.#redraw !== 0) return;
-    if (now) this.#drawnAt = -Infinity;
+    if (now) {
+      this.#drawnAt = -Infinity;
+      clearTimeout(this.#later);
+      this.#later = 0;
+    } else if (this.#later !== 0 || this.#panel.classList.contains('collapsed')) {
+      return;
+    }
+    const wait = now || this.#tab === 'entities' ? 0 : this.#drawnAt + REFRESH_MS - performance.now();
+    if (wait > 0) {
+      this.#later = setTimeout(() => {
+        this.#later = 0;
+        this.#drawSoon(true);
+      }, wait);
+      return;
+    }
     this.#redraw = requestAnimationFrame(() => {
       this.#redraw = 0;
       this.#draw();
@@ -249,6 +277,7 @@ class Devtools {
     if (this.#panel.classList.contains('collapsed')) return;
     const section = this.#sections[this.#tab];
     // The selected entity's values follow every frame; the rest is redrawn a few times a second.
+    if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     const due = performance.now() - this.#drawnAt >= REFRESH_MS;
     if (due) this.#drawnAt = performance.now();
     try {
@@ -256,7 +285,7 @@ class Devtools {
       else if (!due) return;
       else if (this.#tab === 'world') renderWorld(section, this.#world);
       else if (this.#tab === 'entities') this.#entities.render();
-      else if (this.#tab === 'plan') renderPlan(section, this.#scheduler, this.#lastFrame);
+      else if (this.#tab === 'plan') renderPlan(section, this.#scheduler, this.#newest === null ? null : decodeFrame(this.#newest.record, null, 0));
       // Not under the pointer: the bar being read stays where it is.
       else if (this.#tab === 'timeline' && this.#tooltip.hidden) renderTimeline(section, this.#timeline, this.#tooltip);
     } catch (error) {

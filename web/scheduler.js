@@ -18,6 +18,7 @@
 import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
+import { decodeFrame, framesOf, recordLength } from './internal/frame_record.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { messagesOf } from './internal/kernel_runtime.js';
 import { Chunk, pairTerms, Query } from './query.js';
@@ -62,7 +63,9 @@ export class Scheduler {
   #disposeRequested = false;  // dispose() was called while update() ran: finish it when update() ends
   #warnedNoWaitAsync = false;
   #kinds = new Map();  // system name -> { kind, kernel } for describePlan()
+  #systemNames = null; // by system index, for lastFrame()'s batches; null once systems change
   #userTiming = false;
+  #measured = [];      // the names of the newest frames' User Timing measures
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
   /**
@@ -140,8 +143,10 @@ export class Scheduler {
       world: worldCore,
       raw: (op) => this.#rawFor(op),
       // One observer of the frames at a time (the devtools panel): beforeFrame() may return a
-      // promise that update() awaits first (pause and step), afterFrame(frame) runs once the
-      // frame is over, failed or not; disposed() when this scheduler is; null detaches it.
+      // promise that update() awaits first (pause and step), afterFrame({ frame, startMs, endMs,
+      // failed, pageUs, record, names }) runs once the frame is over, failed or not, with a copy
+      // of its record (web/internal/frame_record.js); disposed() when this scheduler is; null
+      // detaches it.
       observeFrames: (observer) => {
         if (observer !== null && this.#observer !== null) throw new Error('ecsia: this scheduler already has devtools attached; detach them first');
         this.#observer = observer;
@@ -155,7 +160,7 @@ export class Scheduler {
     try {
       for (const name of systems) {
         this.#call('createScheduler', (r) => r.addSystem(name));
-        this.#kinds.set(name, { kind: 'c++', kernel: null });
+        this.#recordSystem(name, { kind: 'c++', kernel: null });
       }
     } catch (error) {
       this.dispose();
@@ -183,7 +188,9 @@ export class Scheduler {
    * Whether each frame, and each of its waves, is a User Timing measure (performance.measure
    * "ecsia frame N" and "ecsia frame N wave W (placement)"), which the browser's Performance
    * panel shows on the page's thread. Off by default: a frame then does no extra work. A wave's
-   * start and end are the engine's own times, relative to the frame's start.
+   * start and end are the engine's own times, relative to the frame's start. Only the newest
+   * frames' measures stay in the performance timeline (performance.getEntriesByType: at most 256);
+   * a PerformanceObserver sees every one.
    */
   get userTiming() { this.#rawFor('userTiming'); return this.#userTiming; }
   set userTiming(on) {
@@ -240,7 +247,7 @@ export class Scheduler {
     if (typeof spec === 'string') {
       this.#notRunning(op);
       this.#call(op, (r) => r.addSystem(spec));
-      this.#kinds.set(spec, { kind: 'c++', kernel: null });
+      this.#recordSystem(spec, { kind: 'c++', kernel: null });
       return;
     }
     if (!isPlainObject(spec)) throw new Error(`scheduler.${op}: takes a registered system's name or { name, reads, writes, run | kernel }, got ${describe(spec)}`);
@@ -296,7 +303,7 @@ export class Scheduler {
     const lookups = stringList(op, 'lookups', spec.lookups);
     const module = this.#engine.module;
     this.#call(op, (r) => module.addKernelSystem(r, { name, kernel, kernelId, reads, writes, before, after, query, spawnsPerBatch, cascade, parentReads, lookups, publishes, consumes }));
-    this.#kinds.set(name, { kind: 'js-kernel', kernel });
+    this.#recordSystem(name, { kind: 'js-kernel', kernel });
   }
 
   // A JS system on the main thread, optionally with a query whose chunks it gets, and with a
@@ -371,7 +378,7 @@ export class Scheduler {
     const rawQuery = query === null ? null : query.rawForSystem();
     this.#call(op, (r) => r.addMainThreadSystem(name, planReads, writes, before, after, body, rawQuery, cascade, parentReadNames, publishes, consumes));
     viewedWrites = writes.filter((w) => core.component(op, w).layout !== null).map((w) => [w, core.component(op, w).id]);
-    this.#kinds.set(name, { kind: 'js', kernel: null });
+    this.#recordSystem(name, { kind: 'js', kernel: null });
   }
 
   /**
@@ -443,19 +450,27 @@ export class Scheduler {
     }
   }
 
-  // The User Timing measures of a frame just over, and the observer's look at it; neither may
-  // fail the frame (a throw becomes a diagnostic).
+  // The User Timing measures of a frame just over, and the observer's look at it (a copy of the
+  // frame's record, decoded only if it draws it); neither may fail the frame (a throw becomes a
+  // diagnostic).
   #frameDone(startMs, endMs, failed) {
     try {
+      const record = this.#frameRecord('update');
+      const frame = framesOf(record);
       if (this.#userTiming) {
-        const frame = this.frames;
-        performance.measure(`ecsia frame ${frame}${failed ? ' (failed)' : ''}`, { start: startMs, end: endMs });
-        for (const wave of this.lastFrame().waves) {
-          performance.measure(`ecsia frame ${frame} wave ${wave.wave} (${wave.placement})`,
-            { start: startMs + wave.beginUs / 1000, end: Math.min(endMs, startMs + wave.endUs / 1000) });
+        // The browser's Performance panel records each measure when it is made; the timeline
+        // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
+        if (this.#measured.length >= 256) for (const name of this.#measured.splice(0)) performance.clearMeasures(name);
+        const measure = (name, start, end) => {
+          performance.measure(name, { start, end });
+          this.#measured.push(name);
+        };
+        measure(`ecsia frame ${frame}${failed ? ' (failed)' : ''}`, startMs, endMs);
+        for (const wave of decodeFrame(record, null, 0).waves) {
+          measure(`ecsia frame ${frame} wave ${wave.wave} (${wave.placement})`, startMs + wave.beginUs / 1000, Math.min(endMs, startMs + wave.endUs / 1000));
         }
       }
-      this.#observer?.afterFrame({ startMs, endMs, failed });
+      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: record.slice(), names: this.#names('update') });
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -486,6 +501,7 @@ export class Scheduler {
     if (typeof name !== 'string') throw new Error(`scheduler.${op}: takes a system name, got ${describe(name)}`);
     this.#notRunning(op);
     this.#call(op, (r) => r.removeSystem(name));
+    this.#systemNames = null;
     this.#kinds.delete(name);
   }
 
@@ -513,9 +529,20 @@ export class Scheduler {
    * (lane -1: the page's thread) and each wave's serialEndUs and mergedUs.
    */
   lastFrame() {
-    const frame = this.#call('lastFrame', (r) => r.lastFrame());
-    frame.pageUs = this.#pageUs;
-    return frame;
+    return decodeFrame(this.#frameRecord('lastFrame'), this.#names('lastFrame'), this.#pageUs);
+  }
+
+  // The engine's record of the last frame (web/internal/frame_record.js): a view of wasm memory,
+  // valid until the next call.
+  #frameRecord(op) {
+    const address = this.#call(op, (r) => r.lastFrameRecord()) >>> 0;
+    const record = new Float64Array(this.#engine.heapState().buffer, address);
+    return record.subarray(0, recordLength(record));
+  }
+
+  // System names by index (what a batch's record holds), cached until the systems change.
+  #names(op) {
+    return this.#systemNames ??= this.#call(op, (r) => r.systemNames());
   }
   /**
    * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.
@@ -575,6 +602,12 @@ export class Scheduler {
     trap.code = 'KernelTrap';
     trap.cause = error;
     return trap;
+  }
+
+  // A system added: its kind for describePlan(); system indices changed for lastFrame().
+  #recordSystem(name, kind) {
+    this.#systemNames = null;
+    this.#kinds.set(name, kind);
   }
 
   #notRunning(op) {

@@ -768,3 +768,4 @@ export { hierarchy } from './hierarchy.js';
 export { rollback } from './rollback.js';
 export { snapshotChurn } from './snapshot_churn.js';
 export { topics } from './topics.js';
+export { devtools } from './devtools.js';

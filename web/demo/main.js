@@ -6,6 +6,7 @@
 // window.demo is the handle the Playwright tests drive.
 
 import { builtinsOf } from '../builtins.js';
+import { attachDevtools } from '../devtools.js';
 import { loadEcsia } from '../ecsia.js';
 import { createRenderer } from './render.js';
 
@@ -32,7 +33,7 @@ const ecsia = await loadEcsia({
 const renderer = createRenderer($('view'));
 
 const state = {
-  world: null, scheduler: null, seed: 1, entities: 100000, workers: ecsia.workers,
+  world: null, scheduler: null, devtools: null, seed: 1, entities: 100000, workers: ecsia.workers,
   frame: 0, paused: false, running: false, clicks: [], tainted: false,
   lastUpdateMs: 0, fps: 0, drawn: null,  // drawn: the scheduler's extract of what the renderer needs
   history: new Map(),  // `${seed}|${entities}|${frame}` -> { hash, workers }, for the replay check
@@ -66,6 +67,8 @@ function fillWorkerChoices() {
 
 // Builds a fresh world from the seed. Same seed + entity count = same frames, whatever the workers.
 function reset({ seed = state.seed, entities = state.entities, workers = state.workers } = {}) {
+  // The devtools panel closes with its scheduler; it opens again over the new one.
+  const devtoolsOpen = state.devtools !== null && !state.devtools.detached;
   state.scheduler?.dispose();
   state.world?.dispose();
   Object.assign(state, { seed, entities, workers, frame: 0, tainted: false, clicks: [], lastHash: null });
@@ -127,6 +130,7 @@ function reset({ seed = state.seed, entities = state.entities, workers = state.w
   state.drawn = scheduler.extract({ components: ['position', 'velocity'] });
   state.drawnBodies = scheduler.extract({ components: ['position'], with: ['orbit'] });
   state.busyBefore = [];
+  state.devtools = devtoolsOpen ? attachDevtools({ world, scheduler }) : null;
   showPlan();
   recordHash();
   showStats();
@@ -323,6 +327,15 @@ $('c-pause').onclick = () => {
   state.paused = !state.paused;
   $('c-pause').textContent = state.paused ? 'resume' : 'pause';
   if (state.paused) recordHash();
+};
+// The devtools panel (web/devtools.js) over the running world; its own ✕ closes it too.
+$('c-devtools').onclick = () => {
+  if (state.devtools !== null && !state.devtools.detached) {
+    state.devtools.detach();
+    state.devtools = null;
+  } else {
+    state.devtools = attachDevtools({ world: state.world, scheduler: state.scheduler });
+  }
 };
 $('c-step').onclick = async () => {
   if (!state.paused || state.running) return;

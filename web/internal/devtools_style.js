@@ -5,8 +5,8 @@ export const PANEL_STYLE = `
 :host { all: initial; }
 .panel { position: fixed; right: 8px; bottom: 8px; z-index: 2147483000; width: min(720px, calc(100vw - 16px));
   height: min(460px, calc(100vh - 16px)); display: flex; flex-direction: column; background: #14161b; color: #d8dde6;
-  font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border: 1px solid #2e333d; border-radius: 6px;
-  box-shadow: 0 8px 32px rgba(0, 0, 0, .45); overflow: hidden; }
+  font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border: 1px solid #4c5566; border-radius: 6px;
+  overflow: hidden; contain: content; will-change: transform; }
 .panel.collapsed { height: auto; }
 .panel.collapsed .body { display: none; }
 header { display: flex; align-items: center; gap: 4px; padding: 4px 6px; background: #1c1f26; border-bottom: 1px solid #2e333d; }
@@ -40,7 +40,7 @@ input.value { width: 140px; }
 .pill.r { background: #26364a; }
 .pill.t { background: #2f4a36; }
 .wave { margin-bottom: 8px; border-left: 3px solid #4c7aa3; padding-left: 6px; }
-.timeline { position: relative; }
+.timeline { position: relative; contain: content; }
 .lane { position: relative; height: 18px; margin: 2px 0 2px 64px; background: #1b1e25; }
 .lane .label { position: absolute; left: -64px; width: 60px; text-align: right; color: #8d96a7; }
 .bar { position: absolute; top: 1px; height: 16px; box-sizing: border-box; overflow: hidden; white-space: nowrap;
@@ -48,7 +48,7 @@ input.value { width: 140px; }
 .batch { background: #3f7fbf; color: #fff; }
 .serial { background: #b0883c; color: #fff; }
 .merge { background: #8a4fb0; color: #fff; }
-.wait { background: repeating-linear-gradient(45deg, #2a2e37, #2a2e37 3px, #1b1e25 3px, #1b1e25 6px); color: #8d96a7; }
+.wait { background: #2c313b; color: #8d96a7; }
 .frames { position: relative; height: 16px; margin-left: 64px; }
 .frames .frame { position: absolute; top: 0; height: 14px; border-left: 1px solid #4c5566; padding-left: 2px; color: #8d96a7; font-size: 10px; overflow: hidden; white-space: nowrap; }
 .tooltip { position: fixed; z-index: 2147483001; pointer-events: none; background: #0f1115; border: 1px solid #4c5566; padding: 4px 6px; border-radius: 3px; white-space: pre; }

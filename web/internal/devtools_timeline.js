@@ -5,42 +5,52 @@
 // Thread rule: the page's main thread.
 
 import { el, fill, micros } from './devtools_dom.js';
+import { decodeFrame } from './frame_record.js';
 
 const PAGE = -1;  // BatchTiming.lane of the page's thread
 
-/** The frames the timeline keeps: the newest `capacity`, each as recorded by record(). */
+/** The frames the timeline keeps: the newest `capacity`, as the scheduler handed them over. */
 export class TimelineRecord {
   #capacity;
-  #frames = [];
+  #kept = [];
   constructor(capacity) { this.#capacity = capacity; }
 
-  /** One frame: lastFrame() (with batches: recordTimeline on) and its number and page times. */
-  record(number, frame, { startMs, endMs, failed }) {
-    this.#frames.push({ number, waves: frame.waves, batches: frame.batches ?? [], workers: frame.busyNs.length, pageUs: frame.pageUs,
-      updateUs: (endMs - startMs) * 1000, failed });
-    if (this.#frames.length > this.#capacity) this.#frames.shift();
+  /** One frame: { frame, startMs, endMs, failed, pageUs, record, names } (Scheduler's afterFrame). */
+  record(frame) {
+    this.#kept.push(frame);
+    if (this.#kept.length > this.#capacity) this.#kept.shift();
   }
 
-  get frames() { return this.#frames; }
+  clear() {
+    this.#kept = [];
+  }
+
+  /** The kept frames, decoded: { number, waves, batches, workers, pageUs, updateUs, failed }. */
+  get frames() {
+    return this.#kept.map(({ frame, startMs, endMs, failed, pageUs, record, names }) => {
+      const { waves, batches = [], busyNs } = decodeFrame(record, names, pageUs);
+      return { number: frame, waves, batches, workers: busyNs.length, pageUs, updateUs: (endMs - startMs) * 1000, failed };
+    });
+  }
 }
 
-// A frame's bars: [lane, kind, beginUs, endUs, label, tip].
+// A frame's bars: [lane, kind, beginUs, endUs, label, tip, system (batches) or null].
 function barsOf(frame) {
   const bars = [];
   for (const wave of frame.waves) {
     const serialEnd = wave.serialEndUs ?? wave.beginUs;
     const merged = wave.mergedUs ?? wave.endUs;
     if (serialEnd > wave.beginUs) {
-      bars.push([PAGE, 'serial', wave.beginUs, serialEnd, `serial ${wave.wave}`, `wave ${wave.wave}: serial slot (main-thread systems)`]);
+      bars.push([PAGE, 'serial', wave.beginUs, serialEnd, `serial ${wave.wave}`, `wave ${wave.wave}: serial slot (main-thread systems)`, null]);
     }
     if (wave.placement !== 'inline' && wave.endUs > serialEnd) {
-      bars.push([PAGE, 'wait', serialEnd, wave.endUs, 'wait', `wave ${wave.wave} (${wave.placement}): the page awaits the workers' fence`]);
+      bars.push([PAGE, 'wait', serialEnd, wave.endUs, 'wait', `wave ${wave.wave} (${wave.placement}): the page awaits the workers' fence`, null]);
     }
-    if (merged > wave.endUs) bars.push([PAGE, 'merge', wave.endUs, merged, 'merge', `wave ${wave.wave}: merge (commands applied in batch order)`]);
+    if (merged > wave.endUs) bars.push([PAGE, 'merge', wave.endUs, merged, 'merge', `wave ${wave.wave}: merge (commands applied in batch order)`, null]);
   }
   for (const batch of frame.batches) {
     bars.push([batch.lane, 'batch', batch.beginUs, batch.endUs, `${batch.system} ${batch.rows}`,
-      `${batch.system}, wave ${batch.wave}: rows ${batch.firstRow}..${batch.firstRow + batch.rows - 1} (${batch.rows})`]);
+      `${batch.system}, wave ${batch.wave}: rows ${batch.firstRow}..${batch.firstRow + batch.rows - 1} (${batch.rows})`, batch.system]);
   }
   return bars;
 }
@@ -60,18 +70,20 @@ export function renderTimeline(section, record, tooltip) {
   for (let w = 0; w < workers; ++w) lanes.set(w, el('div', { class: 'lane', 'data-lane': `worker ${w}` }, el('span', { class: 'label' }, `worker ${w}`)));
   const heads = el('div', { class: 'frames' });
   const pct = (us) => `${(us / total * 100).toFixed(3)}%`;
+  // Only bars wide enough to read get their label: text is most of what a redraw costs.
+  const labelledUs = 40 * total / Math.max(section.clientWidth - 64, 100);
   let x = 0;
   for (const frame of frames) {
     const span = frameSpan(frame);
     heads.append(el('div', { class: 'frame', style: `left: ${pct(x)}; width: ${pct(span)}`, 'data-frame': frame.number,
       title: `frame ${frame.number}: update() ${micros(frame.updateUs)}, the page inside the engine ${micros(frame.pageUs)}` },
     `${frame.failed ? '✗ ' : ''}${frame.number} · ${micros(frame.updateUs)}`));
-    for (const [lane, kind, begin, end, label, tip] of barsOf(frame)) {
+    for (const [lane, kind, begin, end, label, tip, system] of barsOf(frame)) {
       const width = Math.max(end - begin, 0);
       lanes.get(lane)?.append(el('div', {
         class: `bar ${kind}`, style: `left: ${pct(x + begin)}; width: max(1px, ${pct(width)})`,
-        'data-kind': kind, 'data-tip': `frame ${frame.number} · ${tip}\n${micros(begin)} → ${micros(end)} (${micros(width)})`,
-      }, label));
+        'data-kind': kind, 'data-system': system, 'data-tip': `frame ${frame.number} · ${tip}\n${micros(begin)} → ${micros(end)} (${micros(width)})`,
+      }, width >= labelledUs ? label : null));
     }
     x += span + gap;
   }

@@ -1,0 +1,110 @@
+// The devtools workload (issue: see inside a running world): what the panel of web/devtools.js
+// costs a running world of 100,000 entities on 2 workers (with threads), in two worlds: the
+// lightest frame there is (C++ Move and Bounce over bare movers: a fraction of a millisecond) and
+// the demo's C++ systems over its particles (Attract, which pulls every particle towards the
+// attractors, then Move and Bounce). One world and
+// scheduler in every variant:
+//   no devtools        never attached (before the first attach, and between the panel variants)
+//   panel: world       attached, the World section shown (archetypes redrawn 4 times a second)
+//   panel: timeline    attached, the Timeline section shown (the last 8 frames' bars)
+//   panel: entities    attached, an entity selected: its values redrawn every display frame
+//   detached           attached and detached again: must cost what "no devtools" does
+// Each variant is timed twice:
+//   backToBack       frames as fast as they run, each update() then a yield to the event loop (a
+//                    message), so the panel's drawing (requestAnimationFrame, at the display's
+//                    rate) and Chromium's style, layout and paint of it run between frames and
+//                    are counted: the panel's whole cost, spread over many frames per display frame
+//   perDisplayFrame  one update() per display frame (requestAnimationFrame), as a game runs;
+//                    update() alone is timed: the frame's cost with the panel's hooks, the
+//                    timeline's recording and its User Timing measures, and whatever the browser's
+//                    drawing of the panel on the other threads takes from it
+// Attaching and detaching happen before a sample's frames and are not timed. Ratios against
+// "no devtools" in the same run.
+import { attachDevtools } from '../devtools.js';
+import { builtinsOf } from '../builtins.js';
+import { interleave, median, ratio } from './timing.js';
+
+const DT = 1 / 60;
+
+// A macrotask: lets due animation frames (the panel's drawing) run, as a page's loop would.
+const yieldToPage = () => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => resolve();
+  channel.port2.postMessage(null);
+});
+
+export async function devtools(env, { entities = 100_000, repetitions = 15, sampleMs = 200, warmupMs = 500 } = {}) {
+  const worlds = [];
+  for (const [systems, bare] of [[['Move', 'Bounce'], true], [['Attract', 'Move', 'Bounce'], false]]) {
+    worlds.push(await panelCosts(env, systems, bare, { entities, repetitions, sampleMs, warmupMs }));
+  }
+  return { worlds };
+}
+
+async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs, warmupMs }) {
+  const { ecsia } = env;
+  const workers = Math.min(2, ecsia.workers);
+  const world = ecsia.createWorld({ maxEntities: entities + 1024 });
+  const scheduler = world.createScheduler({ systems, workers });
+  builtinsOf(ecsia).spawnMovers(world, entities, 1, { bare });
+  const selected = world.query({ with: ['position'] }).chunks()[0].entities[0];
+  let panel = null;
+  let everAttached = false;
+  // The panel as the variant wants it (untimed), then `frames` frames: back to back (each then a
+  // yield to the page), or one per display frame (update() alone timed).
+  const variant = (name, tab, paced) => ({
+    name,
+    run: async (frames) => {
+      const attached = tab !== null && tab !== 'detached';
+      if (!attached && panel !== null) panel.detach();
+      if (!attached) panel = null;
+      if (tab === 'detached' && !everAttached) attachDevtools({ world, scheduler }).detach();
+      if (attached) {
+        panel ??= attachDevtools({ world, scheduler });
+        if (tab === 'entities') panel.select(selected);
+        else panel.show(tab);
+      }
+      everAttached ||= tab !== null;
+      await yieldToPage();
+      if (paced) {
+        let updating = 0;
+        for (let f = 0; f < frames; f += 1) {
+          await new Promise(requestAnimationFrame);
+          const start = performance.now();
+          await scheduler.update(DT);
+          updating += performance.now() - start;
+        }
+        return updating;
+      }
+      const start = performance.now();
+      for (let f = 0; f < frames; f += 1) {
+        await scheduler.update(DT);
+        await yieldToPage();
+      }
+      return performance.now() - start;
+    },
+  });
+  const measure = async (paced, options) => {
+    const variants = [
+      variant('no devtools', null, paced), variant('panel: world', 'world', paced), variant('panel: timeline', 'timeline', paced),
+      variant('panel: entities', 'entities', paced), variant('detached', 'detached', paced),
+    ];
+    const { samples } = await interleave(variants, { repetitions, warmupMs, settleMs: 0, ...options });
+    const over = (name) => ratio(samples, name, 'no devtools');
+    return {
+      ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
+      detachedOverNone: over('detached'),
+      worldOverNone: over('panel: world'),
+      timelineOverNone: over('panel: timeline'),
+      entitiesOverNone: over('panel: entities'),
+    };
+  };
+  const backToBack = await measure(false, { sampleMs });
+  // A sample of 30 display frames: the frame count interleave derives from sampleMs.
+  const perDisplayFrame = await measure(true, { sampleMs: 500 });
+  panel?.detach();
+  const placements = scheduler.lastFrame().waves.map((w) => w.placement);
+  scheduler.dispose();
+  world.dispose();
+  return { systems, entities, workers, placements, backToBack, perDisplayFrame };
+}
