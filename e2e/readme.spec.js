@@ -52,6 +52,10 @@ blocks.forEach((code, index) => {
       expect(printed).toEqual(['since 4', 'parent is ship true', 'targets 2', 'aimed at enemy 1 1', 'idle children 0',
         'target lost true', 'target lost false', 'turret alive false rock alive true']);
     }
+    if (code.includes('attachDevtools(')) {
+      // The devtools example: the world and the plan as the panel shows them.
+      expect(printed).toEqual(['position+velocity: 1', 'Fly (js, main thread)']);
+    }
     if (code.includes("defineTopic('hit'")) {
       // The topics example: every hit landed, and the plan says why Damage runs after Shoot.
       expect(printed).toEqual(['boss hp 7500', 'true']);

@@ -102,3 +102,13 @@ test('examples/three: vite build, threaded, 50,000 instances drawn from the extr
   console.log(line);
   test.info().annotations.push({ type: 'three.js split', description: line });
 });
+
+test('README.md and npm/README.md show the recipe\'s heart as examples/three/src/main.js has it', () => {
+  const source = readFileSync(path.join(example, 'src/main.js'), 'utf8');
+  for (const file of ['README.md', 'npm/README.md']) {
+    const blocks = [...readFileSync(path.join(root, file), 'utf8').matchAll(/```javascript\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const shown = blocks.filter((block) => block.includes('instancePosition'));
+    expect(shown.length, `${file} shows the three.js recipe`).toBe(1);
+    expect(source.includes(shown[0]), `${file}'s three.js block is an excerpt of examples/three/src/main.js as it is`).toBe(true);
+  }
+});

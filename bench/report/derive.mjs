@@ -198,6 +198,20 @@ export function derive(results) {
       topics.frameOverLoop, 2, true, { unit: 'x' });
   }
 
+  // The devtools panel (web/bench/devtools.js): a frame with the panel attached against one without,
+  // at 100,000 entities; and detached, against never attached (the frame must not move).
+  for (const w of browser.devtools?.worlds ?? []) {
+    const name = w.systems.join('+');
+    for (const [key, how] of [['backToBack', 'frames back to back'], ['perDisplayFrame', 'one frame per display frame']]) {
+      const r = w[key];
+      const worst = Math.max(r.worldOverNone, r.timelineOverNone, r.entitiesOverNone);
+      target(targets, `devtools_${name}_${key}`, `devtools attached, ${sizeLabel(w.entities)} entities (${name}), ${how}: worst section / none`,
+        worst, 1.05, true, { unit: 'x' });
+    }
+    target(targets, `devtools_${name}_detached`, `devtools detached, ${sizeLabel(w.entities)} entities (${name}): / never attached`,
+      w.backToBack.detachedOverNone, 1.05, true, { unit: 'x' });
+  }
+
   // Snapshots of a churned world (web/bench/snapshot_churn.js).
   const churned = browser.snapshotChurn;
   if (churned) {

@@ -360,7 +360,24 @@ function topicsNative(results) {
     'consumer µs', 'rest of the frame µs'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
-const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn, topicsNative, topics };
+// The devtools workload (web/bench/devtools.js): frames with the panel attached (each section
+// shown), detached, and never attached, timed back to back and once per display frame.
+function devtools(results) {
+  const d = results.browserResults.devtools;
+  if (!d) return '(not run)';
+  const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities'];
+  const ratio = { 'no devtools': () => 1, detached: (r) => r.detachedOverNone, 'panel: world': (r) => r.worldOverNone,
+    'panel: timeline': (r) => r.timelineOverNone, 'panel: entities': (r) => r.entitiesOverNone };
+  return d.worlds.map((w) => {
+    const rows = names.map((name) => [name, n2(w.backToBack.ms[name]), `${n2(ratio[name](w.backToBack))}x`,
+      n2(w.perDisplayFrame.ms[name]), `${n2(ratio[name](w.perDisplayFrame))}x`]);
+    return `${count(w.entities)} entities, ${w.systems.join(', ')} (${w.workers} workers; the waves ran ${w.placements.join(', ')}):
+
+${table(['', 'back to back: ms per frame', '/ none', 'per display frame: update() ms', '/ none'], rows, ['l', 'r', 'r', 'r', 'r'])}`;
+  }).join('\n\n');
+}
+
+const RENDERERS = { summary, machine, move, tracked, heavy, fence, churn, kernels, jsapi, snapshot, executor, extract, calls, iteration, hierarchy, rollback, snapshotChurn, topicsNative, topics, devtools };
 
 /** The generated tables by marker name: every one, or only `names` (a browser-only run). */
 export function renderTables(results, names = Object.keys(RENDERERS)) {
