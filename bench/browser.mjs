@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { launchChromium } from './chromium.mjs';
 import { freePort } from '../scripts/lib/free_port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,12 +71,7 @@ async function startServer() {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const { server, url } = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];

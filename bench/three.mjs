@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Measures the three.js example (examples/three): serves its build (examples/three/dist, from
 // `npm run build` there) with COOP/COEP (scripts/serve.mjs), opens it in headless Debian Chromium
-// through Playwright with bench/browser.mjs's flags (so WebGL runs on SwiftShader), lets it warm
+// through Playwright with bench/chromium.mjs (so WebGL runs on SwiftShader), lets it warm
 // up, then prints the frame time split over the measured seconds as JSON, then a one-line summary.
 //   node bench/three.mjs [--seconds N] [--warmup N]
 // What each phase measures: the top of examples/three/src/main.js and examples/three/README.md.
@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { launchChromium } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'examples/three/dist');
@@ -48,12 +48,7 @@ async function main() {
     throw new Error('bench/three.mjs: no examples/three/dist: build it (examples/three/README.md: npm run build)');
   }
   const server = await serve(dist);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
