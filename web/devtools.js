@@ -107,8 +107,7 @@ class Devtools {
     this.#diagnostics = el('div', { 'data-role': 'diagnostics' });
     fill(this.#sections.diagnostics, el('p', { class: 'muted' }, 'the engine\'s diagnostics, as they arrive'), this.#diagnostics);
 
-    const engine = internalsOf(world, 'world').engine;
-    this.#restore.push(engine.watchDiagnostics((message) => this.#diagnostic(message)));
+    // The scheduler's hooks first: a second panel on it is refused before anything is watched.
     if (scheduler !== null) {
       const internals = internalsOf(scheduler, 'scheduler');
       internals.observeFrames({
@@ -127,6 +126,8 @@ class Devtools {
         scheduler.userTiming = userTiming;
       });
     }
+    const engine = internalsOf(world, 'world').engine;
+    this.#restore.push(engine.watchDiagnostics((message) => this.#diagnostic(message)));
     container.append(this.#host);
     this.show(tab);
   }
