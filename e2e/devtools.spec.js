@@ -220,7 +220,7 @@ for (const { variant, server } of variants) {
   });
 }
 
-test('attachDevtools refuses bad options, one panel per scheduler, and a paused update() ends when its scheduler is disposed', async ({ page }) => {
+test('attachDevtools refuses bad options, one panel per scheduler, a paused update() ends when its scheduler is disposed, and a disposed world takes its panel', async ({ page }) => {
   const log = await openTestPage(page, variants[0].server);
   const r = await page.evaluate(async () => {
     const { attachDevtools } = await import('/web/devtools.js');
@@ -252,7 +252,26 @@ test('attachDevtools refuses bad options, one panel per scheduler, and a paused 
     await timed.update(0.1);
     const after = performance.getEntriesByType('measure').length;
     try { world.createScheduler({ userTiming: 1 }); } catch (e) { errors.push(e.message); }
-    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after };
+    // lastFrame() names the batches of a system added past the JS API (the test module's helper).
+    const { builtinsOf } = await import('/web/builtins.js');
+    world.spawnMany(100, { position: {}, velocity: {} });
+    const named = world.createScheduler({ systems: ['Move'] });
+    named.recordTimeline = true;
+    await named.update(0.1);
+    named.lastFrame();
+    builtinsOf(ecsia).addSystem(named, 'Bounce');
+    await named.update(0.1);
+    const batchSystems = [...new Set(named.lastFrame().batches.map((b) => b.system))];
+    named.dispose();
+    // A panel over a world that is disposed (which disposes its scheduler first) goes with it.
+    const other = ecsia.createWorld({ maxEntities: 100 });
+    const otherScheduler = other.createScheduler({ systems: ['Move'] });
+    try { attachDevtools({ world, scheduler: otherScheduler }); } catch (e) { errors.push(e.message); }
+    const doomed = attachDevtools({ world: other, scheduler: otherScheduler, tab: 'timeline' });
+    await otherScheduler.update(0.1);
+    other.dispose();
+    const doomedGone = { detached: doomed.detached, schedulerDisposed: otherScheduler.disposed, panels: document.querySelectorAll('.ecsia-devtools').length };
+    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after, doomedGone, batchSystems };
     world.dispose();
     return out;
   });
@@ -263,6 +282,9 @@ test('attachDevtools refuses bad options, one panel per scheduler, and a paused 
   expect(r.errors[4]).toContain('options.container must be a DOM node');
   expect(r.errors[5]).toContain('already has devtools attached');
   expect(r.errors[6]).toContain('options.userTiming must be true or false');
+  expect(r.errors[7]).toContain('options.scheduler runs another world than options.world');
+  expect(r.batchSystems).toEqual(['Move', 'Bounce']);
+  expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });
   expect(r).toMatchObject({ held: true, detached: true, panels: 0 });
   expect(r.measures).toEqual(['ecsia frame 1', 'ecsia frame 1 wave 0 (inline)']);
   expect(r.after).toBe(2);

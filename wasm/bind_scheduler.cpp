@@ -5,6 +5,7 @@
 #include <emscripten/threading.h>
 #endif
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <memory>
@@ -223,8 +224,10 @@ val SchedulerBinding::describe_plan() {
 std::string SchedulerBinding::recover_from_trap() { return scheduler_ ? scheduler_->recover_from_trap() : std::string(); }
 
 std::uint32_t SchedulerBinding::last_frame_record() {
-    const bool timeline = scheduler_->records_timeline();
     const auto& waves = scheduler_->last_frame_waves();
+    // Whether the last frame recorded its timeline (a merge time is set only then), which a
+    // record_timeline() made during it does not change.
+    const bool timeline = std::any_of(waves.begin(), waves.end(), [](const WaveTiming& t) { return t.merged_us > 0; });
     const std::span<const ecsia::BatchTiming> batches =
         timeline ? std::span<const ecsia::BatchTiming>(scheduler_->last_frame_batches()) : std::span<const ecsia::BatchTiming>();
     std::vector<double>& out = frame_record_;
@@ -234,6 +237,7 @@ std::uint32_t SchedulerBinding::last_frame_record() {
     out.push_back(static_cast<double>(scheduler_->workers()));
     out.push_back(timeline ? 1 : 0);
     out.push_back(frames());
+    out.push_back(static_cast<double>(scheduler_->systems().size()));
     for (const WaveTiming& t : waves) {
         out.insert(out.end(), {double(t.wave), double(t.batches), t.begin_us, t.end_us, double(static_cast<std::uint8_t>(t.placement)),
                                t.serial_end_us, t.merged_us});

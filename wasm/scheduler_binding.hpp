@@ -66,7 +66,7 @@ public:
     // Scheduler::recover_from_trap: JS calls it when a frame's call ended in a trap.
     std::string recover_from_trap();
     // The last frame as doubles, for JS to decode (web/scheduler.js lastFrame()); the address is
-    // valid until the next call: [waves, batches, workers, timeline recorded (0/1), frames()], then per wave
+    // valid until the next call: [waves, batches, workers, timeline recorded (0/1), frames(), systems], then per wave
     // [wave, batches, beginUs, endUs, placement (WavePlacement), serialEndUs, mergedUs], per
     // batch (with the timeline) [wave, system index, firstRow, rows, lane (-1: the page), beginUs,
     // endUs], per worker [busy ns since start, jobs run]. Numbers only: building JS objects here

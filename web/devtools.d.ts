@@ -38,7 +38,7 @@ export interface Devtools {
   /** While paused, lets one frame run (pauses first if it was not). */
   step(): void;
   resume(): void;
-  /** Shows a section. */
+  /** Shows a section; throws once detached. */
   show(section: DevtoolsSection): void;
   /** Shows the entity in the Entities section. */
   select(entity: Entity): void;

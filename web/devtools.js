@@ -46,6 +46,9 @@ export function attachDevtools(options) {
   }
   const frames = options.frames ?? 8;
   if (!Number.isInteger(frames) || frames < 1 || frames > 120) throw new Error(`attachDevtools: options.frames must be a whole number from 1 to 120, got ${describe(frames)}`);
+  if (scheduler !== null && internalsOf(scheduler, 'scheduler').world !== internalsOf(world, 'world')) {
+    throw new Error('attachDevtools: options.scheduler runs another world than options.world');
+  }
   const tab = options.tab ?? 'world';
   if (!TABS.includes(tab)) throw new Error(`attachDevtools: options.tab must be one of ${TABS.join(', ')}, got ${describe(tab)}`);
   const open = options.open ?? true;
@@ -142,6 +145,7 @@ class Devtools {
 
   /** Holds the frames after the one running now: update() waits (the page keeps running). */
   pause() {
+    if (this.#detached) return;
     this.#paused = true;
     this.#steps = 0;
     this.#drawSoon(true);
@@ -162,6 +166,7 @@ class Devtools {
 
   /** Shows a section: 'world', 'entities', 'plan', 'timeline' or 'diagnostics'. */
   show(tab) {
+    if (this.#detached) throw new Error('devtools.show: the devtools were detached');
     if (this.#tabs[tab] === undefined) throw new Error(`devtools.show: no section '${tab}' (sections: ${Object.keys(this.#tabs).join(', ')})`);
     // Frames recorded before the Timeline was last shown would leave a gap: it starts afresh
     // (unless paused, when what it holds is what is being looked at).
@@ -172,6 +177,7 @@ class Devtools {
       this.#sections[name].hidden = name !== tab;
     }
     if (tab === 'diagnostics') this.#setUnseen(0);
+    this.#tooltip.hidden = true;  // its bar is gone with the section; a hover shows it again
     // Recording batch timings costs every frame a clock reading per batch: only while they are
     // shown (the timeline fills with the frames from then on).
     if (this.#scheduler !== null) this.#scheduler.recordTimeline = this.#recordedBefore || tab === 'timeline';
@@ -180,8 +186,8 @@ class Devtools {
 
   /** Shows `entity` in the Entities section. */
   select(entity) {
-    this.#entities.select(entity);
     this.show('entities');
+    this.#entities.select(entity);
   }
 
   /** Removes the panel and every hook; frames run as before it was attached. A second call does nothing. */
@@ -192,7 +198,13 @@ class Devtools {
     this.#openGate();
     if (this.#redraw !== 0) cancelAnimationFrame(this.#redraw);
     clearTimeout(this.#later);
-    for (const undo of this.#restore) undo();
+    for (const undo of this.#restore) {
+      try {
+        undo();
+      } catch {
+        // A scheduler or world disposed meanwhile: nothing of it is left to put back.
+      }
+    }
     for (const [, , reject] of this.#pending.splice(0)) reject(new Error('devtools: detached before the change was made'));
     this.#host.remove();
   }
@@ -274,8 +286,10 @@ class Devtools {
     });
   }
 
+  // Between frames only: what the panel reads (values, archetypes, the allocator's count) is the
+  // serial phase's; a frame's end asks for the draw again.
   #draw() {
-    if (this.#panel.classList.contains('collapsed')) return;
+    if (this.#panel.classList.contains('collapsed') || this.#inFrame) return;
     const section = this.#sections[this.#tab];
     // The selected entity's values follow every frame; the rest is redrawn a few times a second.
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive

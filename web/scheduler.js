@@ -18,7 +18,7 @@
 import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
-import { decodeFrame, framesOf, recordLength } from './internal/frame_record.js';
+import { decodeFrame, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { messagesOf } from './internal/kernel_runtime.js';
 import { Chunk, pairTerms, Query } from './query.js';
@@ -466,11 +466,12 @@ export class Scheduler {
           this.#measured.push(name);
         };
         measure(`ecsia frame ${frame}${failed ? ' (failed)' : ''}`, startMs, endMs);
-        for (const wave of decodeFrame(record, null, 0).waves) {
+        for (const wave of failed ? [] : decodeFrame(record, null, 0).waves) {
           measure(`ecsia frame ${frame} wave ${wave.wave} (${wave.placement})`, startMs + wave.beginUs / 1000, Math.min(endMs, startMs + wave.endUs / 1000));
         }
       }
-      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: record.slice(), names: this.#names('update') });
+      // A failed frame leaves the engine's record of the frame before it: the panel gets none.
+      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: failed ? null : record.slice(), names: this.#names('update', record) });
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -529,7 +530,8 @@ export class Scheduler {
    * (lane -1: the page's thread) and each wave's serialEndUs and mergedUs.
    */
   lastFrame() {
-    return decodeFrame(this.#frameRecord('lastFrame'), this.#names('lastFrame'), this.#pageUs);
+    const record = this.#frameRecord('lastFrame');
+    return decodeFrame(record, this.#names('lastFrame', record), this.#pageUs);
   }
 
   // The engine's record of the last frame (web/internal/frame_record.js): a view of wasm memory,
@@ -540,9 +542,11 @@ export class Scheduler {
     return record.subarray(0, recordLength(record));
   }
 
-  // System names by index (what a batch's record holds), cached until the systems change.
-  #names(op) {
-    return this.#systemNames ??= this.#call(op, (r) => r.systemNames());
+  // System names by index (what a batch's record holds), cached until the systems change (a
+  // system added past this API, as the test module's helpers do, changes the record's count).
+  #names(op, record) {
+    if (this.#systemNames?.length !== systemCountOf(record)) this.#systemNames = this.#call(op, (r) => r.systemNames());
+    return this.#systemNames;
   }
   /**
    * Stops the workers (also mid-frame, without blocking the page). A second call does nothing.
@@ -551,16 +555,22 @@ export class Scheduler {
    */
   dispose() {
     if (this.#raw === null || this.#disposeRequested) return;
-    this.#observer?.disposed();
+    const observer = this.#observer;
     if (this.#running) {
       // The engine may be inside this very frame (a JS system runs inside step()): it finishes
       // the disposal when that call returns; the object is freed when update() ends.
       this.#disposeRequested = true;
       this.#guard('dispose', () => this.#raw.dispose());
-      return;
+    } else {
+      this.#raw.dispose();
+      this.#release();
     }
-    this.#raw.dispose();
-    this.#release();
+    // Told once this scheduler is disposed: a devtools panel detaches (and a paused update() ends).
+    try {
+      observer?.disposed();
+    } catch (error) {
+      this.#diagnose(`ecsia: the devtools failed to detach from a disposed scheduler: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   #release() {

@@ -74,10 +74,6 @@ export type PairTarget = Entity | '*';
 /** What an observer watches: a component added (also at spawn), removed (also at despawn), changed. */
 export type ObserverEvent = 'add' | 'remove' | 'change';
 
-/**
- * An ECS world. Every call validates all of its input before it changes anything: bad input
- * throws an Error naming the operation and the problem, and the world is unchanged.
- */
 /** world.inspect(): the world's entities, archetypes and memory. */
 export interface WorldInspection {
   /** Entities alive (prefabs included). */
@@ -107,6 +103,10 @@ export interface ArchetypeInfo {
   bytes: number;
 }
 
+/**
+ * An ECS world. Every call validates all of its input before it changes anything: bad input
+ * throws an Error naming the operation and the problem, and the world is unchanged.
+ */
 export interface World {
   /** True after dispose(); every other call then throws. */
   readonly disposed: boolean;

@@ -28,7 +28,8 @@ export class TimelineRecord {
   /** The kept frames, decoded: { number, waves, batches, workers, pageUs, updateUs, failed }. */
   get frames() {
     return this.#kept.map(({ frame, startMs, endMs, failed, pageUs, record, names }) => {
-      const { waves, batches = [], busyNs } = decodeFrame(record, names, pageUs);
+      // A failed frame has no record of its own: its time, without bars.
+      const { waves, batches = [], busyNs } = record === null ? { waves: [], busyNs: [] } : decodeFrame(record, names, pageUs);
       return { number: frame, waves, batches, workers: busyNs.length, pageUs, updateUs: (endMs - startMs) * 1000, failed };
     });
   }

@@ -58,7 +58,13 @@ export class Engine {
     /** Every warning of this engine goes here (G3): to onDiagnostic, then to each watcher (watchDiagnostics). */
     this.diagnose = (message) => {
       diagnose(message);
-      for (const watcher of this.#diagnosticWatchers) watcher(message);
+      for (const watcher of this.#diagnosticWatchers) {
+        try {
+          watcher(message);
+        } catch {
+          // A watcher (the devtools panel) must not keep the others, or the engine, from going on.
+        }
+      }
     };
     /** The kernel module's kernel names, in kernel-id order (web/internal/kernel_module.js); [] without one. */
     this.kernels = kernels;

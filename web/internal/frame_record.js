@@ -8,10 +8,13 @@
 const PLACEMENTS = ['inline', 'pool', 'shared'];
 const WAVE = 7;    // doubles per wave
 const BATCH = 7;   // doubles per batch
-const HEADER = 5;  // [waves, batches, workers, timeline recorded, frames completed over the world]
+const HEADER = 6;  // [waves, batches, workers, timeline recorded, frames completed over the world, systems]
 
 /** scheduler.frames when the record was taken. */
 export const framesOf = (record) => record[4];
+
+/** How many systems the scheduler had (the names a batch's system index refers to). */
+export const systemCountOf = (record) => record[5];
 
 /** The record's length in doubles (its header says how many waves, batches and workers follow). */
 export function recordLength(record) {

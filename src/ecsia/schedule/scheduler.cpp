@@ -1,6 +1,7 @@
 #include "ecsia/schedule/scheduler.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include "ecsia/base/error.hpp"
@@ -18,6 +19,19 @@
 #include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
+
+namespace {
+
+// Steps of every scheduler in the process are numbered apart, so that a thread's record of its
+// last batch (run_kernel) never matches a step of another scheduler, even one at a freed one's
+// address. relaxed: only uniqueness is needed; the dispatch publishes the value to the workers.
+std::uint64_t next_step_serial() noexcept {
+    static std::atomic<std::uint64_t> steps{0};
+    return steps.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+}  // namespace
+
 
 // Everything a Scheduler keeps. The frame's members are Impl's own, so a batch's kernel call
 // (BatchRunner) reaches them without going through the Scheduler.
@@ -103,8 +117,9 @@ public:
     // so the dispatch publishes it).
     bool timeline_requested_ = false;
     bool timeline_ = false;
-    // Counts the steps started: run_kernel knows from it whether a thread's previous batch was of
-    // the same step (written before the step is dispatched, like timeline_).
+    // The step running now, unique in the process (next_step_serial): run_kernel knows from it
+    // whether a thread's previous batch was of the same step (written before the step is
+    // dispatched, like timeline_).
     std::uint64_t step_serial_ = 0;
     std::vector<BatchTiming> batch_timings_;
     std::vector<BatchTiming> last_batch_timings_;
@@ -396,7 +411,7 @@ bool Scheduler::Impl::start_steps() {
     const std::size_t count = std::max<std::size_t>(steps_.size(), 1);
     for (; step_ < count; ++step_) {
         const std::vector<Batch*>& step = steps_.empty() ? kNoBatches : steps_[step_];
-        ++step_serial_;
+        step_serial_ = next_step_serial();
         const WavePlacement placement = executor_->start(step, *this);
         // The wave's placement as timing reports it: the first step's, or any that left the coordinator.
         if (step_ == 0 || placement != WavePlacement::Inline) waves_.back().placement = placement;
@@ -782,8 +797,7 @@ namespace {
 // atomic increment, far below the clock's resolution), which spares a clock read per batch: in a
 // browser a read is a call into JS, ~0.4 µs.
 struct LastBatchEnd {
-    const void* scheduler = nullptr;
-    std::uint64_t step = 0;
+    std::uint64_t step = 0;  // 0: none to start from
     std::int64_t ns = 0;
 };
 thread_local LastBatchEnd t_last_batch_end;
@@ -793,8 +807,8 @@ thread_local LastBatchEnd t_last_batch_end;
 void Scheduler::Impl::run_kernel(Batch& batch) {
     if (timeline_) {
         LastBatchEnd& last = t_last_batch_end;
-        batch.begin_ns = last.scheduler == this && last.step == step_serial_ ? last.ns : monotonic_ns();
-        last.scheduler = nullptr;  // a kernel that throws leaves no end to start from
+        batch.begin_ns = last.step == step_serial_ ? last.ns : monotonic_ns();
+        last.step = 0;  // a kernel that throws leaves no end to start from
     }
     Chunk chunk(detail::WorldAccess::tables(*world_).table(batch.table), batch.row_begin, batch.row_end,
                 run_tick_[batch.system], &batch.log);
@@ -824,7 +838,7 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     systems_[batch.system].kernel(context);
     if (timeline_) {
         batch.end_ns = monotonic_ns();
-        t_last_batch_end = LastBatchEnd{this, step_serial_, batch.end_ns};
+        t_last_batch_end = LastBatchEnd{step_serial_, batch.end_ns};
     }
 }
 
