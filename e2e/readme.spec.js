@@ -54,7 +54,7 @@ blocks.forEach((code, index) => {
     }
     if (code.includes('attachDevtools(')) {
       // The devtools example: the world and the plan as the panel shows them.
-      expect(printed).toEqual(['position+velocity: 1', 'Fly (js, main thread)']);
+      expect(printed).toEqual(['position+velocity: 1', 'Fly (js, main thread)', 'position, velocity pairs 0']);
     }
     if (code.includes("defineTopic('hit'")) {
       // The topics example: every hit landed, and the plan says why Damage runs after Shoot.

@@ -6,6 +6,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/world/registered_components.hpp"
+#include "boundary_constants.hpp"
 #include "js_error.hpp"
 #include "js_values.hpp"
 #include "scheduler_binding.hpp"
@@ -232,24 +234,23 @@ std::uint32_t SchedulerBinding::last_frame_record() {
         timeline ? std::span<const ecsia::BatchTiming>(scheduler_->last_frame_batches()) : std::span<const ecsia::BatchTiming>();
     std::vector<double>& out = frame_record_;
     out.clear();
-    out.push_back(static_cast<double>(waves.size()));
-    out.push_back(static_cast<double>(batches.size()));
-    out.push_back(static_cast<double>(scheduler_->workers()));
-    out.push_back(timeline ? 1 : 0);
-    out.push_back(frames());
-    out.push_back(static_cast<double>(scheduler_->systems().size()));
+    // Each part's size is the boundary's (web/internal/frame_record.js decodes by it): an array of
+    // that size refuses one more value at compile time.
+    const auto put = [&out](const auto& part) { out.insert(out.end(), part.begin(), part.end()); };
+    put(std::array<double, kFRAME_RECORD_HEADER>{double(waves.size()), double(batches.size()), double(scheduler_->workers()),
+                                                 timeline ? 1.0 : 0.0, frames(), double(scheduler_->systems().size())});
     for (const WaveTiming& t : waves) {
-        out.insert(out.end(), {double(t.wave), double(t.batches), t.begin_us, t.end_us, double(static_cast<std::uint8_t>(t.placement)),
-                               t.serial_end_us, t.merged_us});
+        put(std::array<double, kFRAME_RECORD_WAVE>{double(t.wave), double(t.batches), t.begin_us, t.end_us,
+                                                   double(static_cast<std::uint8_t>(t.placement)), t.serial_end_us, t.merged_us});
     }
     for (const ecsia::BatchTiming& t : batches) {
         const double lane = t.runner == ecsia::BatchTiming::kCoordinator ? -1 : double(t.runner);
-        out.insert(out.end(), {double(t.wave), double(t.system), double(t.first_row), double(t.rows), lane, t.begin_us, t.end_us});
+        put(std::array<double, kFRAME_RECORD_BATCH>{double(t.wave), double(t.system), double(t.first_row), double(t.rows), lane,
+                                                    t.begin_us, t.end_us});
     }
     for (std::uint32_t w = 0; w < scheduler_->workers(); ++w) {
         const WorkerStats stats = scheduler_->worker_stats(w);
-        out.push_back(static_cast<double>(stats.busy_ns));
-        out.push_back(static_cast<double>(stats.jobs_run));
+        put(std::array<double, kFRAME_RECORD_WORKER>{double(stats.busy_ns), double(stats.jobs_run)});
     }
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out.data()));
 }

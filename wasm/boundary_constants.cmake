@@ -35,6 +35,7 @@ endfunction()
 ecsia_name_list(ECSIA_BOUNDARY_FIELD_TYPES FIELD_TYPES "The field types, in the engine's order (FieldType).")
 ecsia_name_list(ECSIA_BOUNDARY_ON_DELETE_TARGETS ON_DELETE_TARGETS
   "defineRelation's onDeleteTarget values, in the engine's order (OnDeleteTarget).")
+ecsia_name_list(ECSIA_BOUNDARY_WAVE_PLACEMENTS WAVE_PLACEMENTS "Where a wave's batches ran, in the engine's order (WavePlacement).")
 
 # Written only when it changed, so an unchanged header leaves the file (and its time) alone.
 set(ecsia_old "")

@@ -11,13 +11,18 @@
 
 #include "ecsia/entity/entity.hpp"
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/schedule/wave_placement.hpp"
 #include "ecsia/schema/field_type.hpp"
 
 // X(NAME, value, what it is as a string): plain numbers, one per line.
 #define ECSIA_BOUNDARY_NUMBERS(X)                                                                         \
     X(NULL_ENTITY, 0xFFFFFFFF, "The null entity handle: no entity (an entity field's default).")         \
     X(VALUE_ALIGNMENT, 8, "Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this.") \
-    X(ANY_TARGET, 0xFFFFFFFF, "The wildcard target of pair calls and pair terms ('*' in JS): any target.")
+    X(ANY_TARGET, 0xFFFFFFFF, "The wildcard target of pair calls and pair terms ('*' in JS): any target.") \
+    X(FRAME_RECORD_HEADER, 6, "A frame record's header (scheduler_binding.hpp last_frame_record), in doubles.") \
+    X(FRAME_RECORD_WAVE, 7, "A frame record's doubles per wave.")                                         \
+    X(FRAME_RECORD_BATCH, 7, "A frame record's doubles per batch.")                                       \
+    X(FRAME_RECORD_WORKER, 2, "A frame record's doubles per worker.")
 
 // X(Enumerator, its name as a string): the field types in FieldType order, as components name them.
 #define ECSIA_BOUNDARY_FIELD_TYPES(X) \
@@ -37,6 +42,13 @@
 #define ECSIA_BOUNDARY_ON_DELETE_TARGETS(X) \
     X(Remove, "remove")                      \
     X(Delete, "delete")
+
+// X(Enumerator, its name as a string): where a wave's batches ran (WavePlacement order), as
+// lastFrame() names it.
+#define ECSIA_BOUNDARY_WAVE_PLACEMENTS(X) \
+    X(Inline, "inline")                    \
+    X(Pool, "pool")                        \
+    X(Shared, "shared")
 
 namespace ecsia::wasm {
 
@@ -69,6 +81,17 @@ constexpr bool on_delete_in_enum_order() {
     return std::size(kBoundaryOnDeleteTargets) == static_cast<std::size_t>(OnDeleteTarget::Delete) + 1;
 }
 static_assert(on_delete_in_enum_order(), "ECSIA_BOUNDARY_ON_DELETE_TARGETS lists every OnDeleteTarget once, in enum order");
+
+#define ECSIA_BOUNDARY_WAVE_PLACEMENT(enumerator, name) WavePlacement::enumerator,
+inline constexpr WavePlacement kBoundaryWavePlacements[] = {ECSIA_BOUNDARY_WAVE_PLACEMENTS(ECSIA_BOUNDARY_WAVE_PLACEMENT)};
+#undef ECSIA_BOUNDARY_WAVE_PLACEMENT
+constexpr bool placements_in_enum_order() {
+    for (std::size_t i = 0; i < std::size(kBoundaryWavePlacements); ++i) {
+        if (static_cast<std::size_t>(kBoundaryWavePlacements[i]) != i) return false;
+    }
+    return std::size(kBoundaryWavePlacements) == static_cast<std::size_t>(WavePlacement::Shared) + 1;
+}
+static_assert(placements_in_enum_order(), "ECSIA_BOUNDARY_WAVE_PLACEMENTS lists every WavePlacement once, in enum order");
 }  // namespace detail
 
 }  // namespace ecsia::wasm

@@ -7,7 +7,17 @@ export const NULL_ENTITY = 0xFFFFFFFF;
 export const VALUE_ALIGNMENT = 8;
 /** The wildcard target of pair calls and pair terms ('*' in JS): any target. */
 export const ANY_TARGET = 0xFFFFFFFF;
+/** A frame record's header (scheduler_binding.hpp last_frame_record), in doubles. */
+export const FRAME_RECORD_HEADER = 6;
+/** A frame record's doubles per wave. */
+export const FRAME_RECORD_WAVE = 7;
+/** A frame record's doubles per batch. */
+export const FRAME_RECORD_BATCH = 7;
+/** A frame record's doubles per worker. */
+export const FRAME_RECORD_WORKER = 2;
 /** The field types, in the engine's order (FieldType). */
 export const FIELD_TYPES = Object.freeze(['f32', 'f64', 'i8', 'i16', 'i32', 'u8', 'u16', 'u32', 'bool', 'entity']);
 /** defineRelation's onDeleteTarget values, in the engine's order (OnDeleteTarget). */
 export const ON_DELETE_TARGETS = Object.freeze(['remove', 'delete']);
+/** Where a wave's batches ran, in the engine's order (WavePlacement). */
+export const WAVE_PLACEMENTS = Object.freeze(['inline', 'pool', 'shared']);

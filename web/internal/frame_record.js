@@ -4,11 +4,12 @@
 // draws, so following every frame costs a copy of a few hundred bytes.
 // Thread rule: the page's main thread.
 
-// WavePlacement's names, in the engine's order.
-const PLACEMENTS = ['inline', 'pool', 'shared'];
-const WAVE = 7;    // doubles per wave
-const BATCH = 7;   // doubles per batch
-const HEADER = 6;  // [waves, batches, workers, timeline recorded, frames completed over the world, systems]
+import {
+  FRAME_RECORD_BATCH as BATCH, FRAME_RECORD_HEADER as HEADER, FRAME_RECORD_WAVE as WAVE, FRAME_RECORD_WORKER as WORKER,
+  WAVE_PLACEMENTS as PLACEMENTS,
+} from './constants.js';
+
+// The header: [waves, batches, workers, timeline recorded, frames completed over the world, systems].
 
 /** scheduler.frames when the record was taken. */
 export const framesOf = (record) => record[4];
@@ -18,7 +19,7 @@ export const systemCountOf = (record) => record[5];
 
 /** The record's length in doubles (its header says how many waves, batches and workers follow). */
 export function recordLength(record) {
-  return HEADER + record[0] * WAVE + record[1] * BATCH + record[2] * 2;
+  return HEADER + record[0] * WAVE + record[1] * BATCH + record[2] * WORKER;
 }
 
 /**
@@ -45,7 +46,7 @@ export function decodeFrame(record, names, pageUs) {
   } else {
     at += batchCount * BATCH;
   }
-  for (let w = 0; w < workers; w += 1, at += 2) {
+  for (let w = 0; w < workers; w += 1, at += WORKER) {
     frame.busyNs.push(record[at]);
     frame.jobs.push(record[at + 1]);
   }
