@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -129,30 +131,42 @@ int main(int argc, char** argv) {
         sorted_local[i] = forest.local[order[i]];
     }
     const int frames = 20;
-    const double hand_ms = median_ms(repetitions, frames, [&] {
+    auto hand_frame = [&] {
         hand_loop(sorted_parent.data(), sorted_local.data(), sorted_world.data(), nodes);
         bench::consume(sorted_world[nodes / 2].x);
-    });
+    };
+    hand_frame();
 
-    std::printf("hierarchy: %u nodes, %u roots, max depth %u; medians of %d repetitions of %d frames (wall ms per frame)\n",
-                nodes, roots, *std::max_element(forest.depth.begin(), forest.depth.end()), repetitions, frames);
-    std::printf("  hand-written loop (sorted by depth, parent indices)  %8.3f ms  (%.2f ns/node)\n", hand_ms, hand_ms * 1e6 / nodes);
-
+    // One world and scheduler per executor, all built first, so that the steady frames of every
+    // variant and the hand loop run interleaved in each repetition (rotating which goes first):
+    // the ratios compare frames taken under the same machine conditions.
+    struct Variant {
+        std::uint32_t workers;
+        std::unique_ptr<ecsia::World> world;
+        std::unique_ptr<ecsia::Scheduler> scheduler;
+        std::vector<ecsia::Entity> handles;
+        double first_ms = 0;
+        std::vector<double> steady, ratios;
+    };
+    std::vector<Variant> variants;
     for (std::uint32_t workers : {0u, 1u, 2u}) {
+        Variant& v = variants.emplace_back();
+        v.workers = workers;
         ecsia::WorldOptions options;
         options.max_entities = nodes + 1024;
-        ecsia::World world(options);
+        v.world = std::make_unique<ecsia::World>(options);
+        ecsia::World& world = *v.world;
         const ecsia::ComponentId local_id = world.component<Local>();
         const ecsia::ComponentId world_id = world.component<WorldPos>();
-        std::vector<ecsia::Entity> handles(nodes);
+        v.handles.resize(nodes);
         // Spawned in node order (parents before children), so rows start out not sorted by depth.
-        for (std::uint32_t i = 0; i < nodes; ++i) handles[i] = world.spawn(forest.local[i], WorldPos{0, 0});
+        for (std::uint32_t i = 0; i < nodes; ++i) v.handles[i] = world.spawn(forest.local[i], WorldPos{0, 0});
         for (std::uint32_t i = 0; i < nodes; ++i) {
-            if (forest.parent[i] >= 0) world.add_pair(handles[i], ecsia::World::kChildOf, handles[static_cast<std::uint32_t>(forest.parent[i])]);
+            if (forest.parent[i] >= 0) world.add_pair(v.handles[i], ecsia::World::kChildOf, v.handles[static_cast<std::uint32_t>(forest.parent[i])]);
         }
         ecsia::SchedulerOptions scheduler_options;
         scheduler_options.workers = workers;
-        ecsia::Scheduler scheduler(world, scheduler_options);
+        v.scheduler = std::make_unique<ecsia::Scheduler>(world, scheduler_options);
         ecsia::SystemDesc system;
         system.name = "Propagate";
         system.reads = {local_id};
@@ -164,22 +178,53 @@ int main(int argc, char** argv) {
             WorldPos* out = ctx.chunk.write<WorldPos>(world_id);
             const std::uint32_t n = ctx.chunk.size();
             if (const ecsia::ParentView* parent = ctx.chunk.parent()) {
-                const WorldPos* up = parent->read<WorldPos>(world_id);
+                const ecsia::ParentColumn<WorldPos> up = parent->column<WorldPos>(world_id);
                 for (std::uint32_t i = 0; i < n; ++i) out[i] = WorldPos{up[i].x + local[i].x, up[i].y + local[i].y};
             } else {
                 for (std::uint32_t i = 0; i < n; ++i) out[i] = WorldPos{local[i].x, local[i].y};
             }
         };
-        scheduler.add_system(system);
+        v.scheduler->add_system(system);
         const auto first = Clock::now();
-        scheduler.update(0.016f);  // the first frame sorts the rows by depth and finds the parents
-        const double first_ms = std::chrono::duration<double, std::milli>(Clock::now() - first).count();
-        const double steady_ms = median_ms(repetitions, frames, [&] { scheduler.update(0.016f); });
+        v.scheduler->update(0.016f);  // the first frame sorts the rows by depth and finds the parents
+        v.first_ms = std::chrono::duration<double, std::milli>(Clock::now() - first).count();
+    }
+
+    auto frames_ms = [&](auto&& frame) {
+        const auto start = Clock::now();
+        for (int f = 0; f < frames; ++f) frame();
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count() / frames;
+    };
+    std::vector<double> hand_samples;
+    for (int r = 0; r < repetitions; ++r) {
+        const std::size_t runs = variants.size() + 1;
+        std::vector<double> ms(runs);
+        for (std::size_t k = 0; k < runs; ++k) {
+            const std::size_t which = (k + std::size_t(r)) % runs;  // 0: the hand loop
+            ms[which] = which == 0 ? frames_ms(hand_frame) : frames_ms([&] { variants[which - 1].scheduler->update(0.016f); });
+        }
+        hand_samples.push_back(ms[0]);
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            variants[k].steady.push_back(ms[k + 1]);
+            variants[k].ratios.push_back(ms[k + 1] / ms[0]);
+        }
+    }
+    const double hand_ms = median_of(hand_samples);
+
+    std::printf("hierarchy: %u nodes, %u roots, max depth %u; medians of %d interleaved repetitions of %d frames (wall ms per frame)\n",
+                nodes, roots, *std::max_element(forest.depth.begin(), forest.depth.end()), repetitions, frames);
+    std::printf("  hand-written loop (sorted by depth, parent indices)  %8.3f ms  (%.2f ns/node)\n", hand_ms, hand_ms * 1e6 / nodes);
+
+    for (Variant& v : variants) {
+        ecsia::World& world = *v.world;
+        ecsia::Scheduler& scheduler = *v.scheduler;
+        const double steady_ms = median_of(v.steady);
+        const double over_hand = median_of(v.ratios);
 
         // Check against the hand loop's result: every node's world position.
         std::size_t wrong = 0;
         for (std::uint32_t i = 0; i < nodes; ++i) {
-            const WorldPos& got = world.get<WorldPos>(handles[i]);
+            const WorldPos& got = world.get<WorldPos>(v.handles[i]);
             const WorldPos& want = sorted_world[position[i]];
             if (got.x != want.x || got.y != want.y) ++wrong;
         }
@@ -188,39 +233,57 @@ int main(int argc, char** argv) {
         // smaller index and depth < 7 whose chain cannot reach it, as in the generator), then a frame.
         Rng churn{7};
         std::vector<double> reparent_ms, frame_ms;
-        std::vector<std::uint32_t> depth = forest.depth;
-        std::vector<std::int32_t> parent = forest.parent;
         for (int r = 0; r < repetitions; ++r) {
             const auto start = Clock::now();
             for (std::uint32_t k = 0; k < reparents; ++k) {
                 const std::uint32_t node = roots + churn.below(nodes - roots);
-                std::uint32_t p = churn.below(node);
+                const std::uint32_t p = churn.below(node);
                 // A parent of smaller index keeps the forest acyclic; its depth bounds the subtree's.
-                if (depth[p] >= 7) continue;
-                world.add_pair(handles[node], ecsia::World::kChildOf, handles[p]);
-                parent[node] = static_cast<std::int32_t>(p);
+                if (forest.depth[p] >= 7) continue;
+                world.add_pair(v.handles[node], ecsia::World::kChildOf, v.handles[p]);
             }
             const auto between = Clock::now();
             scheduler.update(0.016f);
             const auto end = Clock::now();
             reparent_ms.push_back(std::chrono::duration<double, std::milli>(between - start).count());
             frame_ms.push_back(std::chrono::duration<double, std::milli>(end - between).count());
-            (void)depth;
         }
         const double steady_after_ms = median_ms(repetitions, frames, [&] { scheduler.update(0.016f); });
 
+        // A structural change that touches no pair: 100 entities spawned elsewhere (a game's
+        // bullets), then the frame; they are despawned after it.
+        // And 100 new rows of the system without a parent (new roots): depths are kept, the rows'
+        // order and parent addresses are found again.
+        std::vector<double> spawn_frame_ms, roots_frame_ms;
+        std::vector<ecsia::Entity> spawned;
+        for (int r = 0; r < repetitions; ++r) {
+            for (const bool rows : {false, true}) {
+                spawned.clear();
+                for (int k = 0; k < 100; ++k) spawned.push_back(rows ? world.spawn(Local{1, 1}, WorldPos{0, 0}) : world.spawn(Local{1, 1}));
+                const auto start = Clock::now();
+                scheduler.update(0.016f);
+                (rows ? roots_frame_ms : spawn_frame_ms).push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+                for (ecsia::Entity e : spawned) world.despawn(e);
+                scheduler.update(0.016f);
+            }
+        }
+
         std::printf("  cascade system, %s%-10s steady %8.3f ms (%.2f ns/node, %.2fx the hand loop); first frame %.3f ms; %zu nodes differ from the hand loop\n",
-                    workers == 0 ? "serial" : "workers ", workers == 0 ? "" : std::to_string(workers).c_str(), steady_ms,
-                    steady_ms * 1e6 / nodes, steady_ms / hand_ms, first_ms, wrong);
+                    v.workers == 0 ? "serial" : "workers ", v.workers == 0 ? "" : std::to_string(v.workers).c_str(), steady_ms,
+                    steady_ms * 1e6 / nodes, over_hand, v.first_ms, wrong);
         std::printf("      re-parenting %u nodes/frame: add_pair calls %.3f ms, then the frame %.3f ms (%.2fx a steady frame); steady again %.3f ms\n",
                     reparents, median_of(reparent_ms), median_of(frame_ms), median_of(frame_ms) / steady_ms, steady_after_ms);
-        json_runs.push_back(bench::json_object({bench::json_member("workers", std::to_string(workers)),
+        std::printf("      no pair changed: 100 entities spawned elsewhere, the frame %.3f ms; 100 new roots among the rows, the frame %.3f ms\n",
+                    median_of(spawn_frame_ms), median_of(roots_frame_ms));
+        json_runs.push_back(bench::json_object({bench::json_member("workers", std::to_string(v.workers)),
                                                 bench::json_member("steady_ms", bench::json_number(steady_ms)),
-                                                bench::json_member("over_hand_loop", bench::json_number(steady_ms / hand_ms)),
-                                                bench::json_member("first_frame_ms", bench::json_number(first_ms)),
+                                                bench::json_member("over_hand_loop", bench::json_number(over_hand)),
+                                                bench::json_member("first_frame_ms", bench::json_number(v.first_ms)),
                                                 bench::json_member("nodes_differing", std::to_string(wrong)),
                                                 bench::json_member("reparent_calls_ms", bench::json_number(median_of(reparent_ms))),
-                                                bench::json_member("frame_after_reparent_ms", bench::json_number(median_of(frame_ms)))}));
+                                                bench::json_member("frame_after_reparent_ms", bench::json_number(median_of(frame_ms))),
+                                                bench::json_member("frame_after_spawn_ms", bench::json_number(median_of(spawn_frame_ms))),
+                                                bench::json_member("frame_after_roots_ms", bench::json_number(median_of(roots_frame_ms)))}));
     }
     const bool written = bench::write_json(
         json_path, bench::json_object({bench::json_member("nodes", std::to_string(nodes)), bench::json_member("roots", std::to_string(roots)),

@@ -212,6 +212,28 @@ export function derive(results) {
       w.backToBack.detachedOverNone, 1.05, true, { unit: 'x' });
   }
 
+  // Hierarchy (web/bench/hierarchy.js and bench_hierarchy): the cascade against a hand-written loop
+  // over the nodes sorted by depth, threads 'auto' against serial, and what a lookup costs against
+  // the same random read straight from the heap view.
+  const hierarchy = browser.hierarchy;
+  if (hierarchy) {
+    target(targets, 'hierarchy_js_kernel_over_loop', `hierarchy ${sizeLabel(hierarchy.nodes)} nodes: JS kernel cascade / JS loop`,
+      hierarchy.kernelOverLoop, 2, true, { unit: 'x' });
+    target(targets, 'hierarchy_auto_speed_over_serial', `hierarchy ${sizeLabel(hierarchy.nodes)} nodes: threads 'auto' speed / serial`,
+      hierarchy.threadedOverSerial, 0.95, false, { unit: 'x' });
+    target(targets, 'hierarchy_lookup_all_over_random_read', 'lookups: chunk.lookupAll / a random read of the heap view',
+      hierarchy.lookup.lookupAllOverRandom, 3, true, { unit: 'x' });
+    target(targets, 'hierarchy_lookup_over_random_read', 'lookups: chunk.lookup / a random read of the heap view',
+      hierarchy.lookup.lookupOverRandom, 3, true, { unit: 'x' });
+    target(targets, 'hierarchy_instantiate_many_over_spawn_many', 'prefabs: instantiateMany / spawnMany',
+      hierarchy.prefab.instantiateOverSpawn, 1, true, { unit: 'x' });
+  }
+  for (const run of native.hierarchy?.runs ?? []) {
+    target(targets, `native_hierarchy_${run.workers}_workers_over_hand_loop`,
+      `(native) hierarchy ${sizeLabel(native.hierarchy.nodes)} nodes, ${run.workers === 0 ? 'serial' : `${run.workers} worker(s)`}: cascade / C++ hand loop`,
+      run.over_hand_loop, 1.5, true, { unit: 'x' });
+  }
+
   // Snapshots of a churned world (web/bench/snapshot_churn.js).
   const churned = browser.snapshotChurn;
   if (churned) {

@@ -32,9 +32,14 @@ struct WorldPos {
 
 ECSIA_COMPONENT(cascade_test::Local, "cascade_local", x, y)
 ECSIA_COMPONENT(cascade_test::WorldPos, "cascade_world", x, y)
+namespace cascade_test {
+struct Marked {};
+}  // namespace cascade_test
+ECSIA_TAG(cascade_test::Marked, "cascade_marked")
 
 using namespace ecsia;
 using cascade_test::Local;
+using cascade_test::Marked;
 using cascade_test::WorldPos;
 
 namespace {
@@ -53,8 +58,10 @@ struct Forest {
         for (Entity p = world.target_of(e, World::kChildOf); !p.is_null(); p = world.target_of(p, World::kChildOf)) ++d;
         return d;
     }
-    // The model: the sum of local positions up the chain, added root first as the levels do.
+    // The model: the sum of local positions up the chain, added root first as the levels do. A
+    // node without a local position (an anchor: not one of the system's rows) keeps its own.
     WorldPos expected(Entity e) const {
+        if (!world.has<Local>(e)) return world.get<WorldPos>(e);
         const Local& l = world.get<Local>(e);
         const Entity parent = world.target_of(e, World::kChildOf);
         if (parent.is_null()) return WorldPos{l.x, l.y};
@@ -105,9 +112,58 @@ struct Forest {
         }
         for (int i = 0; i < 4 && !live.empty(); ++i) world.set(rng.pick(live), Local{float(rng.below(50)), 2.0f});
     }
+
+    // Anchors: parents outside the system's rows (a world position, no local one), in a table
+    // they share with fillers; `per_anchor` nodes hang under each.
+    std::vector<Entity> anchors, fillers;
+    void anchor(test::Rng& rng, std::uint32_t count, std::uint32_t per_anchor) {
+        for (std::uint32_t a = 0; a < count; ++a) {
+            fillers.push_back(world.spawn(WorldPos{0, 0}));
+            anchors.push_back(world.spawn(WorldPos{float(a * 100), -float(a)}));
+            for (std::uint32_t k = 0; k < per_anchor; ++k) {
+                const Entity child = rng.pick(nodes);
+                if (world.is_alive(child) && depth(child) == 0) world.add_pair(child, World::kChildOf, anchors.back());
+            }
+        }
+    }
+    // Between frames, structural changes that change no pair: nodes gain or lose a tag (they move
+    // between the system's two tables), fillers come and go beside the anchors, anchors move
+    // between two tables (their rows move under their children), and entities of a third table
+    // appear. What the cascade found (the
+    // depth order, the parents' addresses) must follow; no pair changes to make it recompute.
+    // `rows`: the system's own rows move too (else only the anchors' and other tables change).
+    void quiet_churn(test::Rng& rng, bool rows) {
+        const std::vector<Entity> live = alive();
+        for (int i = 0; rows && i < 5 && !live.empty(); ++i) {
+            const Entity e = rng.pick(live);
+            if (world.has<Marked>(e)) {
+                world.remove<Marked>(e);
+            } else {
+                world.add<Marked>(e);
+            }
+        }
+        for (int i = 0; i < 2 && fillers.size() > 1; ++i) {
+            const std::size_t at = rng.below(static_cast<std::uint32_t>(fillers.size()));
+            world.despawn(fillers[at]);
+            fillers.erase(fillers.begin() + static_cast<std::ptrdiff_t>(at));
+        }
+        fillers.push_back(world.spawn(WorldPos{7, 7}));
+        if (!anchors.empty()) {  // an anchor moves to the other anchors' table and back
+            const Entity a = anchors[rng.below(static_cast<std::uint32_t>(anchors.size()))];
+            if (world.has<Marked>(a)) {
+                world.remove<Marked>(a);
+            } else {
+                world.add<Marked>(a);
+            }
+        }
+        if (rng.chance(50)) {
+            world.spawn(Local{1, 1});  // no world position: not a row of the system
+        }
+    }
 };
 
-SystemDesc propagate(const Forest& forest) {
+// `in_place`: the kernel reads the parents through ParentView::column (no copy) instead of read().
+SystemDesc propagate(const Forest& forest, bool in_place = false) {
     SystemDesc system;
     system.name = "Propagate";
     system.reads = {forest.local};
@@ -115,11 +171,16 @@ SystemDesc propagate(const Forest& forest) {
     system.cascade = World::kChildOf;
     system.parent_reads = {forest.pos};
     const ComponentId local = forest.local, pos = forest.pos;
-    system.kernel = [local, pos](KernelContext& ctx) {
+    system.kernel = [local, pos, in_place](KernelContext& ctx) {
         const Local* l = ctx.chunk.read<Local>(local);
         WorldPos* w = ctx.chunk.write<WorldPos>(pos);
         const std::uint32_t n = ctx.chunk.size();
         if (const ParentView* parent = ctx.chunk.parent()) {
+            if (in_place) {
+                const ParentColumn<WorldPos> up = parent->column<WorldPos>(pos);
+                for (std::uint32_t i = 0; i < n; ++i) w[i] = WorldPos{up[i].x + l[i].x, up[i].y + l[i].y};
+                return;
+            }
             const WorldPos* up = parent->read<WorldPos>(pos);
             for (std::uint32_t i = 0; i < n; ++i) w[i] = WorldPos{up[i].x + l[i].x, up[i].y + l[i].y};
         } else {
@@ -224,6 +285,65 @@ TEST_CASE("a cascade system propagates parent before child in one frame, as a re
         INFO("seed " << seed);
         run(0, seed, false, true);
     }
+}
+
+TEST_CASE("structural changes that change no pair keep the cascade right: rows moved between its tables, parents' rows moved",
+          "[schedule][cascade][threads]") {
+    // Every other frame changes only rows, never a pair: the cascade keeps its depths and
+    // re-finds only what moved. The kernel reads parents in place (column) on odd seeds and as a
+    // copy (read) on even ones; the model is checked after every frame, serial and on 2 workers.
+    for (std::uint64_t seed : {31ull, 32ull}) {
+        for (std::uint32_t workers : {0u, 2u}) {
+            INFO("seed " << seed << ", workers " << workers);
+            Forest forest;
+            test::Rng rng(seed);
+            forest.build(rng, 500);
+            forest.anchor(rng, 6, 10);
+            Scheduler scheduler(forest.world, SchedulerOptions{.workers = workers, .batch_rows = 16});
+            scheduler.add_system(propagate(forest, seed % 2 == 1));
+            for (int frame = 0; frame < 40; ++frame) {
+                scheduler.update(0.016f);
+                check_model(forest);
+                if (frame % 2 == 0) {
+                    forest.quiet_churn(rng, frame % 4 == 0);
+                } else if (frame % 6 == 5) {
+                    forest.churn(rng);
+                }
+            }
+            CHECK(forest.diagnostics == 0);
+        }
+    }
+}
+
+TEST_CASE("a parent view reads the same values in place and as a copy, and nothing for a component it was not given",
+          "[schedule][cascade]") {
+    Forest forest;
+    test::Rng rng(8);
+    forest.build(rng, 200);
+    Scheduler scheduler(forest.world, SchedulerOptions{.workers = 0, .batch_rows = 16});
+    SystemDesc system = propagate(forest);
+    const Kernel inner = system.kernel;
+    const ComponentId pos = forest.pos, local = forest.local;
+    std::vector<std::string> problems;
+    std::uint32_t compared = 0;
+    system.kernel = [&](KernelContext& ctx) {
+        if (const ParentView* parent = ctx.chunk.parent()) {
+            const ParentColumn<WorldPos> in_place = parent->column<WorldPos>(pos);
+            const WorldPos* copy = parent->read<WorldPos>(pos);
+            if (!in_place || copy == nullptr) problems.push_back("a parent read is missing");
+            for (std::uint32_t i = 0; in_place && copy != nullptr && i < ctx.chunk.size(); ++i, ++compared) {
+                if (in_place[i].x != copy[i].x || in_place[i].y != copy[i].y) problems.push_back("the copy differs");
+            }
+            if (parent->column<Local>(local) || parent->read<Local>(local) != nullptr) problems.push_back("an undeclared parent read");
+        }
+        inner(ctx);
+    };
+    scheduler.add_system(system);
+    scheduler.update(0.016f);
+    scheduler.update(0.016f);
+    CHECK(problems.empty());
+    CHECK(compared > 100);
+    check_model(forest);
 }
 
 TEST_CASE("a cascade system's chunks hold one depth level each, with a parent view above level 0", "[schedule][cascade]") {

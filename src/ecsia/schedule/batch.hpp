@@ -11,6 +11,7 @@
 
 #include "ecsia/command/command_buffer.hpp"
 #include "ecsia/entity/entity_reservation.hpp"
+#include "ecsia/query/parent_view.hpp"
 #include "ecsia/schedule/batching.hpp"
 #include "ecsia/storage/write_log.hpp"
 #include "ecsia/threads/worker_pool.hpp"
@@ -41,11 +42,11 @@ struct Batch {
     std::int64_t begin_ns = 0;
     std::int64_t end_ns = 0;
     // A cascade system's batch: its rows' depth level (they run after every batch of the levels
-    // above) and, above level 0, room for its rows' parent values (one buffer per parent read,
-    // sized before the wave, filled by the thread that runs it).
+    // above) and, above level 0, its parent reads for the ParentView, each with room for its rows'
+    // values as one array (sized before the wave; filled by the thread that runs it, if asked).
     std::uint32_t depth = 0;
-    std::vector<std::vector<std::byte>> parent_values;
-    std::vector<const std::byte*> parent_data;  // parent_values[k].data(), for the ParentView
+    std::vector<ParentView::Read> parent_reads;
+    std::vector<std::vector<std::byte>> parent_copies;
 
     // Makes it batch `id` of a new wave over `bounds`, with empty outputs (its buffers keep their
     // capacity: batches are reused across waves and frames). The reservation is set afterwards.

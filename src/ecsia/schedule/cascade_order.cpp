@@ -1,7 +1,6 @@
 #include "ecsia/schedule/cascade_order.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "ecsia/base/error.hpp"
@@ -9,15 +8,6 @@
 #include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
-
-namespace {
-
-template <std::size_t Size>
-void copy_elements(const std::byte* const* from, std::uint32_t rows, std::byte* out) noexcept {
-    for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + std::size_t(i) * Size, from[i], Size);
-}
-
-}  // namespace
 
 CascadeOrder::CascadeOrder(RelationId relation, std::string name, std::vector<ComponentId> parent_reads)
     : relation_(relation), name_(std::move(name)), parent_reads_(std::move(parent_reads)) {}
@@ -28,11 +18,19 @@ std::uint32_t CascadeOrder::level_begin(TableIndex table, std::uint32_t depth) c
     return begins[std::min<std::size_t>(depth, begins.size() - 1)];
 }
 
-bool CascadeOrder::current(const World& world) const noexcept {
-    if (!refreshed_) return false;
+bool CascadeOrder::current(const World& world, const std::vector<TableIndex>& tables) const noexcept {
+    if (!refreshed_ || tables != matched_) return false;
     const RelationStore::Relation* r = world.relations().find(relation_);
-    if (r == nullptr || r->version != relation_version_) return false;
-    return world.storage_generation() == storage_generation_ && world.structure_version() == structure_version_;
+    if (r == nullptr || r->version != relation_version_ || world.storage_generation() != storage_generation_) return false;
+    if (world.structure_version() == structure_version_) return true;
+    // Rows changed somewhere: what this order found holds if none changed in a table it read (the
+    // matched tables, whose rows it ordered, and the tables its parents were in). Same pairs,
+    // same rows there, same column memory: the same depths, order and parent addresses.
+    const TableGraph& graph = world.tables();
+    for (TableIndex t = 0; t < read_tables_.size(); ++t) {
+        if (read_tables_[t] && graph.table(t).row_version() != row_versions_[t]) return false;
+    }
+    return true;
 }
 
 std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationStore::Relation& r,
@@ -67,7 +65,10 @@ std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationS
 }
 
 void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) {
-    if (current(world) && tables == matched_) return;
+    if (current(world, tables)) {
+        structure_version_ = world.structure_version();  // the compare of the tables is done once per change
+        return;
+    }
     refreshed_ = false;  // until this recompute completes (a cycle throws part way)
     const ComponentRegistry& registry = world.components();
     if (sizes_.size() != parent_reads_.size()) {
@@ -89,9 +90,16 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     const RelationStore::Relation& r = *store.find(relation_);
     const HandleLayout& layout = world.entities().layout();
     const std::size_t limit = std::size_t(slots) + 1;
-    if (++epoch_ == 0) {  // the stamps wrapped: forget them all
-        std::fill(stamp_.begin(), stamp_.end(), 0);
-        epoch_ = 1;
+    // Depths depend on the pairs alone: while the relation's pairs stay the same (rows spawned,
+    // despawned or moved elsewhere), every depth memoised so far holds and only new entities are
+    // walked. A slot whose entity was replaced keeps a valid memo too: an entity despawned with a
+    // pair, or a new one given one, changed the pairs; without, both are roots.
+    if (epoch_ == 0 || r.version != depths_version_) {
+        if (++epoch_ == 0) {  // the stamps wrapped: forget them all
+            std::fill(stamp_.begin(), stamp_.end(), 0);
+            epoch_ = 1;
+        }
+        depths_version_ = r.version;
     }
     tables_.resize(graph.table_count());
     for (TableOrder& order : tables_) order.level_begin.clear();
@@ -133,6 +141,8 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
 
     // 2. Parent locations, after every table is in order (a parent may be in any table).
     base_.resize(graph.table_count());
+    read_tables_.assign(graph.table_count(), false);
+    for (TableIndex t : tables) read_tables_[t] = true;
     for (std::size_t k = 0; k < parent_reads_.size(); ++k) {
         // Each table's column of this parent read, looked up once (zeros_ with stride 0: lacking it).
         for (TableIndex t = 0; t < graph.table_count(); ++t) {
@@ -151,6 +161,7 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
             for (std::uint32_t row = first_child; row < table.size(); ++row) {
                 const Entity target = parent_[layout.index(table.entities()[row])];
                 const EntityLocation at = detail::WorldAccess::location(world, target);
+                read_tables_[at.table] = true;
                 const std::byte* base = base_[at.table];
                 parent[row] = base != nullptr ? base + at.row * size : zeros_.data();
             }
@@ -162,23 +173,8 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     storage_generation_ = world.storage_generation();
     structure_version_ = world.structure_version();  // after this refresh's own row moves
     matched_ = tables;
-}
-
-void CascadeOrder::gather(TableIndex table, std::uint32_t begin, std::uint32_t end, std::size_t k,
-                          std::byte* out) const noexcept {
-    const std::byte* const* from = tables_[table].parent[k].data() + begin;
-    const std::uint32_t rows = end - begin;
-    // Fixed sizes make each copy a load and a store (the common 2D/3D/4D vectors).
-    switch (sizes_[k]) {
-        case 4: return copy_elements<4>(from, rows, out);
-        case 8: return copy_elements<8>(from, rows, out);
-        case 12: return copy_elements<12>(from, rows, out);
-        case 16: return copy_elements<16>(from, rows, out);
-        default: {
-            const std::size_t size = sizes_[k];
-            for (std::uint32_t i = 0; i < rows; ++i) std::memcpy(out + i * size, from[i], size);
-        }
-    }
+    row_versions_.resize(graph.table_count());
+    for (TableIndex t = 0; t < graph.table_count(); ++t) row_versions_[t] = graph.table(t).row_version();
 }
 
 }  // namespace ecsia

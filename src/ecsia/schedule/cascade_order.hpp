@@ -2,15 +2,17 @@
 // CascadeOrder: what a cascade system (SystemDesc::cascade) needs before its batches are cut:
 // every matched row's depth in the relation's forest, each matched table's rows grouped by depth
 // (where each level starts), and, for each row with a parent, where the parent's values of the
-// system's parent_reads are. Batching cuts each level on its own; a batch gathers its rows'
-// parent values (gather()) when it starts, after the levels above it finished.
+// system's parent_reads are. Batching cuts each level on its own; a batch's ParentView reads its
+// rows' parents through parents() once the levels above it finished.
 //
-// Kept, not rebuilt each frame: refresh() recomputes only when the relation's pairs, any
-// table's rows (World::structure_version()) or any column's memory changed since the last
-// refresh (three compares). A recompute is O(matched rows): depths memoised per entity slot, a
+// Kept, not rebuilt each frame: refresh() recomputes only when the relation's pairs, any column's
+// memory, or the rows of a table it read (the matched tables and those holding parents) changed
+// since the last refresh (three compares while no table's rows changed; a compare per table when
+// rows changed elsewhere). A recompute is O(matched rows): depths memoised per entity slot (kept
+// across recomputes while the pairs stay the same, so new rows walk only their own chains), a
 // counting sort per table whose rows are out of depth order, then the parent locations.
-// Thread rule: refresh() on the coordinator in the serial phase; gather() on the thread that
-// runs the batch, reading columns the plan gives no one else to write while it runs.
+// Thread rule: refresh() on the coordinator in the serial phase; the addresses parents() gives are
+// read by the threads that run the batches, in columns the plan gives no one else to write then.
 
 #include <cstdint>
 #include <span>
@@ -43,9 +45,9 @@ public:
 
     std::span<const ComponentId> parent_reads() const noexcept { return parent_reads_; }
     std::uint32_t element_size(std::size_t k) const noexcept { return sizes_[k]; }
-    // Copies parent_reads()[k] of the parents of rows [begin, end) of `table` (all of one level
-    // above 0) into `out`, element_size(k) bytes per row.
-    void gather(TableIndex table, std::uint32_t begin, std::uint32_t end, std::size_t k, std::byte* out) const noexcept;
+    // By row of `table` (a matched table with rows): where the row's parent's element of
+    // parent_reads()[k] is (null at depth 0), until the next refresh.
+    const std::byte* const* parents(TableIndex table, std::size_t k) const noexcept { return tables_[table].parent[k].data(); }
 
 private:
     struct TableOrder {
@@ -54,7 +56,7 @@ private:
         // lacks it); null at depth 0.
         std::vector<std::vector<const std::byte*>> parent;
     };
-    bool current(const World& world) const noexcept;
+    bool current(const World& world, const std::vector<TableIndex>& tables) const noexcept;
     std::uint32_t depth_of(const RelationStore& store, const RelationStore::Relation& r, const HandleLayout& layout,
                            std::size_t limit, Entity entity);
 
@@ -73,12 +75,16 @@ private:
     std::uint64_t storage_generation_ = 0;
     std::uint64_t structure_version_ = 0;
     std::vector<TableIndex> matched_;
+    std::vector<bool> read_tables_;             // by TableIndex: matched, or holding a parent
+    std::vector<std::uint64_t> row_versions_;   // by TableIndex: Table::row_version() then
 
-    // Depth memo by entity slot, valid where stamp_ == epoch_ (no clearing between refreshes).
+    // Depth memo by entity slot, valid where stamp_ == epoch_ (no clearing between refreshes);
+    // the epoch moves when the relation's pairs changed (depths_version_: the pairs it is for).
     std::vector<std::uint32_t> depth_;
     std::vector<Entity> parent_;  // the slot's target (null for a root), read by the location pass
     std::vector<std::uint32_t> stamp_;
     std::uint32_t epoch_ = 0;
+    std::uint64_t depths_version_ = 0;
     std::vector<Entity> path_;
     std::vector<std::uint32_t> row_depths_;
     std::vector<std::uint32_t> order_;

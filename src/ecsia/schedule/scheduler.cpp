@@ -105,10 +105,10 @@ public:
     std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
     WriteLog main_log_;                 // their writes (reused)
-    // A main-thread cascade system's level: its chunks' parents' values, by chunk then parent
-    // read, and the views over them (reused).
-    std::vector<std::vector<std::byte>> main_parent_values_;
-    std::vector<const std::byte*> main_parent_data_;
+    // A main-thread cascade system's level: its chunks' parent reads and room for their copies,
+    // by chunk then parent read, and the views over them (reused).
+    std::vector<std::vector<std::byte>> main_parent_copies_;
+    std::vector<ParentView::Read> main_parent_reads_;
     std::vector<ParentView> main_parents_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
@@ -145,6 +145,10 @@ private:
     void close_windows(std::uint32_t s);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
+    // Parent read `k` of cascade system `s` for rows [begin, end) of `table`, with `copy` sized
+    // as its room for read()'s array.
+    ParentView::Read parent_read(std::uint32_t s, std::size_t k, TableIndex table, std::uint32_t begin, std::uint32_t end,
+                                 std::vector<std::byte>& copy) const;
     bool start_steps();
     FrameStatus run_waves();
     void capture_extracts() noexcept;
@@ -568,18 +572,16 @@ void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
                                     });
         // Sized before any view is made: the views hold spans into these vectors.
         const std::size_t views = depth > 0 ? main_chunks_.size() : 0;
-        main_parent_values_.resize(views * reads);
-        main_parent_data_.resize(views * reads);
+        main_parent_copies_.resize(views * reads);
+        main_parent_reads_.resize(views * reads);
         main_parents_.resize(views);
         for (std::size_t c = 0; c < views; ++c) {
             const Chunk& chunk = main_chunks_[c];
             for (std::size_t k = 0; k < reads; ++k) {
-                std::vector<std::byte>& values = main_parent_values_[c * reads + k];
-                values.resize(std::size_t(chunk.size()) * cascade.element_size(k));
-                cascade.gather(chunk.table().index(), chunk.row_begin(), chunk.row_end(), k, values.data());
-                main_parent_data_[c * reads + k] = values.data();
+                main_parent_reads_[c * reads + k] =
+                    parent_read(s, k, chunk.table().index(), chunk.row_begin(), chunk.row_end(), main_parent_copies_[c * reads + k]);
             }
-            main_parents_[c] = ParentView(cascade.parent_reads(), std::span(main_parent_data_).subspan(c * reads, reads));
+            main_parents_[c] = ParentView(std::span(main_parent_reads_).subspan(c * reads, reads), chunk.size());
             main_chunks_[c].set_cascade(depth, &main_parents_[c]);
         }
         system.main_thread_chunks(*world_, dt_, main_chunks_);
@@ -697,14 +699,11 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
             batch.reset(bounds_[b], static_cast<std::uint32_t>(b));
             batch.depth = depths[b];
             batches_.push_back(&batch);
-            // Sized here, on the coordinator, so that a worker's gather allocates nothing.
-            batch.parent_values.resize(batch.depth > 0 ? parent_reads : 0);
-            batch.parent_data.resize(batch.parent_values.size());
-            if (!batch.parent_values.empty()) {
-                for (std::size_t k = 0; k < parent_reads; ++k) {
-                    batch.parent_values[k].resize(std::size_t(batch.row_end - batch.row_begin) * cascades_[s]->element_size(k));
-                    batch.parent_data[k] = batch.parent_values[k].data();
-                }
+            // Set here, on the coordinator, so that a worker's copy of parent values allocates nothing.
+            batch.parent_reads.resize(batch.depth > 0 ? parent_reads : 0);
+            batch.parent_copies.resize(batch.parent_reads.size());
+            for (std::size_t k = 0; k < batch.parent_reads.size(); ++k) {
+                batch.parent_reads[k] = parent_read(s, k, batch.table, batch.row_begin, batch.row_end, batch.parent_copies[k]);
             }
             if (spawns == 0) continue;
             try {
@@ -747,6 +746,13 @@ void Scheduler::Impl::append_cascade_batches(std::uint32_t s, std::vector<std::u
         append_batches(s, level_runs_, options_.batch_rows, bounds_);
         depths.resize(bounds_.size(), depth);
     }
+}
+
+ParentView::Read Scheduler::Impl::parent_read(std::uint32_t s, std::size_t k, TableIndex table, std::uint32_t begin,
+                                              std::uint32_t end, std::vector<std::byte>& copy) const {
+    const CascadeOrder& cascade = *cascades_[s];
+    copy.resize(std::size_t(end - begin) * cascade.element_size(k));
+    return ParentView::Read{cascade.parent_reads()[k], cascade.element_size(k), cascade.parents(table, k) + begin, copy.data(), false};
 }
 
 void Scheduler::Impl::capture_extracts() noexcept {
@@ -827,12 +833,8 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     ParentView parent;
     if (batch.depth > 0) {
         // The levels above finished before this batch started (a step's fence), so the parents'
-        // values read here are this frame's.
-        const CascadeOrder& cascade = *cascades_[batch.system];
-        for (std::size_t k = 0; k < batch.parent_data.size(); ++k) {
-            cascade.gather(batch.table, batch.row_begin, batch.row_end, k, batch.parent_values[k].data());
-        }
-        parent = ParentView(cascade.parent_reads(), batch.parent_data);
+        // values the kernel reads are this frame's.
+        parent = ParentView(batch.parent_reads, batch.row_end - batch.row_begin);
         chunk.set_cascade(batch.depth, &parent);
     }
     systems_[batch.system].kernel(context);

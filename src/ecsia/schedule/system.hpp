@@ -168,7 +168,8 @@ struct SystemDesc {
     // change). kNoComponent: no cascade. A main_thread system (no query) cannot take one.
     RelationId cascade = kNoComponent;
     // With cascade: components (with fields) whose parent's values the system reads through
-    // chunk.parent()->read<T>(id), as earlier levels of this frame left them. Planned like reads;
+    // chunk.parent()->column<T>(id) (in place) or ->read<T>(id) (a copy), as earlier levels of
+    // this frame left them (query/parent_view.hpp). Planned like reads;
     // reading a component of the parents that the system itself writes is what levels make safe.
     std::vector<ComponentId> parent_reads;
     // Components (with fields) whose value for ANY live entity the kernel reads through

@@ -66,7 +66,11 @@ public:
     static std::uint64_t* storage_generation(TableGraph& g) noexcept { return &g.storage_generation_; }
     static void replace_layout(TableGraph& g) noexcept { ++g.layout_epoch_; }
     static const ComponentRegistry& registry(const TableGraph& g) noexcept { return g.registry_; }
-    static std::vector<Entity>& entities(Table& t) noexcept { return t.entities_; }
+    // The table's rows, to replace them (which counts as a change of its rows: Table::row_version).
+    static std::vector<Entity>& entities(Table& t) noexcept {
+        ++t.row_version_;
+        return t.entities_;
+    }
     // How many leading rows are known to count up from the first (Table::counted_rows_): mutable,
     // so a snapshot of a const world records it.
     static std::uint32_t& counted_rows(const Table& t) noexcept { return t.counted_rows_; }

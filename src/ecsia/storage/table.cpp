@@ -36,6 +36,7 @@ void Table::reserve(std::uint32_t rows) {
 std::uint32_t Table::push_entity(Entity entity) {
     if (size() + 1 > capacity_) reserve(size() + 1);
     entities_.push_back(entity);
+    ++row_version_;
     return size() - 1;
 }
 
@@ -67,6 +68,7 @@ void Table::permute_rows(const std::vector<std::uint32_t>& order) {
     for (Column& column : columns_) column.permute_rows(order, scratch);
     for (std::size_t row = 0; row < order.size(); ++row) entities_[row] = old[order[row]];
     counted_rows_ = 0;
+    ++row_version_;
 }
 
 Entity Table::swap_remove(std::uint32_t row) noexcept {
@@ -74,6 +76,7 @@ Entity Table::swap_remove(std::uint32_t row) noexcept {
     for (Column& column : columns_) column.move_last_into(row, last);
     entities_[row] = entities_[last];
     entities_.pop_back();
+    ++row_version_;
     if (row < counted_rows_) counted_rows_ = row;
     return row == last ? kNullEntity : entities_[row];
 }

@@ -23,6 +23,9 @@ public:
     const std::vector<ComponentId>& signature() const noexcept { return signature_; }
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(entities_.size()); }
     const Entity* entities() const noexcept { return entities_.data(); }
+    // Rises whenever a row is added, removed or reordered: what was found at a row (a cascade's
+    // parent addresses) still is while it stays the same and no column reallocated.
+    std::uint64_t row_version() const noexcept { return row_version_; }
 
     bool has(ComponentId id) const noexcept { return column_slot(id) >= 0; }
     // nullptr when the table does not store `id`.
@@ -78,6 +81,7 @@ private:
     // snapshot storing the rows as runs (handle_runs.hpp) scans only the rows past them.
     // swap_remove() shortens it to the row it changes; appended rows leave it as it is.
     mutable std::uint32_t counted_rows_ = 0;
+    std::uint64_t row_version_ = 0;
     std::uint32_t capacity_ = 0;
     std::uint64_t* storage_generation_;
     std::vector<TableIndex> add_edges_;     // by component id; kNoTable: not known yet
