@@ -65,6 +65,8 @@ const EXPECTED_FILES = [
   'query.js',
   'scheduler.d.ts',
   'scheduler.js',
+  'vite.d.ts',
+  'vite.js',
   'world.d.ts',
   'world.js',
 ];
@@ -182,7 +184,8 @@ test.describe('the package', () => {
     expect(entry.types).toBe('./ecsia.d.ts');
     expect(installed.types).toBe(entry.types);
     // Only the entries, dist/ and the manifest are importable: web/internal/ stays internal.
-    expect(Object.keys(installed.exports).sort()).toEqual(['.', './devtools', './dist/*', './netcode', './package.json']);
+    expect(Object.keys(installed.exports).sort()).toEqual(['.', './devtools', './dist/*', './netcode', './package.json', './vite']);
+    expect(installed.exports['./vite']).toEqual({ types: './vite.d.ts', default: './vite.js' });
     expect(installed.exports['./netcode']).toEqual({ types: './netcode.d.ts', default: './netcode.js' });
     expect(installed.exports['./devtools']).toEqual({ types: './devtools.d.ts', default: './devtools.js' });
     // The one version: npm/package.json's, with its CHANGELOG section.
@@ -395,8 +398,12 @@ test.describe('the npm README', () => {
     }
     const kernels = readFileSync(path.join(apps, 'plain/kernels.js'), 'utf8');
     expect(readme.includes(block('js', kernels)), 'npm/README.md shows the kernel module the apps run').toBe(true);
-    for (const copy of ['vite/src/kernels.js', 'webpack/src/kernels.js', 'esbuild/src/kernels.js']) {
-      expect(readFileSync(path.join(apps, copy), 'utf8'), `e2e/apps/${copy} is plain/kernels.js`).toBe(kernels);
+    const edges = readFileSync(path.join(apps, 'plain/edges.js'), 'utf8');
+    expect(kernels, 'the kernel module imports another module').toContain("import { outside } from './edges.js';");
+    expect(readme.includes(block('js', edges)), 'npm/README.md shows the module the kernel module imports').toBe(true);
+    for (const app of ['vite', 'webpack', 'esbuild']) {
+      expect(readFileSync(path.join(apps, app, 'src/kernels.js'), 'utf8'), `e2e/apps/${app}/src/kernels.js is plain/kernels.js`).toBe(kernels);
+      expect(readFileSync(path.join(apps, app, 'src/edges.js'), 'utf8'), `e2e/apps/${app}/src/edges.js is plain/edges.js`).toBe(edges);
     }
     expect(readme.includes(block('js', readFileSync(path.join(apps, 'vite/src/own_module.js'), 'utf8'))),
       'npm/README.md shows the own-module code the Vite app runs (e2e/apps/vite/src/own_module.js)').toBe(true);

@@ -12,6 +12,8 @@ import type { DesyncEvent, SessionStats } from '../../web/netcode.js';
 // The devtools module ('ecsia-wasm/devtools').
 import { attachDevtools } from '../../web/devtools.js';
 import type { Devtools } from '../../web/devtools.js';
+import { ecsiaKernels } from '../../web/vite.js';
+import type { EcsiaKernelsPlugin } from '../../web/vite.js';
 
 // A kernel as a kernel module exports it (loadEcsia({ kernels })).
 export const integrate: Kernel = (chunk: KernelChunk, dt: number, commands: KernelCommands) => {
@@ -292,3 +294,10 @@ export async function playNetcode(world: World, scheduler: Scheduler, ships: Ent
   // @ts-expect-error: playerEntities is required
   new RollbackSession({ world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', transport: near });
 }
+
+// The Vite plugin: an object for a Vite config's plugins.
+export const vitePlugins: { name: string }[] = [ecsiaKernels()];
+const plugin: EcsiaKernelsPlugin = ecsiaKernels();
+console.log(plugin.name === 'ecsia-kernels', plugin.enforce);
+// @ts-expect-error: the plugin takes no options
+ecsiaKernels({ include: 'kernels.js' });

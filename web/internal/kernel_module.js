@@ -29,8 +29,9 @@ function shortUrl(url) {
 function inlinedHint(url) {
   if (!url.startsWith('data:')) return '';
   return '. The kernel module reached the page as a data: URL (a bundler inlined it), where its imports of other ' +
-    'modules cannot be resolved: serve it and the modules it imports as files (with Vite: from public/), as the ' +
-    '"JS kernels on the workers" section of the ecsia-wasm README says';
+    'modules cannot be resolved: let the bundler emit it as a module of its own (with Vite: the ecsiaKernels() ' +
+    'plugin of ecsia-wasm/vite and an import of \'./kernels.js?ecsia-kernels\'), as the "JS kernels on the ' +
+    'workers" section of the ecsia-wasm README says';
 }
 
 export async function importKernelModule(kernels) {

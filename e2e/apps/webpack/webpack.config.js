@@ -1,12 +1,14 @@
-// The webpack settings ecsia-wasm needs (the README's webpack recipe is this file): none beyond
-// an ordinary production build. webpack 5 emits the .wasm files and the pthread worker from the
-// glue's `new URL(..., import.meta.url)`, and loads them relative to the bundle (publicPath 'auto').
+// The webpack settings ecsia-wasm needs (the README's webpack recipe is this file): an ordinary
+// production build, and the kernel module built as an ES module of its own. webpack 5 emits the
+// .wasm files and the pthread worker from the glue's `new URL(..., import.meta.url)`, and loads
+// them relative to the bundle (publicPath 'auto').
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export default {
+const app = {
+  name: 'app',
   mode: 'production',
   entry: './src/index.js',
   output: { path: path.join(here, 'dist'), filename: 'main.js', clean: true },
@@ -21,3 +23,17 @@ export default {
   // The .wasm files are large by webpack's measure; they load once, in the background.
   performance: { hints: false },
 };
+
+// The kernel module, bundled with what it imports as an ES module of its own beside main.js
+// (dist/kernels.js; the workers import it by URL, and its exports are the kernels). After the app,
+// whose build first empties dist/.
+const kernels = {
+  name: 'kernels',
+  dependencies: ['app'],
+  mode: 'production',
+  entry: './src/kernels.js',
+  experiments: { outputModule: true },
+  output: { path: path.join(here, 'dist'), filename: 'kernels.js', library: { type: 'module' } },
+};
+
+export default [app, kernels];

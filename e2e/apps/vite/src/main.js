@@ -2,9 +2,10 @@
 import { loadEcsia } from 'ecsia-wasm';
 import { runBoids } from './own_module.js';
 import { runScenario } from './scenario.js';
+// The app's kernel module (loadEcsia's kernels option): its JS kernels move the entities. The
+// ?ecsia-kernels import (vite.config.js's plugin) gives its URL, bundled with what it imports.
+import kernels from './kernels.js?ecsia-kernels';
 
-// The app's kernel module (loadEcsia's kernels option): its JS kernels move the entities.
-const kernels = new URL('./kernels.js', import.meta.url);
 // ?module: run the boids module of public/boids/ instead (loadEcsia's module option).
 const ownModule = new URLSearchParams(location.search).has('module');
 const out = document.getElementById('result');

@@ -2,8 +2,9 @@
 import { loadEcsia } from 'ecsia-wasm';
 import { runScenario } from './scenario.js';
 
-// The app's kernel module (loadEcsia's kernels option): its JS kernels move the entities.
-const kernels = new URL('./kernels.js', import.meta.url);
+// The app's kernel module (loadEcsia's kernels option): its JS kernels move the entities. The
+// config's second build writes it beside main.js, where webpack's public path points.
+const kernels = new URL('kernels.js', __webpack_public_path__);
 const out = document.getElementById('result');
 runScenario(loadEcsia, { kernels }).then(
   (result) => {
