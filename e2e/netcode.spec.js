@@ -11,8 +11,9 @@ import { freePort } from '../scripts/lib/free_port.mjs';
 // Opens `server`'s peer page (web/test/netcode_peer.html: the engine, the game, the netcode
 // module, nothing started) and waits until it is ready.
 async function openPeer(page, server) {
-  const log = { errors: [] };
+  const log = { errors: [], console: [] };
   page.on('pageerror', (error) => log.errors.push(String(error)));
+  page.on('console', (message) => log.console.push(message.text()));
   await page.goto(`${server}/web/test/netcode_peer.html`);
   await page.waitForFunction(() => window.peer?.ready === true, null, { timeout: 30_000 });
   return log;
@@ -229,7 +230,10 @@ async function playThroughRelay(page, { url, player, frames }) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     clearInterval(ticker);
-    const out = { variant: ecsia.variant, stats: session.stats, desyncs, hash: g.world.stateHash(), longestGap };
+    // The G2 test's criterion (e2e/g2_stress.spec.js): update() reports every wait of the page's
+    // thread on a lock or condition (the threaded module counts each futex wait) as a diagnostic.
+    const pageWaits = window.peer.diagnostics.filter((m) => m.includes("the page's thread waited"));
+    const out = { variant: ecsia.variant, stats: session.stats, desyncs, hash: g.world.stateHash(), longestGap, pageWaits };
     session.close();
     g.scheduler.dispose();
     g.world.dispose();
@@ -255,11 +259,16 @@ test('two pages, one threaded and one single-threaded, play 600 frames through s
       expect(side.desyncs).toEqual([]);
       expect(side.stats.hashesCompared).toBe(20);
       expect(side.stats.rollbacks).toBeGreaterThan(0);
-      // The page's thread was never held: a 4 ms timer kept ticking, rollbacks included (G2).
+      // The page's thread was never held (G2), rollbacks included: by the G2 test's criterion, it
+      // never waited on a lock or condition; and a 4 ms timer kept ticking.
+      expect(side.pageWaits).toEqual([]);
       expect(side.longestGap).toBeLessThan(100);
     }
     expect(a.hash).toBe(b.hash);
-    for (const log of logs) expectNoPageErrors(log);
+    for (const log of logs) {
+      expectNoPageErrors(log);
+      expect(log.console.filter((m) => m.includes('Blocking on the main thread'))).toEqual([]);
+    }
   } finally {
     await context.close();
     relay.kill();
