@@ -262,3 +262,30 @@ TEST_CASE("a 100,000-node forest stays in the tables its components make; re-par
     CHECK(world.relations().pair_count() == 99000);
     CHECK(refused < 10000);
 }
+
+TEST_CASE("a relation lists the subjects whose pairs changed, by version, and drops the list when it grows past its pairs",
+          "[relation]") {
+    World world;
+    const RelationStore::Relation& childof = *world.relations().find(World::kChildOf);
+    const Entity root = world.spawn(), a = world.spawn(), b = world.spawn();
+    const std::uint64_t start = childof.version;
+    world.add_pair(a, World::kChildOf, root);
+    world.add_pair(b, World::kChildOf, a);
+    world.add_pair(b, World::kChildOf, root);  // exclusive: a removal, then an addition
+    world.remove_pair(a, World::kChildOf, root);
+    std::vector<std::pair<std::uint64_t, Entity>> changes;
+    for (const RelationStore::Relation::Change& c : childof.changes) changes.emplace_back(c.version - start, c.subject);
+    CHECK(changes == std::vector<std::pair<std::uint64_t, Entity>>{{1, a}, {2, b}, {3, b}, {4, b}, {5, a}});
+    CHECK(childof.changes_floor <= start);
+
+    // More changes than max(1024, a quarter of the pairs) since the floor: the list starts over.
+    for (int i = 0; i < 600; ++i) {
+        world.add_pair(a, World::kChildOf, root);
+        world.remove_pair(a, World::kChildOf, root);
+    }
+    CHECK(childof.changes.size() < 1024);
+    CHECK(childof.changes_floor > start);
+    CHECK(childof.changes.back().version == childof.version);
+    for (std::size_t i = 1; i < childof.changes.size(); ++i) CHECK(childof.changes[i].version == childof.changes[i - 1].version + 1);
+    CHECK(childof.changes.front().version == childof.changes_floor + 1);
+}

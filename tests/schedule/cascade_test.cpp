@@ -315,6 +315,33 @@ TEST_CASE("structural changes that change no pair keep the cascade right: rows m
     }
 }
 
+TEST_CASE("a cascade catches up with a few changed pairs, and with more than the relation keeps a list of", "[schedule][cascade]") {
+    // A few re-parentings between frames forget only their subtrees' depths; a burst of 1,500
+    // changes outgrows the relation's change list (1,024 for this forest) and recomputes all.
+    Forest forest;
+    test::Rng rng(41);
+    forest.build(rng, 600);
+    Scheduler scheduler(forest.world, SchedulerOptions{.workers = 0, .batch_rows = 16});
+    scheduler.add_system(propagate(forest, true));
+    for (int frame = 0; frame < 12; ++frame) {
+        scheduler.update(0.016f);
+        check_model(forest);
+        const int changes = frame % 4 == 3 ? 1500 : 3;
+        const std::vector<Entity> live = forest.alive();
+        for (int i = 0; i < changes; ++i) {
+            const Entity child = rng.pick(live), parent = rng.pick(live);
+            try {
+                if (rng.chance(30)) {
+                    forest.world.remove_pair(child, World::kChildOf, kAnyTarget);
+                } else if (forest.depth(parent) < 7) {
+                    forest.world.add_pair(child, World::kChildOf, parent);  // a cycle is refused: fine
+                }
+            } catch (const Error&) {
+            }
+        }
+    }
+}
+
 TEST_CASE("a parent view reads the same values in place and as a copy, and nothing for a component it was not given",
           "[schedule][cascade]") {
     Forest forest;

@@ -100,6 +100,21 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     ++r.pairs;
     ++r.version;
     ++pair_count_;
+    record_change(r, subject);
+}
+
+void RelationStore::record_change(Relation& r, Entity subject) noexcept {
+    // A cache further behind than this many changes recomputes in full anyway.
+    const std::size_t keep = std::max<std::size_t>(1024, r.pairs / 4);
+    if (r.changes.size() < keep) {
+        try {
+            r.changes.push_back(Relation::Change{r.version, subject});
+            return;
+        } catch (...) {  // out of heap: forgetting the changes only costs their caches a full recompute
+        }
+    }
+    r.changes.clear();
+    r.changes_floor = r.version;
 }
 
 void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more) {
@@ -129,6 +144,7 @@ bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
     --r.pairs;
     ++r.version;
     --pair_count_;
+    record_change(r, subject);
     return true;
 }
 
@@ -139,6 +155,8 @@ void RelationStore::clear_pairs() noexcept {
         r.pairs = 0;
         r.subjects = 0;
         ++r.version;
+        r.changes.clear();
+        r.changes_floor = r.version;
     }
     pair_count_ = 0;
 }

@@ -35,6 +35,16 @@ public:
         // Rises with every pair added or removed (not with pair data): a cache of who is whose
         // target (a cascade system's depths) is valid while it stays the same.
         std::uint64_t version = 0;
+        // The subjects whose pairs changed, in order, each with the version its change made: a
+        // cache at version v catches up by the entries past v, if v >= changes_floor (entries
+        // at or below the floor were dropped: they outnumbered a quarter of the pairs, or a
+        // restore replaced every pair).
+        struct Change {
+            std::uint64_t version;
+            Entity subject;
+        };
+        std::vector<Change> changes;
+        std::uint64_t changes_floor = 0;
     };
 
     explicit RelationStore(HandleLayout layout) : layout_(layout) {}
@@ -69,6 +79,8 @@ public:
 
 private:
     std::uint32_t index(Entity e) const noexcept { return layout_.index(e); }
+    // Appends the change that made r.version to r.changes, or drops them all (never throws).
+    static void record_change(Relation& r, Entity subject) noexcept;
     // Where `e` is or would go in `list` (sorted by index).
     std::size_t lower_bound(const std::vector<Entity>& list, Entity e) const noexcept;
 

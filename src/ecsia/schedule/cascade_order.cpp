@@ -64,6 +64,22 @@ std::uint32_t CascadeOrder::depth_of(const RelationStore& store, const RelationS
     return depth_[layout.index(entity)];
 }
 
+void CascadeOrder::forget_changed(const RelationStore& store, const RelationStore::Relation& r, const HandleLayout& layout) {
+    const auto first = std::upper_bound(r.changes.begin(), r.changes.end(), depths_version_,
+                                        [](std::uint64_t version, const RelationStore::Relation::Change& c) { return version < c.version; });
+    path_.clear();  // the nodes still to forget, with their subtrees
+    for (auto change = first; change != r.changes.end(); ++change) path_.push_back(change->subject);
+    while (!path_.empty()) {
+        const Entity at = path_.back();
+        path_.pop_back();
+        const std::uint32_t slot = layout.index(at);
+        // An unknown node has no known node below it: a depth is memoised only with its chain.
+        if (slot >= stamp_.size() || stamp_[slot] != epoch_) continue;
+        stamp_[slot] = 0;
+        for (Entity child : store.subjects(r, at)) path_.push_back(child);
+    }
+}
+
 void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) {
     if (current(world, tables)) {
         structure_version_ = world.structure_version();  // the compare of the tables is done once per change
@@ -94,7 +110,12 @@ void CascadeOrder::refresh(World& world, const std::vector<TableIndex>& tables) 
     // despawned or moved elsewhere), every depth memoised so far holds and only new entities are
     // walked. A slot whose entity was replaced keeps a valid memo too: an entity despawned with a
     // pair, or a new one given one, changed the pairs; without, both are roots.
-    if (epoch_ == 0 || r.version != depths_version_) {
+    // When they changed, the relation's change list says whose: those subjects' subtrees are
+    // forgotten and walked again, the rest kept. Further behind than the list: all forgotten.
+    if (epoch_ != 0 && r.version != depths_version_ && depths_version_ >= r.changes_floor) {
+        forget_changed(store, r, layout);
+        depths_version_ = r.version;
+    } else if (epoch_ == 0 || r.version != depths_version_) {
         if (++epoch_ == 0) {  // the stamps wrapped: forget them all
             std::fill(stamp_.begin(), stamp_.end(), 0);
             epoch_ = 1;

@@ -59,6 +59,9 @@ private:
     bool current(const World& world, const std::vector<TableIndex>& tables) const noexcept;
     std::uint32_t depth_of(const RelationStore& store, const RelationStore::Relation& r, const HandleLayout& layout,
                            std::size_t limit, Entity entity);
+    // Forgets the depths of the subjects whose pairs changed since depths_version_, and of their
+    // subtrees (the relation's change list from there must be complete).
+    void forget_changed(const RelationStore& store, const RelationStore::Relation& r, const HandleLayout& layout);
 
     RelationId relation_;
     std::string name_;
@@ -79,7 +82,8 @@ private:
     std::vector<std::uint64_t> row_versions_;   // by TableIndex: Table::row_version() then
 
     // Depth memo by entity slot, valid where stamp_ == epoch_ (no clearing between refreshes);
-    // the epoch moves when the relation's pairs changed (depths_version_: the pairs it is for).
+    // depths_version_: the relation's version it is for. When the pairs changed, the changed
+    // subtrees are forgotten (forget_changed), or all of it (the epoch moves).
     std::vector<std::uint32_t> depth_;
     std::vector<Entity> parent_;  // the slot's target (null for a root), read by the location pass
     std::vector<std::uint32_t> stamp_;
