@@ -88,13 +88,13 @@ struct Forest {
         return out;
     }
     // Between frames: re-parent, cut a subtree, grow children, move some locals.
-    void churn(test::Rng& rng) {
-        std::vector<Entity> live = alive();
-        for (int i = 0; i < 6 && live.size() > 2; ++i) {
+    // `count` random nodes get a random parent, or (one in `orphans` percent) none.
+    void reparent(test::Rng& rng, const std::vector<Entity>& live, int count, std::uint32_t orphans) {
+        for (int i = 0; i < count && live.size() > 2; ++i) {
             const Entity child = rng.pick(live);
             const Entity parent = rng.pick(live);
             try {
-                if (rng.chance(20)) {
+                if (rng.chance(orphans)) {
                     world.remove_pair(child, World::kChildOf, kAnyTarget);
                 } else if (depth(parent) < 7) {
                     world.add_pair(child, World::kChildOf, parent);  // a cycle is refused: fine
@@ -102,6 +102,10 @@ struct Forest {
             } catch (const Error&) {
             }
         }
+    }
+    void churn(test::Rng& rng) {
+        std::vector<Entity> live = alive();
+        reparent(rng, live, 6, 20);
         if (live.size() > 20) world.despawn(rng.pick(live));  // its subtree goes with it (ChildOf deletes)
         live = alive();
         for (int i = 0; i < 4 && !live.empty(); ++i) {
@@ -326,19 +330,7 @@ TEST_CASE("a cascade catches up with a few changed pairs, and with more than the
     for (int frame = 0; frame < 12; ++frame) {
         scheduler.update(0.016f);
         check_model(forest);
-        const int changes = frame % 4 == 3 ? 1500 : 3;
-        const std::vector<Entity> live = forest.alive();
-        for (int i = 0; i < changes; ++i) {
-            const Entity child = rng.pick(live), parent = rng.pick(live);
-            try {
-                if (rng.chance(30)) {
-                    forest.world.remove_pair(child, World::kChildOf, kAnyTarget);
-                } else if (forest.depth(parent) < 7) {
-                    forest.world.add_pair(child, World::kChildOf, parent);  // a cycle is refused: fine
-                }
-            } catch (const Error&) {
-            }
-        }
+        forest.reparent(rng, forest.alive(), frame % 4 == 3 ? 1500 : 3, 30);
     }
 }
 
