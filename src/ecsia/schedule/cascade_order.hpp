@@ -9,8 +9,9 @@
 // memory, or the rows of a table it read (the matched tables and those holding parents) changed
 // since the last refresh (three compares while no table's rows changed; a compare per table when
 // rows changed elsewhere). A recompute is O(matched rows): depths memoised per entity slot (kept
-// across recomputes while the pairs stay the same, so new rows walk only their own chains), a
-// counting sort per table whose rows are out of depth order, then the parent locations.
+// across recomputes, but for the subtrees of the subjects whose pairs changed, which the
+// relation's change list names: only those and new rows walk their chains again), a counting sort
+// per table whose rows are out of depth order, then the parent locations.
 // Thread rule: refresh() on the coordinator in the serial phase; the addresses parents() gives are
 // read by the threads that run the batches, in columns the plan gives no one else to write then.
 
