@@ -334,6 +334,60 @@ TEST_CASE("a cascade catches up with a few changed pairs, and with more than the
     }
 }
 
+TEST_CASE("a main-thread cascade call that grows the parents' table still reads a later chunk's parents as they were",
+          "[schedule][cascade]") {
+    // Level 1 has two chunks (children with and without a tag); after the first the call despawns
+    // half the parents (rows of their table move) and spawns 1,000 entities into that table (its
+    // columns move). The second chunk's parents, in place and as a copy, are still the values the
+    // levels above left.
+    World world;
+    const ComponentId local = world.component<Local>(), pos = world.component<WorldPos>();
+    std::vector<Entity> parents;
+    for (int i = 0; i < 16; ++i) parents.push_back(world.spawn(Local{float(i), 0}, WorldPos{}));
+    for (int i = 0; i < 16; ++i) {
+        const Entity child = i < 8 ? world.spawn(Local{0, 1}, WorldPos{}) : world.spawn(Local{0, 1}, WorldPos{}, Marked{});
+        world.add_pair(child, World::kChildOf, parents[std::size_t(i)]);
+    }
+    SystemDesc system;
+    system.name = "Place";
+    system.reads = {local};
+    system.writes = {pos};
+    system.cascade = World::kChildOf;
+    system.parent_reads = {pos};
+    system.query.with = {local, pos};
+    system.query_set = true;
+    std::vector<std::string> problems;
+    int checked = 0;
+    system.main_thread_chunks = [&](World& w, float, std::span<Chunk> chunks) {
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            Chunk& chunk = chunks[c];
+            const ParentView* parent = chunk.parent();
+            if (parent == nullptr) {  // the roots: their own position
+                WorldPos* out = chunk.write<WorldPos>(pos);
+                const Local* own = chunk.read<Local>(local);
+                for (std::uint32_t i = 0; i < chunk.size(); ++i) out[i] = WorldPos{own[i].x, own[i].y};
+                continue;
+            }
+            const ParentColumn<WorldPos> in_place = parent->column<WorldPos>(pos);
+            const WorldPos* copy = parent->read<WorldPos>(pos);
+            for (std::uint32_t i = 0; i < chunk.size(); ++i, ++checked) {
+                const float want = w.get<Local>(w.target_of(chunk.entities()[i], World::kChildOf)).x;
+                if (in_place[i].x != want || copy[i].x != want) problems.push_back("chunk " + std::to_string(c) + " row " + std::to_string(i));
+            }
+            if (c == 0) {  // after its last use of chunk 0: the parents' rows move, then their columns
+                for (std::size_t k = 0; k < 8; ++k) w.despawn(parents[k]);
+                for (int i = 0; i < 1000; ++i) w.spawn(Local{}, WorldPos{});
+            }
+        }
+    };
+    Scheduler scheduler(world, SchedulerOptions{.workers = 0});
+    scheduler.add_system(system);
+    scheduler.update(0.016f);
+    CHECK(problems.empty());
+    CHECK(checked == 16);
+    CHECK(world.alive_count() == 8 + 8 + 1000);
+}
+
 TEST_CASE("a parent view reads the same values in place and as a copy, and nothing for a component it was not given",
           "[schedule][cascade]") {
     Forest forest;

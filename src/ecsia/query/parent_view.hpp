@@ -10,9 +10,11 @@
 //                     (SIMD, a function taking a pointer, the JS views).
 //
 // Writing the parents is not possible through either. A parent that lacks the component gives the
-// component's default value (zero bytes). Both are valid while the kernel (or main-thread call)
-// runs, until it makes a structural change of its own, like the chunk's columns.
-// Thread rule: made and read by the one thread that runs the batch.
+// component's default value (zero bytes). Both are valid while the kernel runs (nothing moves rows
+// during a wave). A main-thread cascade system's views are copies made when its call begins, so
+// they stay valid for the whole call, whatever structural changes it makes.
+// Thread rule: made and read by the one thread that runs the batch (read() fills its copy then:
+// not from threads of the kernel's own).
 
 #include <cstddef>
 #include <cstdint>

@@ -104,17 +104,25 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
 }
 
 void RelationStore::record_change(Relation& r, Entity subject) noexcept {
-    // A cache further behind than this many changes recomputes in full anyway.
-    const std::size_t keep = std::max<std::size_t>(1024, r.pairs / 4);
-    if (r.changes.size() < keep) {
-        try {
-            r.changes.push_back(Relation::Change{r.version, subject});
-            return;
-        } catch (...) {  // out of heap: forgetting the changes only costs their caches a full recompute
-        }
+    // Only an exclusive relation's depths are cached (cascade systems need one parent per row).
+    if (!r.options.exclusive) {
+        r.changes_floor = r.version;
+        return;
     }
-    r.changes.clear();
-    r.changes_floor = r.version;
+    // A cache further behind than this many changes recomputes in full anyway: past it, the older
+    // half goes (caches that keep up, once a frame, never fall behind the floor).
+    const std::size_t keep = std::max<std::size_t>(1024, r.pairs / 4);
+    if (r.changes.size() >= keep) {
+        const std::size_t dropped = r.changes.size() / 2;
+        r.changes_floor = r.changes[dropped - 1].version;
+        r.changes.erase(r.changes.begin(), r.changes.begin() + static_cast<std::ptrdiff_t>(dropped));
+    }
+    try {
+        r.changes.push_back(Relation::Change{r.version, subject});
+    } catch (...) {  // out of heap: forgetting the changes only costs their caches a full recompute
+        r.changes.clear();
+        r.changes_floor = r.version;
+    }
 }
 
 void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more) {

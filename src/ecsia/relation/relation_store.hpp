@@ -35,10 +35,11 @@ public:
         // Rises with every pair added or removed (not with pair data): a cache of who is whose
         // target (a cascade system's depths) is valid while it stays the same.
         std::uint64_t version = 0;
-        // The subjects whose pairs changed, in order, each with the version its change made: a
-        // cache at version v catches up by the entries past v, if v >= changes_floor (entries
-        // at or below the floor were dropped: they outnumbered a quarter of the pairs, or a
-        // restore replaced every pair).
+        // An exclusive relation's subjects whose pairs changed, in order, each with the version
+        // its change made: a cache at version v catches up by the entries past v, if v >=
+        // changes_floor (entries at or below the floor were dropped: the older half goes when
+        // they outnumber max(1,024, a quarter of the pairs), all of them when a restore replaced
+        // every pair). A relation that is not exclusive keeps none (its floor is its version).
         struct Change {
             std::uint64_t version;
             Entity subject;

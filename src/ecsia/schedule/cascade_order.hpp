@@ -7,7 +7,7 @@
 //
 // Kept, not rebuilt each frame: refresh() recomputes only when the relation's pairs, any column's
 // memory, or the rows of a table it read (the matched tables and those holding parents) changed
-// since the last refresh (three compares while no table's rows changed; a compare per table when
+// since the last refresh (a few compares while no table's rows changed; one more per table when
 // rows changed elsewhere). A recompute is O(matched rows): depths memoised per entity slot (kept
 // across recomputes, but for the subtrees of the subjects whose pairs changed, which the
 // relation's change list names: only those and new rows walk their chains again), a counting sort

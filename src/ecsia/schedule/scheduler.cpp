@@ -109,6 +109,7 @@ public:
     // by chunk then parent read, and the views over them (reused).
     std::vector<std::vector<std::byte>> main_parent_copies_;
     std::vector<ParentView::Read> main_parent_reads_;
+    std::vector<std::vector<const std::byte*>> main_parent_addresses_;  // into the copies, for column<T>()
     std::vector<ParentView> main_parents_;
     std::vector<WaveTiming> waves_;
     std::vector<WaveTiming> last_waves_;
@@ -574,12 +575,21 @@ void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
         const std::size_t views = depth > 0 ? main_chunks_.size() : 0;
         main_parent_copies_.resize(views * reads);
         main_parent_reads_.resize(views * reads);
+        main_parent_addresses_.resize(views * reads);
         main_parents_.resize(views);
         for (std::size_t c = 0; c < views; ++c) {
             const Chunk& chunk = main_chunks_[c];
             for (std::size_t k = 0; k < reads; ++k) {
-                main_parent_reads_[c * reads + k] =
-                    parent_read(s, k, chunk.table().index(), chunk.row_begin(), chunk.row_end(), main_parent_copies_[c * reads + k]);
+                ParentView::Read& read = main_parent_reads_[c * reads + k];
+                read = parent_read(s, k, chunk.table().index(), chunk.row_begin(), chunk.row_end(), main_parent_copies_[c * reads + k]);
+                // Copied now, and read in place from the copy: a call may change the world's
+                // structure (moving or freeing the parents' rows) and still read a later chunk's
+                // parents, as they were when the call began.
+                ParentView(std::span(&read, 1), chunk.size()).raw(read.id);
+                std::vector<const std::byte*>& addresses = main_parent_addresses_[c * reads + k];
+                addresses.resize(chunk.size());
+                for (std::uint32_t i = 0; i < chunk.size(); ++i) addresses[i] = read.copy + std::size_t(i) * read.size;
+                read.parents = addresses.data();
             }
             main_parents_[c] = ParentView(std::span(main_parent_reads_).subspan(c * reads, reads), chunk.size());
             main_chunks_[c].set_cascade(depth, &main_parents_[c]);
