@@ -47,7 +47,9 @@ export function ecsiaKernels() {
         // The dev server serves a file of the project at its path from the root, any other by /@fs/.
         const path = slashes(file);
         const served = path.startsWith(root) ? path.slice(root.length) : `@fs/${path.replace(/^\//, '')}`;
-        return `export default new URL(${JSON.stringify(base + served)}, location.href).href;\n`;
+        // Resolved against the importing module's URL (the dev server's own), not the page's
+        // location: the same under a test runner in Node.
+        return `export default new URL(${JSON.stringify(base + served)}, import.meta.url).href;\n`;
       }
       // A chunk of its own that keeps the module's exports (they are the kernels' names).
       const reference = this.emitFile({ type: 'chunk', id: file, preserveSignature: 'strict' });
