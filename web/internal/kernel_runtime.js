@@ -576,6 +576,11 @@ function commandDifference(first, second) {
   return null;
 }
 
+// Whether two views share a byte.
+function overlaps(a, b) {
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}
+
 /** The chunk a kernel gets; `entities` is made on first use (a view costs ~0.1 µs). */
 class KernelChunk {
   #buffer;
@@ -649,8 +654,7 @@ class KernelChunk {
   /**
    * lookup() of many entities at once (at most the batch's row count), e.g. the handles of an
    * entity field's column: an Int32Array of their indexes (-1 where lookup() gives -1), valid
-   * until the next lookupAll() of this batch. One call into the engine for all of them, so a few
-   * ns each where lookup() costs a call per entity.
+   * until the next lookupAll() of this batch. One call into the engine for all of them.
    */
   lookupAll(name, entities) {
     const lookups = this.#lookups;
@@ -661,10 +665,18 @@ class KernelChunk {
     const n = entities?.length;
     if (!Number.isInteger(n)) throw new Error(`chunk.lookupAll: takes an array of entity handles, got ${describe(entities)}`);
     if (n > lookups.scratch.length) throw new Error(`chunk.lookupAll: ${n} handles, more than the batch's ${lookups.scratch.length} rows`);
-    const out = lookups.scratch.subarray(0, n);
-    out.set(entities);  // the engine turns the handles into indexes in place
+    const scratch = lookups.scratch;
+    const out = scratch.subarray(0, n);
+    // A column of handles (a view of the heap, as chunk.columns gives) is read where it lies; any
+    // other array is copied into the scratch first, which the engine then turns in place.
+    let from = out.byteOffset;
+    if ((entities instanceof Uint32Array || entities instanceof Int32Array) && entities.buffer === scratch.buffer && !overlaps(entities, scratch)) {
+      from = entities.byteOffset;
+    } else {
+      out.set(entities);
+    }
     const unit = component.View === DataView ? 1 : component.View.BYTES_PER_ELEMENT;
-    lookups.module._ecsia_kernel_lookup_many(lookups.context, component.id, out.byteOffset, n, unit);
+    lookups.module._ecsia_kernel_lookup_many(lookups.context, component.id, from, out.byteOffset, n, unit);
     return out;
   }
 
