@@ -121,8 +121,11 @@ async function lookups(page, { threads, workers, frames }) {
     const next = rng(3);
     const units = [];
     for (let i = 0; i < 800; i++) units.push(world.spawn({ position: { x: next(100), y: next(100) }, target: {}, aim: {} }));
+    // Targets without a position (their table lacks the looked-up column): a lookup gives -1.
+    const ghosts = [];
+    for (let i = 0; i < 20; i++) ghosts.push(world.spawn({ target: {} }));
     for (const u of units) {
-      if (next(10) > 0) world.set(u, 'target', { who: units[next(units.length)] });
+      if (next(10) > 0) world.set(u, 'target', { who: next(20) === 0 ? ghosts[next(ghosts.length)] : units[next(units.length)] });
       if (next(3) === 0) {
         const parent = units[next(units.length)];
         try { world.addPair(u, 'ChildOf', parent); } catch { /* a cycle: stays a root */ }
@@ -141,7 +144,7 @@ async function lookups(page, { threads, workers, frames }) {
         if (!world.isAlive(u)) continue;
         const p = world.get(u, 'position');
         const who = world.get(u, 'target').who;
-        const there = who !== null && world.isAlive(who) ? world.get(who, 'position') : null;
+        const there = who !== null && world.isAlive(who) && world.has(who, 'position') ? world.get(who, 'position') : null;
         const parent = world.targetOf(u, 'ChildOf');
         const up = parent === null ? null : world.get(parent, 'position');
         expected.set(u, [there ? there.x - p.x : 0, there ? there.y - p.y : 0, up ? up.x : -1, up ? up.y : -1]);

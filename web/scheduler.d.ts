@@ -129,7 +129,8 @@ export interface KernelChunk {
   /**
    * lookup() of many entities at once (at most the batch's row count; e.g. an entity field's
    * column): their indexes (-1 where lookup() gives -1), valid until the next lookupAll() of this
-   * batch. One call into the engine for all: several times cheaper per entity than lookup().
+   * batch. One call into the engine for all: about half what lookup() costs per entity at random
+   * over 100,000 entities (docs/PERFORMANCE.md, hierarchy).
    */
   lookupAll(component: string, entities: ArrayLike<number>): Int32Array;
   /** `entity`'s target of an exclusive relation (e.g. 'ChildOf': its parent), or null when it has none or is not alive. */

@@ -379,9 +379,9 @@ export class KernelRuntime {
       this.#lookupsOf(system, words, words[at + CONTEXT], words[at + WORLD], record, words[at + SCRATCH], count));
   }
 
-  // What chunk.lookup and chunk.targetOf need: the batch's context, the system's lookups, views of
-  // the whole heap for them (made once per heap buffer), and where the entity table is: the
-  // engine's record at `record` (wasm/js_kernel.hpp, LookupRecord), so that a lookup reads the
+  // What chunk.lookup, lookupAll and targetOf need: the batch's context, the system's lookups,
+  // views of the whole heap for them (made once per heap buffer), and where the entity table is:
+  // the engine's record at `record` (wasm/js_kernel.hpp, LookupRecord), so that a lookup reads the
   // heap instead of calling into the engine. Column bases by table are asked once and kept while
   // the world's storage generation stays (no column moved, no table was made).
   #lookupsOf(system, words, context, world, record, scratch, count) {
@@ -391,32 +391,37 @@ export class KernelRuntime {
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    const lookups = {
-      module: this.#module, context, world, system, views: system.heapViews.views, words,
-      scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
-      slots: 0, slotCount: 0, slotWords: 0, stateWord: 0, stateShift: 0, alive: 0, locations: 0, mask: 0, bits: 0, bases: null,
-      lastName: null, lastComponent: null, lastBases: null,  // lookup()'s last name
-    };
-    if (record === 0) return lookups;
+    // The entity table: where its slots and locations are, how many slots, and the handle layout
+    // (all 0 without lookups: every index is then out of range).
     const r = record >>> 2;
-    lookups.slots = words[r + LR_SLOTS] >>> 2;
-    lookups.slotCount = words[r + LR_SLOT_COUNT];
-    lookups.slotWords = words[r + LR_SLOT_BYTES] >>> 2;
-    lookups.stateWord = words[r + LR_STATE_OFFSET] >>> 2;
-    lookups.stateShift = (words[r + LR_STATE_OFFSET] & 3) * 8;
-    lookups.alive = words[r + LR_ALIVE];
-    lookups.locations = words[r + LR_LOCATIONS] >>> 2;
-    lookups.bits = words[r + LR_INDEX_BITS];
-    lookups.mask = lookups.bits === 32 ? 0xffffffff : (1 << lookups.bits) - 1;
-    const generationLo = words[r + LR_GENERATION_LO];
-    const generationHi = words[r + LR_GENERATION_HI];
-    let cache = this.#columnBases;
-    if (cache === null || cache.buffer !== buffer || cache.world !== world || cache.lo !== generationLo || cache.hi !== generationHi) {
-      cache = { buffer, world, lo: generationLo, hi: generationHi, byComponent: [] };
-      this.#columnBases = cache;
+    const at = (word) => (record === 0 ? 0 : words[r + word]);
+    const bits = at(LR_INDEX_BITS);
+    const entities = {
+      slots: at(LR_SLOTS) >>> 2, slotCount: at(LR_SLOT_COUNT), locations: at(LR_LOCATIONS) >>> 2,
+      slotWords: at(LR_SLOT_BYTES) >>> 2, stateWord: at(LR_STATE_OFFSET) >>> 2, stateShift: (at(LR_STATE_OFFSET) & 3) * 8,
+      alive: at(LR_ALIVE), bits, mask: bits === 32 ? -1 : (1 << bits) - 1,
+    };
+    let byComponent = NO_BASES;
+    if (record !== 0) {
+      const generationLo = words[r + LR_GENERATION_LO];
+      const generationHi = words[r + LR_GENERATION_HI];
+      let cache = this.#columnBases;
+      if (cache === null || cache.buffer !== buffer || cache.world !== world || cache.lo !== generationLo || cache.hi !== generationHi) {
+        cache = { buffer, world, lo: generationLo, hi: generationHi, byComponent: [] };
+        this.#columnBases = cache;
+      }
+      byComponent = cache.byComponent;
     }
-    lookups.bases = cache.byComponent;
-    return lookups;
+    let lookup = system.lookup;
+    if (lookup === null || !lookup.fits(words, world, entities)) {
+      lookup = lookupFunction(this.#module, world, system, words, entities);
+      system.lookup = lookup;
+    }
+    lookup.aim(entities, byComponent);
+    return {
+      module: this.#module, context, system, views: system.heapViews.views, lookup: lookup.lookup,
+      scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
+    };
   }
 
   // About one batch in two, in a fixed sequence per thread: the twin then sees only some of the
@@ -522,7 +527,7 @@ export class KernelRuntime {
       offsets[component.name] ??= component.offsets;
     }
     const system = {
-      schema, kernel, twin, declared, parentReads, lookups, publishes, heapViews: null,
+      schema, kernel, twin, declared, parentReads, lookups, publishes, heapViews: null, lookup: null,
       strides: Object.freeze(strides), offsets: Object.freeze(offsets),
     };
     this.#systems[token] = system;
@@ -576,6 +581,92 @@ function commandDifference(first, second) {
   return null;
 }
 
+// chunk.lookup of one system on this thread, made once per heap buffer: a closure whose constants
+// are the heap's word view and the world's handle layout, and whose variables are the entity
+// table's place and size and the column bases, which each batch sets (aim). A kernel's call site
+// thus sees one function for as long as the heap keeps its buffer, and V8 inlines it with the
+// constants folded in: in Chromium that made a lookup about a quarter cheaper than a method reading
+// the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
+// site sees a second function and works as before, with the numbers loaded from the closure.
+function lookupFunction(module, world, system, words, { slotWords, stateWord, stateShift, alive, bits, mask }) {
+  let slots = 0;
+  let slotCount = 0;
+  let locations = 0;
+  let byComponent = NO_BASES;  // column bases by component id, then table (KernelRuntime#columnBases)
+  // The last name looked up (a kernel looks up one or two names in a loop; comparing a string
+  // literal with itself is a pointer compare, a Map get is not): its component, the component's
+  // column bases by table and its stride.
+  let lastName = null;
+  let component = null;
+  let bases = NO_BASES;
+  let stride = 0;
+  const select = (name) => {
+    const found = system.lookups.get(name);
+    if (found === undefined) {
+      const declared = [...system.lookups.keys()].join(', ') || 'none';
+      throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
+    }
+    lastName = name;
+    component = found;
+    bases = byComponent[found.id] ??= [];
+    stride = found.stride;
+  };
+  // A row of a table whose column base is not known yet: asked once per table while the storage
+  // generation stays. The base is the column's first element as an index of the component's heap
+  // view (-1: the table lacks the component).
+  const firstOfTable = (table, row) => {
+    const address = module._ecsia_kernel_column(world, table, component.id) >>> 0;
+    const base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
+    bases[table] = base;
+    return base < 0 ? -1 : base + row * stride;
+  };
+  // Kept small enough to be inlined into the kernel's loop (V8 inlines functions of up to 460
+  // bytes of bytecode): all but the common path is in the functions above.
+  function lookup(name, entity) {
+    if (name !== lastName) select(name);
+    if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
+    // Alive: the slot's generation is the handle's and its state is alive (a pending handle's
+    // generation is one no slot has). Then its location is valid: table and row.
+    const index = entity & mask;
+    if (index >= slotCount) return -1;
+    const slot = slots + index * slotWords;
+    if (words[slot] !== entity >>> bits || ((words[slot + stateWord] >>> stateShift) & 0xff) !== alive) return -1;
+    const location = locations + 2 * index;
+    const table = words[location];
+    const base = bases[table];
+    if (base === undefined) return firstOfTable(table, words[location + 1]);
+    return base < 0 ? -1 : base + words[location + 1] * stride;
+  }
+  return {
+    lookup,
+    // Whether it reads this heap view, world and handle layout.
+    fits: (view, w, t) => view === words && w === world && t.slotWords === slotWords && t.stateWord === stateWord
+      && t.stateShift === stateShift && t.alive === alive && t.bits === bits,
+    // The batch's entity table and column bases (new ones after a structural change).
+    aim: (t, bySomeComponent) => {
+      slots = t.slots;
+      slotCount = t.slotCount;
+      locations = t.locations;
+      if (bySomeComponent !== byComponent) {
+        byComponent = bySomeComponent;
+        lastName = null;  // its bases are of the old generation
+        bases = NO_BASES;
+      }
+    },
+  };
+}
+
+function notAHandle(caller, value) {
+  throw new Error(`${caller}: ${describe(value)} is not an entity handle`);
+}
+
+const NO_BASES = [];
+
+// Whether two views share a byte.
+function overlaps(a, b) {
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}
+
 /** The chunk a kernel gets; `entities` is made on first use (a view costs ~0.1 µs). */
 class KernelChunk {
   #buffer;
@@ -594,6 +685,13 @@ class KernelChunk {
     /** With cascade and parentReads, below depth 0: each row's parent's values, by component. */
     this.parent = parent;
     this.#lookups = lookups;
+    /**
+     * Where `entity`'s value of `name` (one of the system's lookups) is: its first field's index in
+     * lookups[name] (a byte offset for a DataView), so field f is at index + offsets[name][f]; -1
+     * when the entity is not alive (despawned, stale, a pending handle) or lacks the component.
+     * The values are those the waves before this one left. Allocates nothing.
+     */
+    this.lookup = lookups.lookup;  // lookupFunction: one function per system, not a method
   }
 
   /**
@@ -603,54 +701,9 @@ class KernelChunk {
   get lookups() { return this.#lookups.system.lookups.size === 0 ? undefined : this.#lookups.views; }
 
   /**
-   * Where `entity`'s value of `name` (one of the system's lookups) is: its first field's index in
-   * lookups[name] (a byte offset for a DataView), so field f is at index + offsets[name][f]; -1
-   * when the entity is not alive (despawned, stale, a pending handle) or lacks the component.
-   * The values are those the waves before this one left. Allocates nothing.
-   */
-  lookup(name, entity) {
-    const lookups = this.#lookups;
-    // A kernel looks up one or two names in a loop: the last one's component and column bases are
-    // kept (comparing a string literal with itself is a pointer compare; a Map get is not).
-    let component = lookups.lastComponent;
-    let bases = lookups.lastBases;
-    if (name !== lookups.lastName) {
-      component = lookups.system.lookups.get(name);
-      if (component === undefined) {
-        const declared = [...lookups.system.lookups.keys()].join(', ') || 'none';
-        throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
-      }
-      bases = lookups.bases[component.id] ??= [];
-      lookups.lastName = name;
-      lookups.lastComponent = component;
-      lookups.lastBases = bases;
-    }
-    if ((entity >>> 0) !== entity) throw new Error(`chunk.lookup: ${describe(entity)} is not an entity handle`);
-    // Alive: the slot's generation is the handle's and its state is alive (a pending handle's
-    // generation is one no slot has). Then its location is valid: table and row.
-    const index = entity & lookups.mask;
-    if (index >= lookups.slotCount) return -1;
-    const words = lookups.words;
-    const slot = lookups.slots + index * lookups.slotWords;
-    if (words[slot] !== entity >>> lookups.bits || ((words[slot + lookups.stateWord] >>> lookups.stateShift) & 0xff) !== lookups.alive) return -1;
-    const location = lookups.locations + 2 * index;
-    const table = words[location];
-    let base = bases[table];
-    if (base === undefined) {
-      // Asked once per table while the storage generation stays: the column's first element,
-      // as an index of lookups[name] (-1: the table lacks the component).
-      const address = lookups.module._ecsia_kernel_column(lookups.world, table, component.id) >>> 0;
-      base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
-      bases[table] = base;
-    }
-    return base < 0 ? -1 : base + words[location + 1] * component.stride;
-  }
-
-  /**
    * lookup() of many entities at once (at most the batch's row count), e.g. the handles of an
    * entity field's column: an Int32Array of their indexes (-1 where lookup() gives -1), valid
-   * until the next lookupAll() of this batch. One call into the engine for all of them, so a few
-   * ns each where lookup() costs a call per entity.
+   * until the next lookupAll() of this batch. One call into the engine for all of them.
    */
   lookupAll(name, entities) {
     const lookups = this.#lookups;
@@ -661,10 +714,18 @@ class KernelChunk {
     const n = entities?.length;
     if (!Number.isInteger(n)) throw new Error(`chunk.lookupAll: takes an array of entity handles, got ${describe(entities)}`);
     if (n > lookups.scratch.length) throw new Error(`chunk.lookupAll: ${n} handles, more than the batch's ${lookups.scratch.length} rows`);
-    const out = lookups.scratch.subarray(0, n);
-    out.set(entities);  // the engine turns the handles into indexes in place
+    const scratch = lookups.scratch;
+    const out = scratch.subarray(0, n);
+    // A column of handles (a view of the heap, as chunk.columns gives) is read where it lies; any
+    // other array is copied into the scratch first, which the engine then turns in place.
+    let from = out.byteOffset;
+    if ((entities instanceof Uint32Array || entities instanceof Int32Array) && entities.buffer === scratch.buffer && !overlaps(entities, scratch)) {
+      from = entities.byteOffset;
+    } else {
+      out.set(entities);
+    }
     const unit = component.View === DataView ? 1 : component.View.BYTES_PER_ELEMENT;
-    lookups.module._ecsia_kernel_lookup_many(lookups.context, component.id, out.byteOffset, n, unit);
+    lookups.module._ecsia_kernel_lookup_many(lookups.context, component.id, from, out.byteOffset, n, unit);
     return out;
   }
 

@@ -45,7 +45,7 @@ export function restructure(chunk, dt, commands) {
 
 /**
  * aim.v = the target's position - own position (lookups: ['position']; 0 without a live target;
- * through lookupAll, checked against lookup row by row),
+ * through lookupAll, of the column and of a copy in an array, checked against lookup row by row),
  * and the parent's (chunk.targetOf(e, 'ChildOf')) position in aim.px/py (-1 without one).
  */
 export function aim(chunk) {
@@ -53,10 +53,14 @@ export function aim(chunk) {
   const t = chunk.columns.target;
   const a = chunk.columns.aim;
   const positions = chunk.lookups.position;
+  // A plain array of the handles (copied into the batch's scratch) before the column itself (read
+  // where it lies): both must agree with lookup.
+  const copied = Array.from(chunk.lookupAll('position', Array.from(t)));
   const targets = chunk.lookupAll('position', t);  // every row's target at once
   for (let i = 0; i < chunk.count; i++) {
     const at = targets[i];
     if (at !== chunk.lookup('position', t[i])) throw new Error(`lookupAll and lookup disagree at row ${i}`);
+    if (copied[i] !== at) throw new Error(`lookupAll of an array and of the column disagree at row ${i}`);
     a[4 * i] = at < 0 ? 0 : positions[at] - p[2 * i];
     a[4 * i + 1] = at < 0 ? 0 : positions[at + 1] - p[2 * i + 1];
     const parent = chunk.targetOf(chunk.entities[i], 'ChildOf');
