@@ -5,7 +5,6 @@
 #include <emscripten/threading.h>
 #endif
 
-#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -227,9 +226,7 @@ std::string SchedulerBinding::recover_from_trap() { return scheduler_ ? schedule
 
 std::uint32_t SchedulerBinding::last_frame_record() {
     const auto& waves = scheduler_->last_frame_waves();
-    // Whether the last frame recorded its timeline (a merge time is set only then), which a
-    // record_timeline() made during it does not change.
-    const bool timeline = std::any_of(waves.begin(), waves.end(), [](const WaveTiming& t) { return t.merged_us > 0; });
+    const bool timeline = scheduler_->last_frame_timed();
     const std::span<const ecsia::BatchTiming> batches =
         timeline ? std::span<const ecsia::BatchTiming>(scheduler_->last_frame_batches()) : std::span<const ecsia::BatchTiming>();
     std::vector<double>& out = frame_record_;

@@ -118,6 +118,31 @@ TEST_CASE("turning the timeline off takes effect at the next frame, which record
     rig.scheduler.update(1.0f / 60);
     CHECK(rig.scheduler.last_frame_batches().empty());
     CHECK(rig.scheduler.last_frame_waves()[1].merged_us == 0);
+    CHECK_FALSE(rig.scheduler.last_frame_timed());
+}
+
+namespace {
+std::int64_t frozen_clock_ns() { return 1'000'000; }
+}  // namespace
+
+TEST_CASE("whether the last frame was timed is said, not read from its times: a clock too coarse to move reads 0 throughout",
+          "[schedule][timeline]") {
+    install_monotonic_source(&frozen_clock_ns);
+    {
+        TimelineRig rig(0);
+        CHECK_FALSE(rig.scheduler.last_frame_timed());
+        rig.scheduler.record_timeline(true);
+        CHECK_FALSE(rig.scheduler.last_frame_timed());  // takes effect at the next frame
+        rig.scheduler.update(1.0f / 60);
+        CHECK(rig.scheduler.last_frame_timed());
+        CHECK(rig.scheduler.last_frame_batches().size() == 16);
+        for (const WaveTiming& wave : rig.scheduler.last_frame_waves()) CHECK(wave.merged_us == 0);
+        rig.scheduler.record_timeline(false);
+        CHECK(rig.scheduler.last_frame_timed());  // still the last frame's
+        rig.scheduler.update(1.0f / 60);
+        CHECK_FALSE(rig.scheduler.last_frame_timed());
+    }
+    install_monotonic_source(nullptr);
 }
 
 namespace {

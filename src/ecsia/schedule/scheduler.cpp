@@ -118,6 +118,7 @@ public:
     // so the dispatch publishes it).
     bool timeline_requested_ = false;
     bool timeline_ = false;
+    bool last_timeline_ = false;  // timeline_ of the last frame that ended (last_frame_timed)
     // The step running now, unique in the process (next_step_serial): run_kernel knows from it
     // whether a thread's previous batch was of the same step (written before the step is
     // dispatched, like timeline_).
@@ -484,6 +485,7 @@ FrameStatus Scheduler::Impl::run_waves() {
     detail::WorldAccess::advance_tick(*world_);
     last_waves_.swap(waves_);
     last_batch_timings_.swap(batch_timings_);
+    last_timeline_ = timeline_;
     world_->diagnostics().end_frame();
     return FrameStatus::Done;
 }
@@ -1051,6 +1053,7 @@ const std::vector<WaveTiming>& Scheduler::last_frame_waves() const noexcept { re
 void Scheduler::record_timeline(bool on) noexcept { impl_->timeline_requested_ = on; }
 bool Scheduler::records_timeline() const noexcept { return impl_->timeline_requested_; }
 const std::vector<BatchTiming>& Scheduler::last_frame_batches() const noexcept { return impl_->last_batch_timings_; }
+bool Scheduler::last_frame_timed() const noexcept { return impl_->last_timeline_; }
 WorkerStats Scheduler::worker_stats(std::uint32_t worker) const { return impl_->worker_stats(worker); }
 ExtractId Scheduler::add_extract(std::vector<ComponentId> components, QueryDesc rows) {
     return impl_->add_extract(std::move(components), std::move(rows));

@@ -145,6 +145,9 @@ public:
     void record_timeline(bool on) noexcept;
     bool records_timeline() const noexcept;
     const std::vector<BatchTiming>& last_frame_batches() const noexcept;
+    // Whether the last frame ran with the timeline. Said here, since its times cannot say it: a
+    // browser's coarse clock can read 0 for a whole short frame.
+    bool last_frame_timed() const noexcept;
     // Throws BadValue unless worker < workers() (a serial scheduler has none).
     WorkerStats worker_stats(std::uint32_t worker) const;
 
