@@ -78,6 +78,12 @@ public:
     void copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept;
     // Moves row `last` into `row` (swap-remove); `last` is the table's last row, which then leaves.
     void move_last_into(std::uint32_t row, std::uint32_t last) noexcept;
+    // Every row leaves (the table is emptied): no stamp or memo may cover rows appended later.
+    void forget_rows() noexcept {
+        bulk_changed_rows_ = 0;
+        uniform_added_.known = false;
+        uniform_changed_.known = false;
+    }
     // Reorders the first order.size() rows: row i takes what row order[i] held (elements and
     // ticks). `order` must be a permutation of [0, rows). `scratch` is reused memory.
     void permute_rows(const std::vector<std::uint32_t>& order, std::vector<std::byte>& scratch);

@@ -81,4 +81,11 @@ Entity Table::swap_remove(std::uint32_t row) noexcept {
     return row == last ? kNullEntity : entities_[row];
 }
 
+void Table::clear() noexcept {
+    for (Column& column : columns_) column.forget_rows();
+    entities_.clear();
+    counted_rows_ = 0;
+    ++row_version_;
+}
+
 }  // namespace ecsia

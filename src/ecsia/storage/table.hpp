@@ -44,6 +44,8 @@ public:
     std::uint32_t push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick);
     // Removes `row`; returns the entity that now occupies it (null if `row` was the last).
     Entity swap_remove(std::uint32_t row) noexcept;
+    // Removes every row (what swap_remove of each would leave: an empty table).
+    void clear() noexcept;
     // Ensures room for `rows` rows without further reallocation.
     void reserve(std::uint32_t rows);
     // Reorders the rows: row i takes what row order[i] held (order: a permutation of

@@ -266,6 +266,33 @@ void World::move_to(Entity entity, TableIndex target) {
     locations_[slot] = EntityLocation{target, row};
 }
 
+void World::add(Entity entity, const ComponentValue& value) {
+    require_structural("add");
+    const EntityLocation at = locate(entity);
+    check_values({&value, 1});
+    const TableIndex target = graph_.with(at.table, value.id);
+    if (target == at.table) {  // has it: overwritten, a change
+        Table& table = graph_.table(at.table);
+        write_value(table, at.row, value);
+        table.column(value.id)->mark_changed(at.row, tick_);
+        if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});
+        return;
+    }
+    move_to(entity, target);
+    const EntityLocation now = locations_[pool_.layout().index(entity)];
+    write_value(graph_.table(now.table), now.row, value);
+    fire(ObserverEvent::OnAdd, value.id, entity);
+}
+
+void World::remove(Entity entity, ComponentId id) {
+    require_structural("remove");
+    const EntityLocation at = locate(entity);
+    refuse_reserved(registry_.desc(id), "remove_pair");
+    if (!graph_.table(at.table).has(id)) return;
+    fire(ObserverEvent::OnRemove, id, entity);
+    move_to(entity, graph_.without(at.table, id));
+}
+
 void World::change_components(Entity entity, std::span<const ComponentValue> adds,
                               std::span<const ComponentId> removes) {
     require_structural(adds.empty() ? "remove" : "add");

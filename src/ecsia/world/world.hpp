@@ -107,16 +107,17 @@ public:
     // ---- components of one entity
     template <typename T>
     void add(Entity entity, const T& value = {}) {
-        const ComponentValue v = value_of(value);
-        change_components(entity, {&v, 1}, {});
+        add(entity, value_of(value));
     }
     template <typename... Ts>
     void remove(Entity entity) {
         const ComponentId ids[] = {component<Ts>()...};
         change_components(entity, {}, ids);
     }
-    void add(Entity entity, const ComponentValue& value) { change_components(entity, {&value, 1}, {}); }
-    void remove(Entity entity, ComponentId id) { change_components(entity, {}, {&id, 1}); }
+    // change_components of one add or one removal (what they do is its), on a shorter path: the
+    // per-entity calls of a page are mostly these.
+    void add(Entity entity, const ComponentValue& value);
+    void remove(Entity entity, ComponentId id);
     // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
     void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
 
@@ -491,6 +492,13 @@ private:
     TableIndex bulk_target(TableIndex from, ComponentId id, bool adding);
     // Makes room in every target table first, so that running out of heap changes nothing.
     void reserve_bulk_moves(std::span<const Entity> entities, ComponentId id, bool adding);
+    // How many handles from entities[first] on are in table `from` (a run, as a query hands
+    // them out), and whether they are all of its rows: then move_whole_table may take them.
+    std::size_t bulk_run(std::span<const Entity> entities, std::size_t first, TableIndex from) const;
+    // move_to of each of `entities` in turn, when they are every row of table `from` (in any
+    // order): the same rows in `target` in the same order, the source left empty, without the
+    // swap-removes that a row-by-row move makes to empty it.
+    void move_whole_table(std::span<const Entity> entities, TableIndex from, TableIndex target);
 };
 
 // A query bound to a world: matched tables stay cached across calls.

@@ -1,7 +1,8 @@
 // World::add_many and World::remove_many: one component on many entities in one call. Their
 // gain over a loop of add/remove is what the loop repeats: the checks run once, in one pass, the
-// target table is looked up once per run of entities from the same table, and the room for the
-// moved rows is made once per target table. tests/world/world_bulk_test.cpp holds them to a loop
+// target table is looked up once per run of entities from the same table, the room for the
+// moved rows is made once per target table, and a run that is every row of its table (a query's
+// entities, the common case) moves whole: appended to the target, the source emptied at once. tests/world/world_bulk_test.cpp holds them to a loop
 // of add/remove: the same state and the same observer events in the same order.
 
 #include <algorithm>
@@ -68,12 +69,33 @@ void World::reserve_bulk_moves(std::span<const Entity> entities, ComponentId id,
     }
 }
 
+std::size_t World::bulk_run(std::span<const Entity> entities, std::size_t first, TableIndex from) const {
+    std::size_t end = first;
+    while (end < entities.size() && locations_[pool_.layout().index(entities[end])].table == from) ++end;
+    return end - first;
+}
+
+void World::move_whole_table(std::span<const Entity> entities, TableIndex from, TableIndex target) {
+    Table& source = graph_.table(from);
+    Table& destination = graph_.table(target);
+    const std::uint32_t first_row = destination.size();
+    for (const Entity e : entities) destination.push_moved(e, source, locations_[pool_.layout().index(e)].row, tick_);
+    source.clear();
+    structure_version_ += entities.size();  // one per row moved, as move_to counts
+    for (std::size_t i = 0; i < entities.size(); ++i) {
+        locations_[pool_.layout().index(entities[i])] = EntityLocation{target, first_row + static_cast<std::uint32_t>(i)};
+    }
+}
+
 void World::add_many(std::span<const Entity> entities, ComponentId id, const void* elements) {
     check_bulk(entities, id, "add_many");
     reserve_bulk_moves(entities, id, /*adding=*/true);
     const ComponentDesc& desc = registry_.desc(id);
     const auto* bytes = static_cast<const std::byte*>(elements);
     const std::uint32_t size = desc.size;
+    // A table's rows all moving at once is only the same as moving them one by one when nobody
+    // looks in between: an add observer would see later rows already moved.
+    const bool whole_tables = !observers_.any(ObserverEvent::OnAdd, id);
 
     // What change_components does for one add, without what the checks above made redundant.
     // The tables cannot change under the loop: observers may not change structure.
@@ -86,6 +108,17 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
         if (from != source) {
             source = from;
             target = bulk_target(from, id, /*adding=*/true);
+            const std::size_t run = whole_tables && target != from ? bulk_run(entities, i, from) : 0;
+            if (run != 0 && run == graph_.table(from).size()) {
+                move_whole_table(entities.subspan(i, run), from, target);
+                if (bytes != nullptr && size != 0) {
+                    Column& column = *graph_.table(target).column(id);
+                    const std::uint32_t first_row = locations_[slot].row;
+                    for (std::size_t k = 0; k < run; ++k) detail::copy_element(column.element(first_row + std::uint32_t(k)), bytes + (i + k) * size, size);
+                }
+                i += run - 1;
+                continue;
+            }
         }
         const ComponentValue value{id, bytes == nullptr || size == 0 ? nullptr : bytes + i * size,
                                    bytes == nullptr ? 0u : size};
@@ -107,14 +140,22 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
 void World::remove_many(std::span<const Entity> entities, ComponentId id) {
     check_bulk(entities, id, "remove_many");
     reserve_bulk_moves(entities, id, /*adding=*/false);
+    const bool whole_tables = !observers_.any(ObserverEvent::OnRemove, id);  // as in add_many
     // What change_components does for one removal, without the checks made above.
     TableIndex source = kNoTable;
     TableIndex target = kNoTable;
-    for (const Entity e : entities) {
+    for (std::size_t i = 0; i < entities.size(); ++i) {
+        const Entity e = entities[i];
         const TableIndex from = locations_[pool_.layout().index(e)].table;
         if (from != source) {
             source = from;
             target = bulk_target(from, id, /*adding=*/false);
+            const std::size_t run = whole_tables && target != from ? bulk_run(entities, i, from) : 0;
+            if (run != 0 && run == graph_.table(from).size()) {
+                move_whole_table(entities.subspan(i, run), from, target);
+                i += run - 1;
+                continue;
+            }
         }
         if (target == from) continue;  // does not have it
         fire(ObserverEvent::OnRemove, id, e);
