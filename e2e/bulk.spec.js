@@ -116,7 +116,7 @@ for (const { variant, server } of variants) {
         return out;
       });
       const expected = {
-        'capacity': /cannot spawn 91 entities: only 90 .* free; nothing was spawned/,
+        'capacity': /spawn_many of 91 entities does not fit: 90 more fit under max_entities \d+; nothing was spawned/,
         'NaN in an array': /position\.x.*f32.*not NaN.*NaN/,
         'NaN as the one value': /velocity\.dx.*NaN/,
         'NaN into f64 (spawn)': /small\.d.*f64.*NaN/,
@@ -130,8 +130,8 @@ for (const { variant, server } of variants) {
         'f32 beyond range': /position\.x.*f32.*1e\+39/,
         'string in an array': /entity 1.*position\.x.*string/,
         'bool not 0/1': /small\.flag.*bool/,
-        'despawnMany dead handle': /handles\[1\].*not alive; nothing was despawned/,
-        'despawnMany twice': /handles\[2\].*twice; nothing was despawned/,
+        'despawnMany dead handle': /entities\[1\].*is not alive .*; nothing was despawned/,
+        'despawnMany twice': /entities\[2\].*appears twice; nothing was despawned/,
         'despawnMany not a handle': /handles\[1\].*not an entity handle/,
         'despawnMany not a list': /array or Uint32Array/,
         'defineComponent different fields': /already defined with fields \{ n: 'i8', flag: 'bool', who: 'entity', d: 'f64' \}/,

@@ -149,9 +149,17 @@ for (const { variant, server } of variants) {
         // Deepest first: every subject's remove comes before its parent's.
         out.deepestFirst = removed.findIndex(([s]) => s === kids[0]) > removed.findIndex(([s]) => s === grandkids[0]);
         out.left = world.subjectsOf('ChildOf', '*').length;
+        // despawnMany naming a parent and, after it, a child that the parent's despawn takes with it.
+        const parent = world.spawn();
+        const child = world.spawn();
+        const bystander = world.spawn();
+        world.addPair(child, 'ChildOf', parent);
+        world.despawnMany([parent, child, bystander]);
+        out.many = [parent, child, bystander].map((h) => world.isAlive(h));
         world.dispose();
         return out;
       });
+      expect(r.many).toEqual([false, false, false]);
       expect(r.children).toBe(2);
       expect(r.all).toBe(6);
       expect(r.cycle).toMatch(/^BadValue: world\.addPair: BadValue: \(ChildOf, entity 0x[0-9a-f]{8}\) on entity 0x[0-9a-f]{8} would make a cycle/);

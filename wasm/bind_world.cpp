@@ -208,15 +208,6 @@ std::uint32_t WorldBinding::scratch(std::uint32_t bytes) {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(scratch_.data()));
 }
 
-namespace {
-
-[[noreturn]] void wrong_phase(const char* operation) {
-    throw Error(ErrorCode::WrongPhase, std::string(operation) +
-                                           " during a wave or inside an observer: structural changes are not allowed there");
-}
-
-}  // namespace
-
 Entity WorldBinding::spawn_encoded(std::uint32_t encoded) {
     const auto* base = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
     std::vector<std::uint32_t> offsets;
@@ -225,28 +216,12 @@ Entity WorldBinding::spawn_encoded(std::uint32_t encoded) {
 }
 
 std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encoded) {
-    World& world = *world_;
-    if (!world.structural_allowed()) wrong_phase("spawnMany");
-    const auto* base = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
+    static_assert(sizeof(Entity) == sizeof(std::uint32_t), "JS reads the handles as a Uint32Array");
+    const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
     std::vector<std::uint32_t> offsets;
-    EncodedValues values = decode_header(world, base, count, offsets);
-    const std::uint32_t free = world.entities().available();
-    if (count > free) {
-        throw Error(ErrorCode::CapacityExceeded, "cannot spawn " + std::to_string(count) + " entities: only " +
-                                                     std::to_string(free) + " of max_entities " +
-                                                     std::to_string(world.entities().max_entities()) +
-                                                     " are free; nothing was spawned");
-    }
+    const EncodedValues values = decode_header(*world_, bytes, count, offsets);
     spawned_.resize(count);
-    if (count > 0) {
-        // Room for every row first: out of heap, nothing is spawned (OutOfMemory), not a part.
-        values.seek(base, offsets, 0);
-        world.reserve_spawns(values.values, count);
-    }
-    for (std::uint32_t row = 0; row < count; ++row) {
-        values.seek(base, offsets, row);
-        spawned_[row] = world.spawn_with(values.values).bits;
-    }
+    world_->spawn_many(spawned_, encoded_rows(values, bytes, offsets));  // all or nothing
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(spawned_.data()));
 }
 
@@ -273,37 +248,14 @@ std::uint32_t WorldBinding::instantiate_many(std::uint32_t prefab, std::uint32_t
     const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
     std::vector<std::uint32_t> offsets;
     const EncodedValues values = decode_header(*world_, bytes, count, offsets);
-    std::vector<ComponentRows> rows;
-    rows.reserve(values.values.size());
-    for (std::size_t i = 0; i < values.values.size(); ++i) {
-        const std::uint32_t size = values.sizes[i];
-        rows.push_back(ComponentRows{values.values[i].id, size == 0 ? nullptr : bytes + offsets[i], size, size});
-    }
     instanced_.resize(count);
-    world_->instantiate_many(Entity{prefab}, instanced_, rows);  // all or nothing
+    world_->instantiate_many(Entity{prefab}, instanced_, encoded_rows(values, bytes, offsets));  // all or nothing
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(instanced_.data()));
 }
 
 void WorldBinding::despawn_many(std::uint32_t handles, std::uint32_t count) {
-    World& world = *world_;
-    if (!world.structural_allowed()) wrong_phase("despawnMany");
-    const auto* list = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(handles));
-    const HandleLayout& layout = world.entities().layout();
-    despawn_marks_.assign(world.entities().slot_count(), 0);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const Entity e{list[i]};
-        if (!world.is_alive(e)) {
-            throw Error(ErrorCode::StaleEntity, "handles[" + std::to_string(i) + "] (" + std::to_string(list[i]) +
-                                                    ") is not alive; nothing was despawned");
-        }
-        std::uint8_t& mark = despawn_marks_[layout.index(e)];
-        if (mark != 0) {
-            throw Error(ErrorCode::BadValue, "handles[" + std::to_string(i) + "] (" + std::to_string(list[i]) +
-                                                 ") appears twice; nothing was despawned");
-        }
-        mark = 1;
-    }
-    for (std::uint32_t i = 0; i < count; ++i) world.despawn(Entity{list[i]});
+    const auto* list = reinterpret_cast<const Entity*>(static_cast<std::uintptr_t>(handles));
+    world_->despawn_many({list, count});  // all or nothing
 }
 
 void WorldBinding::mark_rows_changed(std::uint32_t table, std::uint32_t id, std::uint32_t begin, std::uint32_t end) {

@@ -25,17 +25,10 @@ namespace ecsia::wasm {
 static_assert((kVALUE_ALIGNMENT & (kVALUE_ALIGNMENT - 1)) == 0, "a power of two");
 constexpr std::uint32_t align8(std::uint32_t n) noexcept { return (n + kVALUE_ALIGNMENT - 1) & ~(kVALUE_ALIGNMENT - 1); }
 
-// The encoded components, as ComponentValues for row 0 and the byte step to the next row.
+// The encoded components, as ComponentValues for row 0 and each one's element size.
 struct EncodedValues {
     std::vector<ComponentValue> values;  // row 0; bytes is nullptr for a tag
     std::vector<std::uint32_t> sizes;    // element bytes per component
-
-    // Points `values` at row `row`.
-    void seek(const std::byte* base, const std::vector<std::uint32_t>& offsets, std::uint32_t row) noexcept {
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            if (sizes[i] != 0) values[i].bytes = base + offsets[i] + std::size_t(row) * sizes[i];
-        }
-    }
 };
 
 // Validates the header against the world's registry (throws UnknownComponent for a bad id) and
@@ -61,6 +54,19 @@ inline EncodedValues decode_header(const World& world, const std::byte* base, st
         at += align8(size * rows);
     }
     return out;
+}
+
+// The columns of `rows` rows that decode_header read (each component's elements one after the
+// other, from its offset) as the core's bulk calls take them.
+inline std::vector<ComponentRows> encoded_rows(const EncodedValues& values, const std::byte* base,
+                                               const std::vector<std::uint32_t>& offsets) {
+    std::vector<ComponentRows> rows;
+    rows.reserve(values.values.size());
+    for (std::size_t i = 0; i < values.values.size(); ++i) {
+        const std::uint32_t size = values.sizes[i];
+        rows.push_back(ComponentRows{values.values[i].id, size == 0 ? nullptr : base + offsets[i], size, size});
+    }
+    return rows;
 }
 
 }  // namespace ecsia::wasm

@@ -132,9 +132,8 @@ private:
     std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
     std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
-    std::vector<std::uint32_t> spawned_;        // spawn_many's handles
+    std::vector<Entity> spawned_;               // spawn_many's handles
     std::vector<Entity> instanced_;             // instantiate_many's handles
-    std::vector<std::uint8_t> despawn_marks_;   // despawn_many's duplicate check, by slot index
     std::vector<std::uint32_t> entity_list_;    // entity_list(): [count, handle...]
     SnapshotRestorer restorer_;
 };

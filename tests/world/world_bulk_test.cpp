@@ -206,3 +206,87 @@ TEST_CASE("add_many of no entities and remove_many of a component nobody has cha
     CHECK(state_hash(w.world) == before);
     CHECK(w.events.empty());
 }
+
+TEST_CASE("spawn_many and despawn_many do what a loop of spawn_with and despawn does", "[world][bulk]") {
+    const std::uint32_t seed = GENERATE(1u, 2u, 3u);
+    CAPTURE(seed);
+    std::mt19937 random(seed);
+    auto pick = [&](std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(random); };
+    Twin bulk;
+    Twin loop;
+    // Despawning a target takes its subjects with it: a list may name one of them after it.
+    const RelationOptions deletes{false, OnDeleteTarget::Delete, false};
+    const RelationId owns = bulk.world.define_relation("Owns", {}, deletes);
+    REQUIRE(loop.world.define_relation("Owns", {}, deletes) == owns);
+    std::vector<Entity> alive;
+    for (int step = 0; step < 200; ++step) {
+        if (pick(3) != 0 || alive.empty()) {
+            const auto count = pick(12);
+            std::vector<Position> positions(count);
+            for (std::uint32_t i = 0; i < count; ++i) positions[i] = Position{float(step), float(i)};
+            const Velocity velocity{float(step), -1};
+            std::vector<ComponentRows> rows;
+            if (pick(2) == 0) rows.push_back({bulk.position, positions.data(), sizeof(Position), sizeof(Position)});
+            if (pick(2) == 0) rows.push_back({bulk.velocity, &velocity, sizeof(Velocity), 0});  // the same for all
+            if (pick(2) == 0) rows.push_back({bulk.enemy, nullptr, 0, 0});
+            if (pick(2) == 0) std::reverse(rows.begin(), rows.end());
+            const std::vector<Entity> made = bulk.world.spawn_many(count, rows);
+            for (std::uint32_t i = 0; i < count; ++i) {
+                std::vector<ComponentValue> values;
+                for (const ComponentRows& r : rows) {
+                    values.push_back({r.id, r.bytes == nullptr ? nullptr : static_cast<const std::byte*>(r.bytes) + i * r.stride, r.size});
+                }
+                REQUIRE(loop.world.spawn_with(values) == made[i]);
+            }
+            for (const Entity e : made) {
+                if (!alive.empty() && pick(4) == 0) {
+                    const Entity owner = alive[pick(static_cast<std::uint32_t>(alive.size()))];
+                    bulk.world.add_pair(e, owns, owner);
+                    loop.world.add_pair(e, owns, owner);
+                }
+                alive.push_back(e);
+            }
+        } else {
+            std::vector<Entity> list = alive;
+            std::shuffle(list.begin(), list.end(), random);
+            list.resize(pick(static_cast<std::uint32_t>(list.size()) + 1));
+            if (!list.empty() && pick(5) == 0) {  // a repeated handle: nothing changes
+                const std::uint64_t before = state_hash(bulk.world);
+                list.push_back(list[pick(static_cast<std::uint32_t>(list.size()))]);
+                CHECK_THROWS_WITH(bulk.world.despawn_many(list), Catch::Contains("appears twice; nothing was despawned"));
+                CHECK(state_hash(bulk.world) == before);
+                continue;
+            }
+            bulk.world.despawn_many(list);
+            for (const Entity e : list) {
+                if (loop.world.is_alive(e)) loop.world.despawn(e);
+            }
+            std::erase_if(alive, [&](Entity e) { return !bulk.world.is_alive(e); });
+        }
+        bulk.world.flush();
+        loop.world.flush();
+        REQUIRE(state_hash(bulk.world) == state_hash(loop.world));
+        REQUIRE(bulk.events == loop.events);
+    }
+}
+
+TEST_CASE("spawn_many and despawn_many refuse what the per-entity calls refuse, changing nothing", "[world][bulk]") {
+    Twin w{false};
+    World& world = w.world;
+    const Entity a = world.spawn(Position{1, 2});
+    const Entity gone = world.spawn();
+    world.despawn(gone);
+    const std::uint64_t before = state_hash(world);
+    const Position positions[2] = {{1, 1}, {2, 2}};
+    const ComponentRows narrow[] = {{w.position, positions, sizeof(Position), 4}};
+    CHECK_THROWS_WITH(world.spawn_many(2, narrow), Catch::Contains("stride 4, less than their size 8"));
+    const ComponentRows twice[] = {{w.enemy, nullptr, 0, 0}, {w.enemy, nullptr, 0, 0}};
+    CHECK_THROWS_WITH(world.spawn_many(2, twice), Catch::Contains("given twice"));
+    const ComponentRows unknown[] = {{ComponentId{999}, nullptr, 0, 0}};
+    CHECK_THROWS_AS(world.spawn_many(2, unknown), Error);
+    CHECK_THROWS_WITH(world.spawn_many(400, {}), Catch::Contains("spawn_many of 400 entities does not fit"));
+    const Entity dead_second[] = {a, gone};
+    CHECK_THROWS_WITH(world.despawn_many(dead_second), Catch::Contains("entities[1]") && Catch::Contains("not alive"));
+    CHECK(state_hash(world) == before);
+    CHECK(world.is_alive(a));
+}

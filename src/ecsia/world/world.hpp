@@ -81,9 +81,24 @@ public:
         return spawn_with(list);
     }
     Entity spawn_with(std::span<const ComponentValue> values);
+    // out.size() new entities, written to `out` in spawn order, all or nothing: the phase, the
+    // values and the capacity are checked and room is made before the first one
+    // (CapacityExceeded names what fits; std::bad_alloc leaves nothing spawned). values[k] gives
+    // entity i the element at bytes + i * stride (ComponentRows; stride 0: the same for all).
+    // Each entity is what spawn_with(its values) makes, observers included, in order.
+    void spawn_many(std::span<Entity> out, std::span<const ComponentRows> values = {});
+    std::vector<Entity> spawn_many(std::uint32_t count, std::span<const ComponentRows> values = {}) {
+        std::vector<Entity> out(count);
+        spawn_many(out, values);
+        return out;
+    }
     // Also removes the entity's pairs, and the pairs to it from their subjects, or despawns those
     // subjects where the relation says OnDeleteTarget::Delete (recursively; world_relations.cpp).
     void despawn(Entity entity);
+    // despawn() of each, in order, all or nothing: the phase and every handle (alive, none given
+    // twice) are checked first (StaleEntity, or BadValue for a repeat, naming its index). One that
+    // an earlier one's despawn took with it (OnDeleteTarget::Delete) is not despawned twice.
+    void despawn_many(std::span<const Entity> entities);
     bool is_alive(Entity entity) const noexcept { return pool_.is_alive(entity); }
     // Whether a direct structural change is allowed now (serial phase, no observer running): the
     // condition under which spawn/despawn/add/remove throw WrongPhase, as a test that never throws.
@@ -487,6 +502,10 @@ private:
     std::vector<std::uint32_t> bulk_rows_;
     // The bulk calls' checks: structural phase, `id` known, every handle alive and none twice.
     void check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation);
+    // Every handle alive and none twice; the error ends "nothing was `outcome`".
+    void check_handles(std::span<const Entity> entities, const char* outcome);
+    // The values of row 0 of `rows` (their checks stand for every row's), after the stride check.
+    void first_rows(std::span<const ComponentRows> rows, std::vector<ComponentValue>& out, const char* operation) const;
     // Where a bulk add (adding) or removal of `id` moves a row of table `from`; `from` itself
     // when the row stays (it has the component already, or lacks the one removed).
     TableIndex bulk_target(TableIndex from, ComponentId id, bool adding);

@@ -1,9 +1,10 @@
-// World::add_many and World::remove_many: one component on many entities in one call. Their
-// gain over a loop of add/remove is what the loop repeats: the checks run once, in one pass, the
-// target table is looked up once per run of entities from the same table, the room for the
-// moved rows is made once per target table, and a run that is every row of its table (a query's
-// entities, the common case) moves whole: appended to the target, the source emptied at once. tests/world/world_bulk_test.cpp holds them to a loop
-// of add/remove: the same state and the same observer events in the same order.
+// World's bulk calls: spawn_many and despawn_many; add_many and remove_many, one component on
+// many entities. Each is what the loop of its per-entity call does (tests/world/world_bulk_test.cpp
+// holds them to that loop: the same state, the same observer events in the same order), all or
+// nothing, and faster by what the loop repeats: the checks run once, in one pass; a target table
+// is looked up once per run of entities from the same table and made room in once; and a run that
+// is every row of its table (a query's entities, the common case) moves whole: appended to the
+// target, the source emptied at once.
 
 #include <algorithm>
 #include <string>
@@ -16,6 +17,10 @@ namespace ecsia {
 void World::check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation) {
     require_structural(operation);
     refuse_reserved(registry_.desc(id), "the pair calls");  // UnknownComponent for an id never handed out
+    check_handles(entities, "changed");
+}
+
+void World::check_handles(std::span<const Entity> entities, const char* outcome) {
     const HandleLayout& layout = pool_.layout();
     // Marks by slot index catch a handle given twice; cleared again below, whichever way this
     // ends, so the next call starts from zeros without touching every slot.
@@ -37,11 +42,51 @@ void World::check_bulk(std::span<const Entity> entities, ComponentId id, const c
         if (problem != nullptr) {
             clear();
             throw Error(code, "entities[" + std::to_string(marked) + "] (" + std::to_string(e.bits) + ") " + problem +
-                                  "; nothing was changed");
+                                  "; nothing was " + outcome);
         }
         bulk_marks_[layout.index(e)] = 1;
     }
     clear();
+}
+
+void World::first_rows(std::span<const ComponentRows> rows, std::vector<ComponentValue>& out, const char* operation) const {
+    out.clear();
+    out.reserve(rows.size());
+    for (const ComponentRows& r : rows) {
+        if (r.bytes != nullptr && r.stride != 0 && r.stride < r.size) {
+            throw Error(ErrorCode::BadValue, std::string(operation) + ": the rows of component " + std::to_string(r.id) +
+                                                 " have stride " + std::to_string(r.stride) + ", less than their size " +
+                                                 std::to_string(r.size) + " (0 gives every row the same value)");
+        }
+        out.push_back(ComponentValue{r.id, r.bytes, r.size});
+    }
+}
+
+void World::spawn_many(std::span<Entity> out, std::span<const ComponentRows> values) {
+    require_spawn_capacity(out.size(), "spawn_many");
+    std::vector<ComponentValue> row;
+    first_rows(values, row, "spawn_many");
+    check_values(row);
+    const auto count = static_cast<std::uint32_t>(out.size());  // fits: require_spawn_capacity
+    // Everything that allocates first: out of heap, nothing is spawned.
+    pool_.make_room(count);
+    const TableIndex index = prepare_rows(row, count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            if (values[k].bytes != nullptr) row[k].bytes = static_cast<const std::byte*>(values[k].bytes) + std::size_t(i) * values[k].stride;
+        }
+        const Entity entity = pool_.create();
+        place_in(index, entity, row);
+        out[i] = entity;
+    }
+}
+
+void World::despawn_many(std::span<const Entity> entities) {
+    require_structural("despawn_many");
+    check_handles(entities, "despawned");
+    for (const Entity e : entities) {
+        if (pool_.is_alive(e)) despawn(e);
+    }
 }
 
 TableIndex World::bulk_target(TableIndex from, ComponentId id, bool adding) {

@@ -162,15 +162,7 @@ void World::instantiate_many(Entity prefab, std::span<Entity> out, std::span<con
     check_prefab(prefab, "instantiate_many");
     // Row 0's values stand for every row's in the checks (same ids and sizes for all rows).
     std::vector<ComponentValue> first;
-    first.reserve(values.size());
-    for (const ComponentRows& rows : values) {
-        if (rows.bytes != nullptr && rows.stride != 0 && rows.stride < rows.size) {
-            throw Error(ErrorCode::BadValue, "instantiate_many: the rows of component " + std::to_string(rows.id) +
-                                                 " have stride " + std::to_string(rows.stride) + ", less than their size " +
-                                                 std::to_string(rows.size) + " (0 gives every row the same value)");
-        }
-        first.push_back(ComponentValue{rows.id, rows.bytes, rows.size});
-    }
+    first_rows(values, first, "instantiate_many");
     const auto count = static_cast<std::uint32_t>(out.size());  // fits: require_spawn_capacity
     check_values(first);
     pool_.make_room(count);  // room for the handles' bookkeeping (std::bad_alloc: nothing spawned)
