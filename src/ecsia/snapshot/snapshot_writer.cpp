@@ -393,7 +393,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
             w.str(consumer.name);
             w.u64(consumer.cursor);
         }
-        for (const std::vector<std::byte>& field : topic.fields) w.external(field.data(), field.size());
+        for (const FieldBytes& field : topic.fields) w.external(field.data(), field.size());
     }
     w.end_section(section);
     w.finish(checksum);

@@ -110,7 +110,7 @@ std::uint64_t state_hash(const World& world) {
             hasher.bytes(consumer.name.data(), consumer.name.size());
             hasher.u32(static_cast<std::uint32_t>(std::max(consumer.cursor, topic.first) - topic.first));
         }
-        for (const std::vector<std::byte>& field : topic.fields) hasher.bytes(field.data(), field.size());
+        for (const FieldBytes& field : topic.fields) hasher.bytes(field.data(), field.size());
     }
     return hasher.value();
 }

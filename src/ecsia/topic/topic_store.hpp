@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -115,6 +116,28 @@ TopicRange<T> TopicMessages::as() const {
     return TopicRange<T>(*this);
 }
 
+// A topic's storage of one field: a byte array that grows without zeroing what it is about to
+// overwrite (a merge appends a batch's messages field by field).
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <typename U>
+    UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;  // default-initialised: left as it is
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using FieldBytes = std::vector<std::byte, UninitializedAllocator<std::byte>>;
+
 class TopicStore {
 public:
     struct Consumer {
@@ -123,7 +146,7 @@ public:
     };
     struct Topic {
         ComponentDesc layout;                        // fields and their offsets in a packed message
-        std::vector<std::vector<std::byte>> fields;  // by field: count * field size bytes
+        std::vector<FieldBytes> fields;              // by field: count * field size bytes
         std::uint64_t first = 0;                     // sequence of the oldest message kept
         std::uint32_t count = 0;                     // messages kept
         std::vector<Consumer> consumers;             // in the order they were added
@@ -144,9 +167,13 @@ public:
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(topics_.size()); }
 
     // Appends `count` messages packed one after another (layout.size bytes each, as the topic
-    // lays a message out), in order, one copy per field. All are dropped at once when the topic has
-    // no consumer (they still take their numbers). `id` must be a topic's (topic() checks one).
-    void append_many(TopicId id, const std::byte* messages, std::uint32_t count);
+    // lays a message out), in order. All are dropped at once when the topic has no consumer (they
+    // still take their numbers). `id` must be a topic's (topic() checks one). `fix`, when given,
+    // is called on the appended values of each entity field, a block at a time while the block
+    // is in cache, and may change them in place (the merge makes pending handles real there).
+    using HandleFix = void (*)(void* context, std::uint32_t* handles, std::uint32_t count);
+    void append_many(TopicId id, const std::byte* messages, std::uint32_t count, HandleFix fix = nullptr,
+                     void* context = nullptr);
 
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
     // published from now on); an existing one keeps its cursor.

@@ -439,37 +439,32 @@ private:
                 continue;
             }
             const TopicStore::Topic& topic = topics.topics_[outbox.topic];
-            const std::byte* bytes = outbox.bytes.data();
-            if (!topic.entity_offsets.empty()) bytes = resolve_message_handles(topic, outbox);
-            topics.append_many(outbox.topic, bytes, outbox.count);
+            message_topic_ = &topic;
+            topics.append_many(outbox.topic, outbox.bytes.data(), outbox.count,
+                               topic.entity_offsets.empty() ? nullptr : &resolve_message_handles, this);
             stats_.applied += outbox.count;
         }
     }
-    // The outbox's messages with their entity fields' pending handles made real (a copy), or
-    // the outbox's own bytes when none holds one.
-    const std::byte* resolve_message_handles(const TopicStore::Topic& topic, const CommandBuffer::Outbox& outbox) {
-        std::vector<std::byte>* copy = nullptr;
-        const HandleLayout& handles = layout();
-        for (std::uint32_t m = 0; m < outbox.count; ++m) {
-            for (const std::uint32_t offset : topic.entity_offsets) {
-                const std::size_t at = std::size_t(m) * outbox.size + offset;
-                Entity e;
-                std::memcpy(&e.bits, outbox.bytes.data() + at, 4);
-                if (!handles.is_pending(e)) continue;
-                if (copy == nullptr) copy = &scratch_.emplace_back(outbox.bytes);
-                const std::int64_t ordinal = recorded_ordinal(e);
-                const Entity real = ordinal < 0 ? kNullEntity : pending_[static_cast<std::size_t>(ordinal)];
-                if (ordinal < 0 && refused_in_place_++ == 0) {
-                    char text[96];
-                    std::snprintf(text, sizeof text, "a message of topic '%s' held pending handle 0x%08x",
-                                  topic.layout.name.c_str(), e.bits);
-                    first_refused_in_place_ = text;
-                }
-                std::memcpy(copy->data() + at, &real.bits, 4);
-            }
+    // Appended entity field values of message_topic_'s messages, their pending handles made real.
+    static void resolve_message_handles(void* self, std::uint32_t* handles, std::uint32_t count) {
+        auto& applier = *static_cast<CommandApplier*>(self);
+        const HandleLayout& layout = applier.layout();
+        for (std::uint32_t i = 0; i < count; ++i) {
+            if (layout.is_pending(Entity{handles[i]})) handles[i] = applier.resolve_message_handle(Entity{handles[i]});
         }
-        return copy == nullptr ? outbox.bytes.data() : copy->data();
     }
+    std::uint32_t resolve_message_handle(Entity e) {
+        const std::int64_t ordinal = recorded_ordinal(e);
+        if (ordinal >= 0) return pending_[static_cast<std::size_t>(ordinal)].bits;
+        if (refused_in_place_++ == 0) {
+            char text[96];
+            std::snprintf(text, sizeof text, "a message of topic '%s' held pending handle 0x%08x", message_topic_->layout.name.c_str(),
+                          e.bits);
+            first_refused_in_place_ = text;
+        }
+        return kNullEntity.bits;
+    }
+    const TopicStore::Topic* message_topic_ = nullptr;  // apply_messages' topic, for its diagnostic
 
     void skip(std::size_t records, const char* why) {
         if (why == nullptr) {
