@@ -67,6 +67,9 @@ public:
         return reinterpret_cast<const T*>(raw(id));
     }
     const std::byte* raw(ComponentId id) const noexcept;
+    // Copies the parents' elements of `read` into read.copy (its `rows` rows) and marks it copied:
+    // what read() does on its first call; the scheduler's, for views copied ahead.
+    static void copy_parents(Read& read, std::uint32_t rows) noexcept;
 
 private:
     const Read* find(ComponentId id) const noexcept {

@@ -587,7 +587,7 @@ void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
                 // Copied now, and read in place from the copy: a call may change the world's
                 // structure (moving or freeing the parents' rows) and still read a later chunk's
                 // parents, as they were when the call began.
-                ParentView(std::span(&read, 1), chunk.size()).raw(read.id);
+                ParentView::copy_parents(read, chunk.size());
                 std::vector<const std::byte*>& addresses = main_parent_addresses_[c * reads + k];
                 addresses.resize(chunk.size());
                 for (std::uint32_t i = 0; i < chunk.size(); ++i) addresses[i] = read.copy + std::size_t(i) * read.size;
