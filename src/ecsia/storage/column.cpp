@@ -56,6 +56,37 @@ void Column::settle_bulk_from(std::uint32_t from) const noexcept {
     bulk_changed_rows_ = std::min(bulk_changed_rows_, from);
 }
 
+void Column::copy_rows_from(std::uint32_t row, const Column& source, std::uint32_t source_row, std::uint32_t count) noexcept {
+    if (count == 0) return;
+    if (element_size_ != 0) std::memcpy(element(row), source.element(source_row), std::size_t(count) * element_size_);
+    if (row < bulk_changed_rows_) settle_bulk_from(row);
+    std::memcpy(added_ticks_.data() + row, source.added_ticks_.data() + source_row, std::size_t(count) * sizeof(Tick));
+    Tick newest_added = max_added_tick_;
+    Tick newest_changed = max_changed_tick_;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Tick changed = source.changed_tick(source_row + i);  // the source's bulk stamp included
+        changed_ticks_[row + i] = changed;
+        newest_changed = std::max(newest_changed, changed);
+        newest_added = std::max(newest_added, added_ticks_[row + i]);
+    }
+    max_added_tick_ = newest_added;
+    max_changed_tick_ = newest_changed;
+    uniform_added_.known = false;
+    uniform_changed_.known = false;
+}
+
+void Column::init_rows(std::uint32_t row, std::uint32_t count, Tick tick) noexcept {
+    if (count == 0) return;
+    for (std::uint32_t i = 0; i < count; ++i) detail::copy_element(element(row + i), default_element_.data(), element_size_);
+    if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
+    std::fill(added_ticks_.begin() + row, added_ticks_.begin() + row + count, tick);
+    std::fill(changed_ticks_.begin() + row, changed_ticks_.begin() + row + count, tick);
+    uniform_added_.known = false;
+    uniform_changed_.known = false;
+    max_added_tick_ = std::max(max_added_tick_, tick);
+    max_changed_tick_ = std::max(max_changed_tick_, tick);
+}
+
 void Column::permute_rows(const std::vector<std::uint32_t>& order, std::vector<std::byte>& scratch) {
     const auto rows = static_cast<std::uint32_t>(order.size());
     if (rows == 0) return;

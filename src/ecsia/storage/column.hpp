@@ -76,6 +76,11 @@ public:
     // Writes the component's default element: zero bytes, entity fields null.
     void init_row(std::uint32_t row, Tick tick) noexcept;
     void copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept;
+    // copy_row_from of `count` rows: source rows [source_row, +count) to rows [row, +count), which
+    // are freshly appended.
+    void copy_rows_from(std::uint32_t row, const Column& source, std::uint32_t source_row, std::uint32_t count) noexcept;
+    // init_row of rows [row, +count).
+    void init_rows(std::uint32_t row, std::uint32_t count, Tick tick) noexcept;
     // Moves row `last` into `row` (swap-remove); `last` is the table's last row, which then leaves.
     void move_last_into(std::uint32_t row, std::uint32_t last) noexcept;
     // Every row leaves (the table is emptied): no stamp or memo may cover rows appended later.

@@ -58,6 +58,22 @@ std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_
     return row;
 }
 
+std::uint32_t Table::push_moved_rows(std::span<const Entity> entities, const Table& source, std::uint32_t source_row, Tick tick) {
+    const std::uint32_t row = size();
+    const auto count = static_cast<std::uint32_t>(entities.size());
+    if (row + count > capacity_) reserve(row + count);
+    entities_.insert(entities_.end(), entities.begin(), entities.end());
+    ++row_version_;
+    for (Column& column : columns_) {
+        if (const Column* from = source.column(column.component())) {
+            column.copy_rows_from(row, *from, source_row, count);
+        } else {
+            column.init_rows(row, count, tick);
+        }
+    }
+    return row;
+}
+
 void Table::permute_rows(const std::vector<std::uint32_t>& order) {
     // Everything that allocates comes first: out of heap, no row has moved yet.
     std::uint32_t widest = sizeof(Tick);

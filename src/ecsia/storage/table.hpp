@@ -4,6 +4,7 @@
 // into the hole (swap-remove). Tables grow only on the serial slot.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
@@ -42,6 +43,9 @@ public:
     // Appends a row for `entity` whose shared columns are copied from `source`/`source_row`; the
     // others start at default values added at `tick`. The source row is left in place.
     std::uint32_t push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick);
+    // push_moved of source rows [source_row, + entities.size()), whose entities are `entities`,
+    // column by column. Returns the first new row.
+    std::uint32_t push_moved_rows(std::span<const Entity> entities, const Table& source, std::uint32_t source_row, Tick tick);
     // Removes `row`; returns the entity that now occupies it (null if `row` was the last).
     Entity swap_remove(std::uint32_t row) noexcept;
     // Removes every row (what swap_remove of each would leave: an empty table).

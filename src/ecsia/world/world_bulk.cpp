@@ -68,6 +68,7 @@ void World::spawn_many(std::span<Entity> out, std::span<const ComponentRows> val
     first_rows(values, row, "spawn_many");
     check_values(row);
     const auto count = static_cast<std::uint32_t>(out.size());  // fits: require_spawn_capacity
+    if (count == 0) return;  // no table made for rows that never come (as the loop makes none)
     // Everything that allocates first: out of heap, nothing is spawned.
     pool_.make_room(count);
     const TableIndex index = prepare_rows(row, count);
@@ -124,7 +125,14 @@ void World::move_whole_table(std::span<const Entity> entities, TableIndex from, 
     Table& source = graph_.table(from);
     Table& destination = graph_.table(target);
     const std::uint32_t first_row = destination.size();
-    for (const Entity e : entities) destination.push_moved(e, source, locations_[pool_.layout().index(e)].row, tick_);
+    // In row order (a query's entities, or spawn_many's) the rows move column by column.
+    bool in_row_order = true;
+    for (std::size_t i = 0; i < entities.size() && in_row_order; ++i) in_row_order = locations_[pool_.layout().index(entities[i])].row == i;
+    if (in_row_order) {
+        destination.push_moved_rows(entities, source, 0, tick_);
+    } else {
+        for (const Entity e : entities) destination.push_moved(e, source, locations_[pool_.layout().index(e)].row, tick_);
+    }
     source.clear();
     structure_version_ += entities.size();  // one per row moved, as move_to counts
     for (std::size_t i = 0; i < entities.size(); ++i) {
