@@ -165,9 +165,9 @@ void World::instantiate_many(Entity prefab, std::span<Entity> out, std::span<con
     first_rows(values, first, "instantiate_many");
     const auto count = static_cast<std::uint32_t>(out.size());  // fits: require_spawn_capacity
     check_values(first);
+    if (count == 0) return;  // no table made for instances that never come (as the loop makes none)
     pool_.make_room(count);  // room for the handles' bookkeeping (std::bad_alloc: nothing spawned)
     const TableIndex index = prepare_instances(prefab, first, count, /*as_prefab=*/false);
-    if (count == 0) return;
     // Where each given component sits in prefab_values_, whose bytes move on per row.
     std::vector<std::size_t> at(values.size());
     for (std::size_t k = 0; k < values.size(); ++k) {
