@@ -479,3 +479,40 @@ TEST_CASE("a restored world replays the same messages: pending ones and cursors 
         CHECK(snapshot(other) == before);
     }
 }
+
+TEST_CASE("a message's pending handle that no spawn of its batch made becomes null, and is said, consumed or not", "[topic]") {
+    for (const bool consumed : {true, false}) {
+        CAPTURE(consumed);
+        World world;
+        std::vector<std::string> said;
+        world.diagnostics().set_sink([&](const std::string& m) { said.push_back(m); });
+        const TopicId ping = world.define_topic("ping", {{"who", FieldType::Entity}, {"n", FieldType::U32}});
+        if (consumed) detail::WorldAccess::topics(world).add_consumer(ping, "Reader");
+        const Entity real = world.spawn();
+        const Entity stranger = world.entities().layout().pending(7);  // no spawn of this buffer
+        CommandBuffer buffer;
+        // Blocks of the merge's copy are 2,048 messages: the stranger sits in the second.
+        for (std::uint32_t i = 0; i < 3000; ++i) {
+            const std::uint32_t message[2] = {i == 2500 ? stranger.bits : real.bits, i};
+            buffer.publish(ping, message, sizeof message);
+        }
+        CommandBuffer* buffers[] = {&buffer};
+        detail::WorldAccess::apply(world, buffers);
+        const auto refused = std::count_if(said.begin(), said.end(), [](const std::string& m) {
+            return m.find("a message of topic 'ping' held pending handle") != std::string::npos;
+        });
+        CHECK(refused == 1);
+        const TopicStore::Topic& topic = world.topics().topic(ping);
+        if (!consumed) {
+            CHECK(topic.count == 0);
+            continue;
+        }
+        REQUIRE(topic.count == 3000);
+        const auto* who = reinterpret_cast<const std::uint32_t*>(topic.fields[0].data());
+        const auto* n = reinterpret_cast<const std::uint32_t*>(topic.fields[1].data());
+        for (std::uint32_t i = 0; i < 3000; ++i) {
+            CHECK(who[i] == (i == 2500 ? kNullEntity.bits : real.bits));
+            CHECK(n[i] == i);
+        }
+    }
+}

@@ -100,7 +100,20 @@ void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_
     }
     const std::size_t stride = t.layout.size;
     const std::size_t first = t.count;
-    for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize((first + count) * t.slots[f].second);
+    // The room is not zeroed: until every byte of it is written, nothing may read it. Whatever
+    // throws (out of heap growing a field, or in `fix`) takes the room away again.
+    try {
+        for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize((first + count) * t.slots[f].second);
+        gather_blocks(t, first, messages, count, stride, fix, context);
+    } catch (...) {
+        for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize(first * t.slots[f].second);
+        throw;
+    }
+    t.count += count;
+}
+
+void TopicStore::gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,
+                               HandleFix fix, void* context) {
     // Block by block, every field of the block: the messages are read from memory once, not once
     // per field, and an entity field is fixed while its block is still in cache.
     constexpr std::uint32_t kBlock = 2048;
@@ -120,7 +133,6 @@ void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_
             if (fix != nullptr && t.layout.fields[f].type == FieldType::Entity) fix(context, reinterpret_cast<std::uint32_t*>(to), n);
         }
     }
-    t.count += count;
 }
 
 TopicStore::Consumer* TopicStore::consumer(TopicId id, std::string_view name) noexcept {

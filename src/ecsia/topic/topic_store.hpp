@@ -193,6 +193,9 @@ private:
     friend class SnapshotAccess;
     friend class CommandApplier;  // the merge's append, with the id checked once
     Consumer* consumer(TopicId id, std::string_view name) noexcept;
+    // append_many's copy into fields already grown for the messages, from message `first` on.
+    static void gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,
+                              HandleFix fix, void* context);
     std::vector<Topic> topics_;
 };
 

@@ -440,6 +440,9 @@ private:
             }
             const TopicStore::Topic& topic = topics.topics_[outbox.topic];
             message_topic_ = &topic;
+            // Dropped at once without a consumer; a pending handle none of this buffer's spawns
+            // made is still counted in the diagnostic.
+            if (topic.consumers.empty()) count_refused_handles(topic, outbox);
             topics.append_many(outbox.topic, outbox.bytes.data(), outbox.count,
                                topic.entity_offsets.empty() ? nullptr : &resolve_message_handles, this);
             stats_.applied += outbox.count;
@@ -451,6 +454,15 @@ private:
         const HandleLayout& layout = applier.layout();
         for (std::uint32_t i = 0; i < count; ++i) {
             if (layout.is_pending(Entity{handles[i]})) handles[i] = applier.resolve_message_handle(Entity{handles[i]});
+        }
+    }
+    void count_refused_handles(const TopicStore::Topic& topic, const CommandBuffer::Outbox& outbox) {
+        for (std::uint32_t m = 0; m < outbox.count; ++m) {
+            for (const std::uint32_t offset : topic.entity_offsets) {
+                Entity e;
+                std::memcpy(&e.bits, outbox.bytes.data() + std::size_t(m) * outbox.size + offset, 4);
+                if (layout().is_pending(e)) resolve_message_handle(e);
+            }
         }
     }
     std::uint32_t resolve_message_handle(Entity e) {
