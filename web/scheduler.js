@@ -405,6 +405,7 @@ export class Scheduler {
     // the rest of update()'s time the page was free, and a page that draws meanwhile sees it here.
     let pageMs = 0;
     let startMs = 0;
+    let began = false;  // the engine's frame began (not read from startMs: a clock may read 0)
     let failed = true;
     try {
       // A paused devtools panel holds the frame here (a promise); otherwise nothing to await.
@@ -413,6 +414,7 @@ export class Scheduler {
       if (this.#disposeRequested) return;  // disposed while paused
       let t = performance.now();
       startMs = t;
+      began = true;
       let status = this.#call('update', (r) => r.beginAndStep(dt));
       pageMs += performance.now() - t;
       while (status === WAITING && !this.#disposeRequested) {
@@ -444,7 +446,7 @@ export class Scheduler {
       }
       if (this.#disposeRequested) {
         this.#release();
-      } else if (startMs > 0 && (this.#userTiming || this.#observer !== null)) {
+      } else if (began && (this.#userTiming || this.#observer !== null)) {
         this.#frameDone(startMs, performance.now(), failed);
       }
     }
