@@ -189,11 +189,6 @@ Entity World::spawn_with(std::span<const ComponentValue> values) {
     return entity;
 }
 
-void World::reserve_spawns(std::span<const ComponentValue> values, std::uint32_t count) {
-    pool_.make_room(count);
-    (void)prepare_rows(values, count);
-}
-
 TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint32_t count) {
     std::vector<ComponentId>& signature = place_signature_;
     signature.clear();
@@ -270,7 +265,10 @@ void World::add(Entity entity, const ComponentValue& value) {
     require_structural("add");
     const EntityLocation at = locate(entity);
     check_values({&value, 1});
-    const TableIndex target = graph_.with(at.table, value.id);
+    add_checked(entity, at, graph_.with(at.table, value.id), value);
+}
+
+void World::add_checked(Entity entity, EntityLocation at, TableIndex target, const ComponentValue& value) {
     if (target == at.table) {  // has it: overwritten, a change
         Table& table = graph_.table(at.table);
         write_value(table, at.row, value);

@@ -112,11 +112,6 @@ public:
     // For bulk spawns, which must be all or nothing: throws CapacityExceeded naming `operation`
     // unless `count` more entities fit, and WrongPhase during a wave or inside an observer.
     void require_spawn_capacity(std::uint64_t count, const char* operation) const;
-    // Makes room for `count` spawns with the components of `values` (their table's rows and the
-    // handles' bookkeeping), so that those spawns allocate nothing more. Bulk spawns call it before
-    // the first entity, so that running out of heap is all or nothing too: std::bad_alloc, nothing
-    // spawned (the room already made stays, which only capacity shows). Checks no values.
-    void reserve_spawns(std::span<const ComponentValue> values, std::uint32_t count);
     const EntityPool& entities() const noexcept { return pool_; }
 
     // ---- components of one entity
@@ -432,6 +427,8 @@ private:
     TableIndex prepare_rows(std::span<const ComponentValue> values, std::uint32_t count);
     void place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values);
     void move_to(Entity entity, TableIndex target);
+    // add() after its checks: `entity` is at `at`, and `target` is its table with value.id.
+    void add_checked(Entity entity, EntityLocation at, TableIndex target, const ComponentValue& value);
     // Runs the observers of one event with structural changes locked out. The test is inline:
     // structural changes call this per component, and a world without observers pays one load.
     void fire(ObserverEvent event, ComponentId id, Entity entity) {

@@ -127,7 +127,9 @@ void World::move_whole_table(std::span<const Entity> entities, TableIndex from, 
     const std::uint32_t first_row = destination.size();
     // In row order (a query's entities, or spawn_many's) the rows move column by column.
     bool in_row_order = true;
-    for (std::size_t i = 0; i < entities.size() && in_row_order; ++i) in_row_order = locations_[pool_.layout().index(entities[i])].row == i;
+    for (std::size_t i = 0; i < entities.size() && in_row_order; ++i) {
+        in_row_order = locations_[pool_.layout().index(entities[i])].row == i;
+    }
     if (in_row_order) {
         destination.push_moved_rows(entities, source, 0, tick_);
     } else {
@@ -150,8 +152,8 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
     // looks in between: an add observer would see later rows already moved.
     const bool whole_tables = !observers_.any(ObserverEvent::OnAdd, id);
 
-    // What change_components does for one add, without what the checks above made redundant.
-    // The tables cannot change under the loop: observers may not change structure.
+    // add() of each, without what the checks above made redundant. The tables cannot change
+    // under the loop: observers may not change structure.
     TableIndex source = kNoTable;
     TableIndex target = kNoTable;
     for (std::size_t i = 0; i < entities.size(); ++i) {
@@ -167,7 +169,9 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
                 if (bytes != nullptr && size != 0) {
                     Column& column = *graph_.table(target).column(id);
                     const std::uint32_t first_row = locations_[slot].row;
-                    for (std::size_t k = 0; k < run; ++k) detail::copy_element(column.element(first_row + std::uint32_t(k)), bytes + (i + k) * size, size);
+                    for (std::size_t k = 0; k < run; ++k) {
+                        detail::copy_element(column.element(first_row + std::uint32_t(k)), bytes + (i + k) * size, size);
+                    }
                 }
                 i += run - 1;
                 continue;
@@ -175,18 +179,7 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
         }
         const ComponentValue value{id, bytes == nullptr || size == 0 ? nullptr : bytes + i * size,
                                    bytes == nullptr ? 0u : size};
-        if (target == from) {  // has it: overwritten, a change
-            const EntityLocation at = locations_[slot];
-            Table& table = graph_.table(at.table);
-            write_value(table, at.row, value);
-            table.column(id)->mark_changed(at.row, tick_);
-            if (observers_.any(ObserverEvent::OnChange, id)) pending_changes_.push_back({e, id});
-            continue;
-        }
-        move_to(e, target);
-        const EntityLocation now = locations_[slot];
-        write_value(graph_.table(now.table), now.row, value);
-        fire(ObserverEvent::OnAdd, id, e);
+        add_checked(e, locations_[slot], target, value);
     }
 }
 
