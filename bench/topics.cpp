@@ -1,6 +1,7 @@
 // The *topics* workload: 100,000 messages a frame through a topic (topic/topic_store.hpp). A C++
 // kernel over 100,000 rows of `health` publishes one `hit` (target: the row's entity, damage: its
-// health) per row, and a main-thread system that consumes `hit` reads every message back through
+// health) per row (one KernelContext::publish per message, and in a second pair of rigs through a
+// TopicWriter), and a main-thread system that consumes `hit` reads every message back through
 // the field spans of world.messages(hit) and sums target handles and damage. The yardstick (the
 // issue's target: publish + consume at most 2x): a plain loop that pushes the same 100,000 Hit
 // values into a std::vector<Hit> (cleared each time, capacity kept) and reads them back with the
@@ -71,7 +72,8 @@ struct Rig {
     std::unique_ptr<Scheduler> scheduler;
     Sums seen;  // what the consumer read in the last frame
 
-    Rig(std::uint32_t messages, std::uint32_t workers) {
+    // `writer`: the kernel publishes through a TopicWriter instead of one KernelContext::publish per row.
+    Rig(std::uint32_t messages, std::uint32_t workers, bool writer) {
         const ComponentId health = world.component<Health>();
         hit = world.topic<Hit>();
         for (std::uint32_t i = 0; i < messages; ++i) world.spawn(Health{damage_of(i)});
@@ -85,11 +87,20 @@ struct Rig {
         publisher.name = "Publish";
         publisher.reads = {health};
         publisher.publishes = {hit};
-        publisher.kernel = [hit = hit, health](KernelContext& ctx) {
-            const Health* hp = ctx.chunk.read<Health>(health);
-            const Entity* entities = ctx.chunk.entities();
-            for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) ctx.publish(hit, Hit{entities[r], hp[r].hp});
-        };
+        if (writer) {
+            publisher.kernel = [hit = hit, health](KernelContext& ctx) {
+                const Health* hp = ctx.chunk.read<Health>(health);
+                const Entity* entities = ctx.chunk.entities();
+                TopicWriter<Hit> hits = ctx.topic_writer<Hit>(hit);
+                for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) hits.publish(Hit{entities[r], hp[r].hp});
+            };
+        } else {
+            publisher.kernel = [hit = hit, health](KernelContext& ctx) {
+                const Health* hp = ctx.chunk.read<Health>(health);
+                const Entity* entities = ctx.chunk.entities();
+                for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) ctx.publish(hit, Hit{entities[r], hp[r].hp});
+            };
+        }
         SystemDesc consumer;
         consumer.name = "Consume";
         consumer.consumes = {hit};
@@ -132,9 +143,10 @@ struct Rig {
 };
 
 struct Measured {
-    Measured(const char* label, std::uint32_t workers) : label(label), workers(workers) {}
+    Measured(const char* label, std::uint32_t workers, bool writer) : label(label), workers(workers), writer(writer) {}
     const char* label;
     std::uint32_t workers;
+    bool writer;  // the kernel publishes through a TopicWriter
     std::vector<double> us;          // per repetition, µs per frame (or per loop)
     std::vector<double> over_loop;   // per repetition: us / the loop's in the same repetition
     std::vector<double> publish, merge, consume, rest;  // per repetition, µs per frame
@@ -148,9 +160,12 @@ int main(int argc, char** argv) {
     const std::uint32_t messages = argc > 1 ? static_cast<std::uint32_t>(std::atoi(argv[1])) : 100000;
     const int repetitions = argc > 2 ? std::atoi(argv[2]) : 31;
 
-    Rig pooled(messages, 2);
-    Rig serial(messages, 0);
-    Rig* rigs[2] = {&pooled, &serial};
+    constexpr int kRigs = 4;
+    Rig pooled(messages, 2, false);
+    Rig serial(messages, 0, false);
+    Rig pooled_writer(messages, 2, true);
+    Rig serial_writer(messages, 0, true);
+    Rig* rigs[kRigs] = {&pooled, &serial, &pooled_writer, &serial_writer};
 
     // The expected sums: every row's handle and damage (both rigs spawned the same handles).
     Sums expected;
@@ -205,17 +220,20 @@ int main(int argc, char** argv) {
     // Iterations per sample, each variant sized on its own speed.
     auto iterations = [](double one_second) { return std::max(1, static_cast<int>(kSampleSeconds / std::max(one_second, 1e-7))); };
     const int loop_iterations = iterations(bench::time_both(loop).wall);
-    int frame_iterations[2];
-    for (int i = 0; i < 2; ++i) frame_iterations[i] = iterations(bench::time_both([&] { rigs[i]->frame(); }).wall);
+    int frame_iterations[kRigs];
+    for (int i = 0; i < kRigs; ++i) frame_iterations[i] = iterations(bench::time_both([&] { rigs[i]->frame(); }).wall);
 
-    Measured base("std::vector<Hit> push + read (baseline)", 0);
-    Measured measured[2] = {{"topic frame, 2 workers (pool)", 2}, {"topic frame, serial executor", 0}};
+    Measured base("std::vector<Hit> push + read (baseline)", 0, false);
+    Measured measured[kRigs] = {{"ctx.publish frame, 2 workers (pool)", 2, false},
+                                {"ctx.publish frame, serial executor", 0, false},
+                                {"TopicWriter frame, 2 workers (pool)", 2, true},
+                                {"TopicWriter frame, serial executor", 0, true}};
     for (int rep = 0; rep < repetitions; ++rep) {
         double loop_us = 0;
-        double frame_us[2] = {0, 0};
-        Split parts[2];  // summed over each sample's frames
-        for (int k = 0; k < 3; ++k) {
-            const int which = (k + rep) % 3;  // 0: the loop, 1: pooled, 2: serial
+        double frame_us[kRigs] = {};
+        Split parts[kRigs];  // summed over each sample's frames
+        for (int k = 0; k < 1 + kRigs; ++k) {
+            const int which = (k + rep) % (1 + kRigs);  // 0: the loop, then the rigs
             if (which == 0) {
                 loop_us = bench::time_both([&] {
                               for (int i = 0; i < loop_iterations; ++i) loop();
@@ -236,7 +254,7 @@ int main(int argc, char** argv) {
             }
         }
         base.us.push_back(loop_us);
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < kRigs; ++i) {
             Measured& m = measured[i];
             m.us.push_back(frame_us[i]);
             m.over_loop.push_back(frame_us[i] / loop_us);
@@ -273,6 +291,7 @@ int main(int argc, char** argv) {
         std::printf("%-40s %10.1f %9.2f %8.2f   %.1f + %.1f + %.1f + %.1f\n", m.label, us, us * 1e3 / messages, ratio, publish,
                     merge, consume, rest);
         json_runs.push_back(bench::json_object({bench::json_member("workers", std::to_string(m.workers)),
+                                                bench::json_member("writer", m.writer ? "true" : "false"),
                                                 bench::json_member("frame_us", bench::json_number(us)),
                                                 bench::json_member("over_vector", bench::json_number(ratio)),
                                                 bench::json_member("publish_us", bench::json_number(publish)),
@@ -292,6 +311,7 @@ int main(int argc, char** argv) {
     }
     const int missed = bench::report_targets({
         {"topics_2_workers_over_vector", bench::median(measured[0].over_loop), 2.0, true, "x"},
+        {"topics_2_workers_writer_over_vector", bench::median(measured[2].over_loop), 2.0, true, "x"},
     });
     const bool written = bench::write_json(
         json_path, bench::json_object({bench::json_member("messages", std::to_string(messages)),

@@ -355,7 +355,7 @@ function topicsNative(results) {
   const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
   const perMessage = (v) => n2((v * 1000) / t.messages);
   const rows = [['`std::vector<Hit>` push + read back (baseline)', us(t.vector_us), perMessage(t.vector_us), '1.00x', '', '', '', ''],
-    ...t.runs.map((r) => [r.workers === 0 ? 'topic frame, serial executor' : `topic frame, ${r.workers} workers (pool)`, us(r.frame_us),
+    ...t.runs.map((r) => [`${r.writer ? 'TopicWriter' : '`ctx.publish`'} frame, ${r.workers === 0 ? 'serial executor' : `${r.workers} workers (pool)`}`, us(r.frame_us),
       perMessage(r.frame_us), r.workers === 2 ? `**${n2(r.over_vector)}x**` : `${n2(r.over_vector)}x`, us(r.publish_us), us(r.merge_us),
       us(r.consume_us), us(r.rest_us)])];
   return table([`${count(t.messages)} messages a frame`, 'µs', 'ns per message', '/ baseline', 'publisher\'s wave µs', 'its merge µs',

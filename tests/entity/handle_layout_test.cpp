@@ -95,3 +95,23 @@ TEST_CASE("pending handles carry the reserved top generation and are never null 
     CHECK_FALSE(layout.is_pending(layout.make(7, layout.max_live_generation())));
     CHECK_FALSE(layout.is_pending(kNullEntity));
 }
+
+TEST_CASE("is_pending is exactly 'the top generation and not null' in every layout", "[entity]") {
+    // is_pending is one unsigned compare; checked against the definition at every index width, on
+    // the handles around each boundary (generation steps, the top generation's first and last).
+    for (unsigned bits = 1; bits <= 31; ++bits) {
+        CAPTURE(bits);
+        const HandleLayout layout(bits);
+        const std::uint32_t top = layout.pending(0).bits;
+        std::uint32_t wrong = 0;
+        for (const std::uint32_t around : {0u, 1u, layout.index_mask(), top - 1, top, top + 1, 0xFFFFFFFEu, 0xFFFFFFFFu,
+                                           (1u << bits), (1u << bits) - 1, top - (1u << bits)}) {
+            for (std::uint32_t delta = 0; delta < 3; ++delta) {
+                const Entity e{around + delta - 1};
+                const bool defined = !e.is_null() && layout.generation(e) == layout.max_generation();
+                if (layout.is_pending(e) != defined) ++wrong;
+            }
+        }
+        CHECK(wrong == 0);
+    }
+}

@@ -56,13 +56,15 @@ struct Seen {
 };
 
 // A random set of publishers and consumers over a world of `val` rows; the same seed gives the
-// same systems. Returns the page's publish schedule (messages per frame).
+// same systems, whose kernels publish through KernelContext::publish or, with `writer`, a
+// TopicWriter each (the same messages either way). Returns the page's publish schedule (messages
+// per frame).
 struct Setup {
     std::vector<std::uint32_t> page_messages;  // by frame
     std::uint32_t page_serial = 0;
 };
 
-Setup build(World& world, Scheduler& scheduler, std::uint64_t seed, Seen& seen) {
+Setup build(World& world, Scheduler& scheduler, std::uint64_t seed, Seen& seen, bool writer) {
     test::Rng rng(seed);
     const ComponentId val = world.component<Val>();
     const ComponentId sink = world.component<Sink>();
@@ -123,20 +125,28 @@ Setup build(World& world, Scheduler& scheduler, std::uint64_t seed, Seen& seen) 
         } else {
             system.reads = {val};
             system.spawns_per_batch = rng.below(3);
-            system.kernel = [ev, val, p, rate](KernelContext& ctx) {
+            system.kernel = [ev, val, p, rate, writer](KernelContext& ctx) {
                 const Val* vals = ctx.chunk.read<Val>(val);
                 const Entity* entities = ctx.chunk.entities();
-                for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) {
-                    const std::uint32_t h = mix(static_cast<std::uint32_t>(vals[r].v), static_cast<std::uint32_t>(ctx.frame) + p);
-                    if (h % 100 >= rate) continue;
-                    // A serial unique to the publisher: frame and the row's entity index.
-                    const std::uint32_t serial = static_cast<std::uint32_t>(ctx.frame) * 100000u + ctx.layout.index(entities[r]);
-                    Entity who = entities[r];
-                    if (h % 7 == 0) {
-                        const ComponentValue v{val, &vals[r], sizeof(Val)};
-                        who = ctx.spawn(&v, 1);  // reserved or pending: the message gets the real handle
+                auto publish_rows = [&](auto&& publish) {
+                    for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) {
+                        const std::uint32_t h = mix(static_cast<std::uint32_t>(vals[r].v), static_cast<std::uint32_t>(ctx.frame) + p);
+                        if (h % 100 >= rate) continue;
+                        // A serial unique to the publisher: frame and the row's entity index.
+                        const std::uint32_t serial = static_cast<std::uint32_t>(ctx.frame) * 100000u + ctx.layout.index(entities[r]);
+                        Entity who = entities[r];
+                        if (h % 7 == 0) {
+                            const ComponentValue v{val, &vals[r], sizeof(Val)};
+                            who = ctx.spawn(&v, 1);  // reserved or pending: the message gets the real handle
+                        }
+                        publish(Ev{p, serial, who});
                     }
-                    ctx.publish(ev, Ev{p, serial, who});
+                };
+                if (writer) {
+                    TopicWriter<Ev> events = ctx.topic_writer<Ev>(ev);
+                    publish_rows([&](const Ev& m) { events.publish(m); });
+                } else {
+                    publish_rows([&](const Ev& m) { ctx.publish(ev, m); });
                 }
             };
         }
@@ -153,7 +163,7 @@ struct Outcome {
     Seen seen;
 };
 
-Outcome run(std::uint64_t seed, std::uint32_t workers, std::uint32_t batch_rows) {
+Outcome run(std::uint64_t seed, std::uint32_t workers, std::uint32_t batch_rows, bool writer = false) {
     Outcome out;
     World world;
     world.diagnostics().set_sink([](const std::string&) {});
@@ -161,7 +171,7 @@ Outcome run(std::uint64_t seed, std::uint32_t workers, std::uint32_t batch_rows)
     options.workers = workers;
     options.batch_rows = batch_rows;
     Scheduler scheduler(world, options);
-    Setup setup = build(world, scheduler, seed, out.seen);
+    Setup setup = build(world, scheduler, seed, out.seen, writer);
     const TopicId ev = world.topic_id("ev");
     for (std::uint32_t f = 0; f < setup.page_messages.size(); ++f) {
         for (std::uint32_t i = 0; i < setup.page_messages[f]; ++i) world.publish(ev, Ev{99, setup.page_serial++, kNullEntity});
@@ -186,6 +196,10 @@ TEST_CASE("topic messages reach consumers in one order for the serial executor a
             CHECK(threaded.hashes == serial.hashes);
             CHECK(threaded.seen.log == serial.seen.log);
             CHECK(threaded.seen.dead == 0);
+            // Kernels publishing through TopicWriters: the same messages, in the same order.
+            const Outcome written = run(seed, workers == 1 ? 0 : workers, 64, true);
+            CHECK(written.hashes == serial.hashes);
+            CHECK(written.seen.log == serial.seen.log);
         }
         // One batch per system instead of several (other batch ids and reservations): again the
         // same for the serial executor and the workers.
@@ -427,7 +441,7 @@ TEST_CASE("a restored world replays the same messages: pending ones and cursors 
         world.diagnostics().set_sink([](const std::string&) {});
         Seen seen;
         Scheduler scheduler(world, SchedulerOptions{.workers = 2});
-        Setup setup = build(world, scheduler, seed, seen);
+        Setup setup = build(world, scheduler, seed, seen, false);
         const TopicId ev = world.topic_id("ev");
         // A consumer that runs before the publishers, so messages are pending between frames.
         SystemDesc early;
@@ -452,7 +466,7 @@ TEST_CASE("a restored world replays the same messages: pending ones and cursors 
         copy.diagnostics().set_sink([](const std::string&) {});
         Seen copy_seen;
         Scheduler copy_scheduler(copy, SchedulerOptions{.workers = 0});
-        build(copy, copy_scheduler, seed, copy_seen);
+        build(copy, copy_scheduler, seed, copy_seen, false);
         early.main_thread = [&copy_seen, ev](World& w, float) {
             for (const Ev m : w.messages(ev).as<Ev>()) copy_seen.log.emplace_back("Early", m.from, m.serial, m.who.bits);
         };
@@ -491,9 +505,12 @@ TEST_CASE("a message's pending handle that no spawn of its batch made becomes nu
         const Entity real = world.spawn();
         const Entity stranger = world.entities().layout().pending(7);  // no spawn of this buffer
         CommandBuffer buffer;
-        // Blocks of the merge's copy are 2,048 messages: the stranger sits in the second.
-        for (std::uint32_t i = 0; i < 3000; ++i) {
-            const std::uint32_t message[2] = {i == 2500 ? stranger.bits : real.bits, i};
+        // Blocks of the merge's copy are 2,048 messages: the stranger sits in the second, and the
+        // last message (past the copy's steps of four) is the stranger too.
+        constexpr std::uint32_t kCount = 3003;
+        auto strange = [](std::uint32_t i) { return i == 2500 || i == kCount - 1; };
+        for (std::uint32_t i = 0; i < kCount; ++i) {
+            const std::uint32_t message[2] = {strange(i) ? stranger.bits : real.bits, i};
             buffer.publish(ping, message, sizeof message);
         }
         CommandBuffer* buffers[] = {&buffer};
@@ -507,12 +524,82 @@ TEST_CASE("a message's pending handle that no spawn of its batch made becomes nu
             CHECK(topic.count == 0);
             continue;
         }
-        REQUIRE(topic.count == 3000);
+        REQUIRE(topic.count == kCount);
         const auto* who = reinterpret_cast<const std::uint32_t*>(topic.fields[0].data());
         const auto* n = reinterpret_cast<const std::uint32_t*>(topic.fields[1].data());
-        for (std::uint32_t i = 0; i < 3000; ++i) {
-            CHECK(who[i] == (i == 2500 ? kNullEntity.bits : real.bits));
-            CHECK(n[i] == i);
+        std::uint32_t wrong = 0;
+        for (std::uint32_t i = 0; i < kCount; ++i) {
+            if (who[i] != (strange(i) ? kNullEntity.bits : real.bits) || n[i] != i) ++wrong;
         }
+        CHECK(wrong == 0);
     }
+}
+
+TEST_CASE("a TopicWriter's messages are publish()'s, in call order; publishing its topic otherwise meanwhile is refused",
+          "[topic]") {
+    World world;
+    const TopicId ping = world.define_topic("ping", {{"who", FieldType::Entity}, {"n", FieldType::U32}});
+    const TopicId pong = world.define_topic("pong", {{"n", FieldType::U32}});
+    struct Ping {
+        Entity who;
+        std::uint32_t n;
+    };
+    detail::WorldAccess::topics(world).add_consumer(ping, "Reader");
+    const Entity real = world.spawn();
+    CommandBuffer buffer;
+    const Ping first{real, 0};
+    buffer.publish(ping, &first, sizeof first);
+    std::uint32_t n = 1;
+    {
+        TopicWriter<Ping> writer(buffer, ping);
+        // Enough to grow its room several times (it starts at 64 messages).
+        for (; n < 5000; ++n) writer.publish(Ping{real, n});
+        // Its topic any other way, or a second writer of it, would land among its messages.
+        const Ping late{real, 99999};
+        CHECK_THROWS_MATCHES(buffer.publish(ping, &late, sizeof late), Error,
+                             Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::WrongPhase; }));
+        CHECK_THROWS_AS(TopicWriter<Ping>(buffer, ping), Error);
+        CHECK_THROWS_AS(buffer.reserve_messages(ping, sizeof(Ping), 1), Error);
+        // Another topic meanwhile is fine.
+        const std::uint32_t other = 7;
+        buffer.publish(pong, &other, sizeof other);
+        writer.publish(Ping{real, n++});
+    }
+    const Ping last{real, n++};
+    buffer.publish(ping, &last, sizeof last);  // allowed again once the writer is gone
+    REQUIRE(buffer.outboxes().size() == 2);
+    CHECK(buffer.outboxes()[0].count == n);
+    CHECK(buffer.outboxes()[1].count == 1);
+    CommandBuffer* buffers[] = {&buffer};
+    detail::WorldAccess::apply(world, buffers);
+    const TopicStore::Topic& topic = world.topics().topic(ping);
+    REQUIRE(topic.count == n);
+    const auto* who = reinterpret_cast<const std::uint32_t*>(topic.fields[0].data());
+    const auto* serial = reinterpret_cast<const std::uint32_t*>(topic.fields[1].data());
+    std::uint32_t wrong = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (who[i] != real.bits || serial[i] != i) ++wrong;
+    }
+    CHECK(wrong == 0);
+
+    // A kernel's writer is checked as its publish() is: an undeclared topic or another size.
+    std::vector<std::string> said;
+    world.diagnostics().set_sink([&](const std::string& m) { said.push_back(m); });
+    Scheduler scheduler(world);
+    SystemDesc undeclared;
+    undeclared.name = "Undeclared";
+    undeclared.kernel = [pong](KernelContext& ctx) { (void)ctx.topic_writer<std::uint32_t>(pong); };
+    SystemDesc misfit;
+    misfit.name = "Misfit";
+    misfit.publishes = {pong};
+    misfit.kernel = [pong](KernelContext& ctx) { (void)ctx.topic_writer<std::uint64_t>(pong); };
+    scheduler.add_system(undeclared);
+    scheduler.add_system(misfit);
+    scheduler.update(0);
+    auto said_once = [&](const std::string& text) {
+        return std::count_if(said.begin(), said.end(), [&](const std::string& m) { return m.find(text) != std::string::npos; });
+    };
+    CHECK(said_once("publish('pong'): the system does not publish it") == 1);
+    CHECK(said_once("publish('pong') with 8 bytes; its messages are 4") == 1);
+    world.diagnostics().set_sink([](const std::string&) {});
 }

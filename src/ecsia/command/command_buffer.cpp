@@ -1,6 +1,9 @@
 #include "ecsia/command/command_buffer.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "ecsia/base/error.hpp"
 
 namespace ecsia {
 
@@ -59,12 +62,20 @@ void CommandBuffer::add_pair(Entity subject, ComponentId relation, Entity target
     payload(bytes, bytes == nullptr ? 0 : size);
 }
 
-std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count) {
-    if (last_outbox_ >= outboxes_.size() || outboxes_[last_outbox_].topic != topic) {
-        last_outbox_ = 0;
-        while (last_outbox_ < outboxes_.size() && outboxes_[last_outbox_].topic != topic) ++last_outbox_;
-        if (last_outbox_ == outboxes_.size()) outboxes_.push_back(Outbox{topic, size, 0, {}});
+std::size_t CommandBuffer::outbox_of(std::uint32_t topic, std::uint32_t size) {
+    std::size_t at = 0;
+    while (at < outboxes_.size() && outboxes_[at].topic != topic) ++at;
+    if (at == outboxes_.size()) outboxes_.push_back(Outbox{topic, size, 0, false, {}});
+    if (outboxes_[at].writing) {
+        throw Error(ErrorCode::WrongPhase, "a message of topic id " + std::to_string(topic) +
+                                               " published while a TopicWriter of that topic is open in the same batch "
+                                               "(publish through the writer, or let it go out of scope first)");
     }
+    return at;
+}
+
+std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count) {
+    if (last_outbox_ >= outboxes_.size() || outboxes_[last_outbox_].topic != topic) last_outbox_ = outbox_of(topic, size);
     Outbox& outbox = outboxes_[last_outbox_];
     const std::size_t at = std::size_t(outbox.count) * size;
     const std::size_t needed = at + std::size_t(size) * count;
@@ -72,6 +83,31 @@ std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t si
     if (needed > outbox.bytes.size()) outbox.bytes.resize(std::max(needed, 2 * outbox.bytes.size()));
     outbox.count += count;
     return outbox.bytes.data() + at;
+}
+
+CommandBuffer::MessageRoom CommandBuffer::open_messages(std::uint32_t topic, std::uint32_t size) {
+    const std::size_t index = outbox_of(topic, size);
+    Outbox& outbox = outboxes_[index];
+    outbox.writing = true;
+    last_outbox_ = kNoOutbox;
+    std::byte* data = outbox.bytes.data();
+    return MessageRoom{index, data + std::size_t(outbox.count) * size, data + outbox.bytes.size()};
+}
+
+CommandBuffer::MessageRoom CommandBuffer::grow_messages(std::size_t index, std::byte* at) {
+    Outbox& outbox = outboxes_[index];
+    outbox.count = static_cast<std::uint32_t>((at - outbox.bytes.data()) / outbox.size);
+    const std::size_t used = std::size_t(outbox.count) * outbox.size;
+    // Doubling, as reserve_messages grows; at least 64 messages the first time.
+    outbox.bytes.resize(std::max(used + 64 * std::size_t(outbox.size), 2 * outbox.bytes.size()));
+    std::byte* data = outbox.bytes.data();
+    return MessageRoom{index, data + used, data + outbox.bytes.size()};
+}
+
+void CommandBuffer::close_messages(std::size_t index, const std::byte* at) noexcept {
+    Outbox& outbox = outboxes_[index];
+    outbox.count = static_cast<std::uint32_t>((at - outbox.bytes.data()) / outbox.size);
+    outbox.writing = false;
 }
 
 void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity target) {

@@ -147,10 +147,27 @@ public:
     }
     // Room for `count` more messages of `size` bytes in `topic`'s outbox, for the caller to fill.
     std::byte* reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count);
+
+    // A TopicWriter's room in `topic`'s outbox (command/topic_writer.hpp): the writer stores
+    // messages from `at` on, up to `end`, and they count only once it hands `at` back (grow or
+    // close). While it is open, publish() and reserve_messages of that topic throw WrongPhase
+    // (their messages would land among the writer's), and so does a second open.
+    struct MessageRoom {
+        std::size_t outbox;
+        std::byte* at;
+        std::byte* end;
+    };
+    MessageRoom open_messages(std::uint32_t topic, std::uint32_t size);
+    // Counts the messages stored up to `at` and makes room for more (at least as many again).
+    MessageRoom grow_messages(std::size_t outbox, std::byte* at);
+    // Counts the messages stored up to `at`; publish() of the topic is allowed again.
+    void close_messages(std::size_t outbox, const std::byte* at) noexcept;
+
     struct Outbox {
         std::uint32_t topic = 0;
         std::uint32_t size = 0;   // bytes per message
         std::uint32_t count = 0;
+        bool writing = false;     // a TopicWriter holds its room (open_messages)
         std::vector<std::byte> bytes;  // the first count * size bytes are messages; the rest is room
     };
     // By first publish since the last clear (empty ones are kept for their memory).
@@ -189,7 +206,10 @@ public:
         names_ = PendingNames{};
         overflow_spawns_ = 0;
         in_place_.clear();
-        for (Outbox& outbox : outboxes_) outbox.count = 0;
+        for (Outbox& outbox : outboxes_) {
+            outbox.count = 0;
+            outbox.writing = false;
+        }
     }
 
     // Pending handles (the stand-ins for spawns beyond a reservation, HandleLayout::pending): how
@@ -239,8 +259,14 @@ private:
     PendingNames names_;
     std::uint32_t overflow_spawns_ = 0;  // name_next_overflow_spawn calls since the last clear
     std::vector<InPlacePending> in_place_;
+    // The index of `topic`'s outbox (made if it has none yet), or WrongPhase while a writer holds it.
+    std::size_t outbox_of(std::uint32_t topic, std::uint32_t size);
+
     std::vector<Outbox> outboxes_;
-    std::size_t last_outbox_ = 0;  // reserve_messages' last outbox: a batch mostly publishes one topic
+    // reserve_messages' last outbox: a batch mostly publishes one topic. Never one a writer holds
+    // (publish()'s inline path must not write into its room): kNoOutbox then.
+    static constexpr std::size_t kNoOutbox = ~std::size_t(0);
+    std::size_t last_outbox_ = 0;
 };
 
 // Decodes one buffer. The views point into the buffer and are valid until it changes.

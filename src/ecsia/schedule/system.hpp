@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ecsia/command/command_buffer.hpp"
+#include "ecsia/command/topic_writer.hpp"
 #include "ecsia/entity/entity_reservation.hpp"
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
@@ -62,6 +63,15 @@ struct KernelContext {
     template <typename T>
     void publish(TopicId topic, const T& message) {
         publish(topic, &message, sizeof(T));
+    }
+    // For a loop that publishes many messages of `topic`: a writer whose publish() is a store and
+    // an increment (publish() above re-reads the buffer's state on every call). Checked as
+    // publish() is, once. Its messages join the batch's, in call order, when it goes out of scope;
+    // until then publishing `topic` any other way in this batch throws WrongPhase.
+    template <typename T>
+    TopicWriter<T> topic_writer(TopicId topic) {
+        check_publish(topic, sizeof(T));
+        return TopicWriter<T>(commands, topic);
     }
 
     // Any live entity's value of `id`, one of the system's lookups (BadValue otherwise), as the

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/entity/pending_scan.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -452,6 +453,9 @@ private:
     static void resolve_message_handles(void* self, std::uint32_t* handles, std::uint32_t count) {
         auto& applier = *static_cast<CommandApplier*>(self);
         const HandleLayout& layout = applier.layout();
+        // A kernel seldom names a handle its own batch spawned: first a scan without branches
+        // (vectorised), and the values are walked again only when it found one.
+        if (!any_pending(layout, handles, count)) return;
         for (std::uint32_t i = 0; i < count; ++i) {
             if (layout.is_pending(Entity{handles[i]})) handles[i] = applier.resolve_message_handle(Entity{handles[i]});
         }
