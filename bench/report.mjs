@@ -186,8 +186,8 @@ function main() {
     writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
     if (options.doc) {
       const doc = readFileSync(options.doc, 'utf8');
-      // A workload's tables: the executor workload fills two (executor, extract).
-      const names = options.tables?.flatMap((name) => (name === 'executor' ? ['executor', 'extract'] : [name]));
+      // A workload's tables: the executor workload fills two (executor, extract), topics two (native, browser).
+      const names = options.tables?.flatMap((name) => ({ executor: ['executor', 'extract'], topics: ['topicsNative', 'topics'] }[name] ?? [name]));
       const tables = names === undefined ? renderTables(results) : renderTables(results, names);
       writeFileSync(options.doc, replaceTables(doc, tables));
       // The executor's curve beside the document (docs/executor_curve.svg), when this run has it.
