@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "ecsia/base/error.hpp"
 #include "ecsia/entity/entity.hpp"
+#include "ecsia/entity/pending_scan.hpp"
 #include "support/world_checks.hpp"
 
 using namespace ecsia;
@@ -110,6 +113,29 @@ TEST_CASE("is_pending is exactly 'the top generation and not null' in every layo
                 const Entity e{around + delta - 1};
                 const bool defined = !e.is_null() && layout.generation(e) == layout.max_generation();
                 if (layout.is_pending(e) != defined) ++wrong;
+            }
+        }
+        CHECK(wrong == 0);
+    }
+}
+
+TEST_CASE("any_pending finds one pending handle wherever it lies, in the steps of four or after them", "[entity]") {
+    for (const unsigned bits : {1u, 10u, 22u, 31u}) {
+        CAPTURE(bits);
+        const HandleLayout layout(bits);
+        std::uint32_t wrong = 0;
+        for (std::uint32_t count = 0; count <= 13; ++count) {
+            // Live handles of every generation but the top one, and the null handle: none pending.
+            std::vector<std::uint32_t> handles(count);
+            for (std::uint32_t i = 0; i < count; ++i) {
+                const std::uint32_t generation = i % 2 == 0 ? layout.max_live_generation() : 0;
+                handles[i] = i % 5 == 4 ? kNullEntity.bits : layout.make(i & layout.index_mask(), generation).bits;
+            }
+            if (any_pending(layout, handles.data(), count)) ++wrong;
+            for (std::uint32_t at = 0; at < count; ++at) {
+                std::vector<std::uint32_t> one = handles;
+                one[at] = layout.pending(at % 2 == 0 ? 0 : layout.index_mask() - 1).bits;  // the first and last pending handles
+                if (!any_pending(layout, one.data(), count)) ++wrong;
             }
         }
         CHECK(wrong == 0);

@@ -91,7 +91,7 @@ CommandBuffer::MessageRoom CommandBuffer::open_messages(std::uint32_t topic, std
     outbox.writing = true;
     last_outbox_ = kNoOutbox;
     std::byte* data = outbox.bytes.data();
-    return MessageRoom{index, data + std::size_t(outbox.count) * size, data + outbox.bytes.size()};
+    return MessageRoom{index, data + std::size_t(outbox.count) * outbox.size, data + outbox.bytes.size()};
 }
 
 CommandBuffer::MessageRoom CommandBuffer::grow_messages(std::size_t index, std::byte* at) {

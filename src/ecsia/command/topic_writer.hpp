@@ -18,6 +18,8 @@ namespace ecsia {
 template <typename T>
 class TopicWriter {
     static_assert(std::is_trivially_copyable_v<T>, "a message is copied as bytes");
+    // Messages lie sizeof(T) apart from the start of an operator new block.
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "an over-aligned message type");
 
 public:
     // Made by KernelContext::topic_writer, which checks the topic and the message's size.
@@ -36,7 +38,8 @@ public:
     void publish(const T& message) {
         if (static_cast<std::size_t>(end_ - at_) < sizeof(T)) grow();
         // The outbox's bytes are storage for messages; a store of T, so the compiler knows it
-        // writes neither at_ nor end_.
+        // writes neither at_ nor end_ (unless T has char-sized fields, which may alias anything:
+        // then only slower).
         ::new (static_cast<void*>(at_)) T(message);
         at_ += sizeof(T);
     }
