@@ -5,7 +5,10 @@
 // loop over the same nodes pre-sorted by depth with a parent-index array (the practical limit),
 // measured in the same run. Then re-parents 10,000 nodes between frames and measures the frame
 // (the cascade's depths, row order and parent locations are recomputed after any change) and the
-// re-parenting calls themselves.
+// re-parenting calls themselves. Last, what a kernel's lookup of another entity costs
+// (KernelContext::lookup): a C++ kernel summing each row's random target's position through
+// ctx.lookup, against the same reads from the position column at a precomputed row (the same
+// random memory traffic, no handle check) and against each row's own position, read in order.
 //
 // Build and run (on demand; never part of the tests):
 //   cmake --preset native-bench && cmake --build --preset native-bench -j2 --target bench_hierarchy
@@ -35,8 +38,23 @@ struct WorldPos {
 };
 }  // namespace hierarchy_bench
 
+namespace hierarchy_bench {
+struct Target {
+    ecsia::Entity who;
+};
+struct TargetRow {
+    std::uint32_t row;  // the target's row in the one table of the lookup world
+};
+struct Sum {
+    float v;
+};
+}  // namespace hierarchy_bench
+
 ECSIA_COMPONENT(hierarchy_bench::Local, "hierarchy_local", x, y)
 ECSIA_COMPONENT(hierarchy_bench::WorldPos, "hierarchy_world", x, y)
+ECSIA_COMPONENT(hierarchy_bench::Target, "hierarchy_target", who)
+ECSIA_COMPONENT(hierarchy_bench::TargetRow, "hierarchy_target_row", row)
+ECSIA_COMPONENT(hierarchy_bench::Sum, "hierarchy_sum", v)
 
 namespace {
 
@@ -102,6 +120,87 @@ double median_ms(int repetitions, int frames, Fn&& frame) {
         samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() / frames);
     }
     return median_of(samples);
+}
+
+// ns per row of a serial frame that reads each row's target's position: through ctx.lookup, at a
+// precomputed row of the position column, and the row's own position.
+struct LookupCost {
+    double lookup_ns = 0;
+    double direct_random_ns = 0;
+    double own_ns = 0;
+    std::uint64_t wrong = 0;  // rows whose sums differ between the lookup and the direct read
+};
+
+LookupCost lookup_cost(std::uint32_t entities, int repetitions) {
+    using hierarchy_bench::Sum;
+    using hierarchy_bench::Target;
+    using hierarchy_bench::TargetRow;
+    ecsia::World world;
+    const ecsia::ComponentId position = world.component<WorldPos>();
+    const ecsia::ComponentId target = world.component<Target>();
+    const ecsia::ComponentId target_row = world.component<TargetRow>();
+    const ecsia::ComponentId sum = world.component<Sum>();
+    Rng rng{7};
+    std::vector<ecsia::Entity> handles;
+    for (std::uint32_t i = 0; i < entities; ++i) {
+        handles.push_back(world.spawn(WorldPos{float(rng.below(100)), float(rng.below(100))}, Target{}, TargetRow{0}, Sum{0}));
+    }
+    for (std::uint32_t i = 0; i < entities; ++i) {
+        const std::uint32_t t = rng.below(entities);
+        world.get_mut<Target>(handles[i]).who = handles[t];
+        world.get_mut<TargetRow>(handles[i]).row = t;  // spawned together: row = spawn order
+    }
+    // One table, its rows in spawn order: the position column from the first row's element.
+    const WorldPos* column = &world.get<WorldPos>(handles[0]);
+    ecsia::SchedulerOptions options;
+    options.workers = 0;
+    auto make = [&](const char* name, std::vector<ecsia::ComponentId> reads, bool lookups, ecsia::Kernel kernel) {
+        auto scheduler = std::make_unique<ecsia::Scheduler>(world, options);
+        ecsia::SystemDesc system;
+        system.name = name;
+        system.reads = std::move(reads);
+        system.writes = {sum};
+        if (lookups) system.lookups = {position};
+        system.kernel = std::move(kernel);
+        scheduler->add_system(std::move(system));
+        return scheduler;
+    };
+    auto by_lookup = make("LookupEach", {target}, true, [=](ecsia::KernelContext& ctx) {
+        const Target* t = ctx.chunk.read<Target>(target);
+        Sum* out = ctx.chunk.write<Sum>(sum);
+        for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) {
+            const WorldPos* p = ctx.lookup<WorldPos>(position, t[r].who);
+            out[r].v = p == nullptr ? 0.f : p->x + p->y;
+        }
+    });
+    auto direct = make("DirectRandom", {position, target_row}, false, [=](ecsia::KernelContext& ctx) {
+        const TargetRow* t = ctx.chunk.read<TargetRow>(target_row);
+        Sum* out = ctx.chunk.write<Sum>(sum);
+        for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) out[r].v = column[t[r].row].x + column[t[r].row].y;
+    });
+    auto own = make("Own", {position}, false, [=](ecsia::KernelContext& ctx) {
+        const WorldPos* p = ctx.chunk.read<WorldPos>(position);
+        Sum* out = ctx.chunk.write<Sum>(sum);
+        for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) out[r].v = p[r].x + p[r].y;
+    });
+    LookupCost cost;
+    // The lookup's sums against the direct read's, row by row.
+    by_lookup->update(0.016f);
+    std::vector<float> looked;
+    for (ecsia::Entity e : handles) looked.push_back(world.get<Sum>(e).v);
+    direct->update(0.016f);
+    for (std::uint32_t i = 0; i < entities; ++i) cost.wrong += world.get<Sum>(handles[i]).v != looked[i] ? 1 : 0;
+    const int frames = 10;
+    std::vector<double> lookup_ms, direct_ms, own_ms;
+    for (int r = 0; r < repetitions; ++r) {
+        lookup_ms.push_back(median_ms(1, frames, [&] { by_lookup->update(0.016f); }));
+        direct_ms.push_back(median_ms(1, frames, [&] { direct->update(0.016f); }));
+        own_ms.push_back(median_ms(1, frames, [&] { own->update(0.016f); }));
+    }
+    cost.lookup_ns = median_of(lookup_ms) * 1e6 / entities;
+    cost.direct_random_ns = median_of(direct_ms) * 1e6 / entities;
+    cost.own_ns = median_of(own_ms) * 1e6 / entities;
+    return cost;
 }
 
 }  // namespace
@@ -295,8 +394,19 @@ int main(int argc, char** argv) {
                                                 bench::json_member("frame_after_spawn_ms", bench::json_number(median_of(spawn_frame_ms))),
                                                 bench::json_member("frame_after_roots_ms", bench::json_number(median_of(roots_frame_ms)))}));
     }
+    const LookupCost lookup = lookup_cost(nodes, repetitions);
+    std::printf("lookup: %u rows with a random target each, serial frames, ns per row: ctx.lookup %.2f, the same reads at a precomputed row %.2f "
+                "(%.2fx), the row's own position %.2f (%.2fx); %llu rows' sums differ\n",
+                nodes, lookup.lookup_ns, lookup.direct_random_ns, lookup.lookup_ns / lookup.direct_random_ns, lookup.own_ns,
+                lookup.lookup_ns / lookup.own_ns, static_cast<unsigned long long>(lookup.wrong));
+    const std::string lookup_json =
+        bench::json_object({bench::json_member("ns_per_row_lookup", bench::json_number(lookup.lookup_ns)),
+                            bench::json_member("ns_per_row_direct_random", bench::json_number(lookup.direct_random_ns)),
+                            bench::json_member("ns_per_row_own", bench::json_number(lookup.own_ns)),
+                            bench::json_member("rows_differing", std::to_string(lookup.wrong))});
     const bool written = bench::write_json(
         json_path, bench::json_object({bench::json_member("nodes", std::to_string(nodes)), bench::json_member("roots", std::to_string(roots)),
+                                       bench::json_member("lookup", lookup_json),
                                        bench::json_member("reparented", std::to_string(reparents)),
                                        bench::json_member("hand_loop_ms", bench::json_number(hand_ms)),
                                        bench::json_member("runs", bench::json_array(json_runs))}));

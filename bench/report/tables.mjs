@@ -264,7 +264,12 @@ ${table([`${count(native.nodes)} nodes: ms per frame`, 'steady', '/ C++ hand loo
     [['C++ hand loop (sorted by depth, parent indices)', n3(native.hand_loop_ms), '**1.00x**', '', '', '', '', '(reference)'],
     ...native.runs.map((r) => [r.workers === 0 ? 'cascade system, serial' : `cascade system, ${r.workers} worker(s)`, n3(r.steady_ms),
       `**${n2(r.over_hand_loop)}x**`, n2(r.frame_after_reparent_ms), n2(r.frame_after_few_reparents_ms), n3(r.frame_after_spawn_ms),
-      n3(r.frame_after_roots_ms), String(r.nodes_differing)])], ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])}`;
+      n3(r.frame_after_roots_ms), String(r.nodes_differing)])], ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])}${native.lookup === undefined ? '' : `
+
+A C++ kernel reading a random target's position (${count(native.nodes)} rows, serial): \`ctx.lookup\` per row
+**${n2(native.lookup.ns_per_row_lookup)} ns per row**; the same reads at a precomputed row of the column
+${n2(native.lookup.ns_per_row_direct_random)} ns (**${n2(native.lookup.ns_per_row_lookup / native.lookup.ns_per_row_direct_random)}x**); the row's own
+position ${n2(native.lookup.ns_per_row_own)} ns; rows whose sums differ from the direct read's: ${native.lookup.rows_differing}.`}`;
   const loop = h.msPerFrame['JS loop'];
   const rows = Object.entries(h.msPerFrame).map(([name, ms]) => [name, n3(ms), `**${n2(ms / loop)}x**`,
     name === 'JS loop' ? '(reference)' : String(h.differ[name])]);

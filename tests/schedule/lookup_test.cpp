@@ -242,3 +242,104 @@ TEST_CASE("bad lookups are refused when the system is added", "[schedule][lookup
                Catch::Contains("999"));
     CHECK(scheduler.plan().waves.empty());
 }
+
+TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out of range give exactly the world's answer",
+          "[schedule][lookup]") {
+    // A kernel's lookups remember the last table they found (LookupMemo): targets spread over
+    // tables (one lacking the component), in random order, and every kind of bad handle, against
+    // what the world says of each target before the frame; between frames targets die, move
+    // between tables and are born into reused slots.
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        for (const std::uint32_t workers : {0u, 2u}) {
+            INFO("seed " << seed << ", workers " << workers);
+            test::Rng rng(seed);
+            World world{WorldOptions{1u << 12, 22}};
+            const ComponentId pos = world.component<test::Position>();
+            const ComponentId vel = world.component<test::Velocity>();
+            const ComponentId target = world.component<test::Target>();
+            std::vector<Entity> targets;
+            auto spawn_target = [&] {
+                const float x = float(rng.below(1000));
+                const float y = float(rng.below(1000));
+                switch (rng.below(5)) {
+                    case 0: return world.spawn(test::Position{x, y});
+                    case 1: return world.spawn(test::Position{x, y}, test::Enemy{});
+                    case 2: return world.spawn(test::Position{x, y}, test::Health{1, true, 0});
+                    case 3: return world.spawn(test::Frozen{}, test::Position{x, y}, test::Counter{1, 1});
+                    default: return world.spawn(test::Health{1, true, 0});  // no position: nullptr
+                }
+            };
+            for (int i = 0; i < 300; ++i) targets.push_back(spawn_target());
+            const HandleLayout layout = world.entities().layout();
+            auto pick_handle = [&] {
+                switch (rng.below(10)) {
+                    case 0: return kNullEntity;
+                    case 1: return layout.pending(rng.below(8));
+                    case 2: return layout.make(layout.max_slots() - 1 - rng.below(8), 0);  // beyond every slot
+                    default: return rng.pick(targets);  // alive, or dead once despawned below
+                }
+            };
+            std::vector<Entity> lookers;
+            for (int i = 0; i < 400; ++i) lookers.push_back(world.spawn(test::Target{pick_handle()}, test::Velocity{0, 0}));
+
+            SchedulerOptions options;
+            options.workers = workers;
+            options.batch_rows = 16;
+            Scheduler scheduler(world, options);
+            SystemDesc look;
+            look.name = "Look";
+            look.reads = {target};
+            look.writes = {vel};
+            look.lookups = {pos};
+            look.kernel = [pos, vel, target](KernelContext& ctx) {
+                const test::Target* t = ctx.chunk.read<test::Target>(target);
+                test::Velocity* v = ctx.chunk.write<test::Velocity>(vel);
+                for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
+                    const test::Position* p = ctx.lookup<test::Position>(pos, t[i].who);
+                    v[i] = p == nullptr ? test::Velocity{-1, -1} : test::Velocity{p->x, p->y};
+                }
+            };
+            scheduler.add_system(look);
+            std::uint32_t wrong = 0;
+            for (int frame = 0; frame < 8; ++frame) {
+                std::vector<test::Velocity> expected;
+                for (Entity e : lookers) {
+                    const Entity who = world.get<test::Target>(e).who;
+                    const bool found = world.is_alive(who) && world.has(who, pos);
+                    expected.push_back(found ? test::Velocity{world.get<test::Position>(who).x, world.get<test::Position>(who).y}
+                                             : test::Velocity{-1, -1});
+                }
+                scheduler.update(0.016f);
+                for (std::size_t i = 0; i < lookers.size(); ++i) {
+                    const test::Velocity got = world.get<test::Velocity>(lookers[i]);
+                    if (got.dx != expected[i].dx || got.dy != expected[i].dy) ++wrong;
+                }
+                // Between frames: deaths (stale handles; their slots reused by the births),
+                // moves between tables, new values, new targets.
+                for (int k = 0; k < 30; ++k) {
+                    const Entity t = rng.pick(targets);
+                    if (!world.is_alive(t)) continue;
+                    switch (rng.below(4)) {
+                        case 0: world.despawn(t); break;
+                        case 1:
+                            if (world.has(t, world.component<test::Enemy>())) {
+                                world.remove<test::Enemy>(t);
+                            } else {
+                                world.add(t, test::Enemy{});
+                            }
+                            break;
+                        case 2:
+                            if (world.has(t, pos)) world.set(t, test::Position{float(rng.below(1000)), 1});
+                            break;
+                        default:
+                            if (world.has(t, pos)) world.remove<test::Position>(t);
+                            break;
+                    }
+                }
+                for (int k = 0; k < 20; ++k) targets.push_back(spawn_target());
+                for (int k = 0; k < 40; ++k) world.set(rng.pick(lookers), test::Target{pick_handle()});
+            }
+            CHECK(wrong == 0);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 // entity pool, the location table, the columns and the relation store are read without locks.
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "ecsia/base/error.hpp"
@@ -13,14 +14,26 @@
 
 namespace ecsia {
 
-const std::byte* KernelContext::lookup_raw(ComponentId id, Entity entity) const {
+const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const {
     if (world == nullptr || std::find(lookups.begin(), lookups.end(), id) == lookups.end()) {
         const std::string name = world != nullptr && id < world->components().size()
                                      ? "'" + world->components().desc(id).name + "'"
                                      : "component id " + std::to_string(id);
         throw Error(ErrorCode::BadValue, "lookup of " + name + ": the system does not declare it in its lookups");
     }
-    return lookup_declared(id, entity);
+    const std::byte* found = lookup_declared(id, entity);
+    if (found == nullptr) return nullptr;
+    // Found: the next lookup of `id` in this table is the memo's (lookup_memo.hpp).
+    static_assert(sizeof(EntityLocation) == 8 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4,
+                  "LookupMemo reads a location as two uint32: table, row");
+    const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(*world);
+    const HandleLayout& layout = world->entities().layout();
+    const EntityLocation at = detail::WorldAccess::location(*world, entity);
+    const Column& column = *world->tables().table(at.table).column(id);
+    lookup_memo = LookupMemo{id, at.table, memory.slots, memory.slot_count, memory.slot_bytes, memory.state_offset,
+                             memory.alive_state, reinterpret_cast<const std::byte*>(memory.locations), layout.index_mask(),
+                             layout.index_bits(), column.data(), column.element_size()};
+    return found;
 }
 
 const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) const noexcept {

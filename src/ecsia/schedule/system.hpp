@@ -20,6 +20,7 @@
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/schedule/lookup_memo.hpp"
 #include "ecsia/topic/topic_store.hpp"
 
 namespace ecsia {
@@ -77,12 +78,16 @@ struct KernelContext {
     // Any live entity's value of `id`, one of the system's lookups (BadValue otherwise), as the
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
     // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
-    // valid during this kernel call only. Costs a handle check and two indexed loads.
+    // valid during this kernel call only. Inline while the target is in the table of the last
+    // lookup of `id` (a handle check and two loads: LookupMemo); a call otherwise.
     template <typename T>
     const T* lookup(ComponentId id, Entity entity) const {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));
     }
-    const std::byte* lookup_raw(ComponentId id, Entity entity) const;
+    const std::byte* lookup_raw(ComponentId id, Entity entity) const {
+        if (const std::byte* found = lookup_memo.find(id, entity)) return found;
+        return lookup_full(id, entity);
+    }
     // lookup_raw without the declaration check, for glue that checked it once (wasm/js_kernel.cpp).
     const std::byte* lookup_declared(ComponentId id, Entity entity) const noexcept;
     // The target of `subject`'s pair of an exclusive relation (e.g. World::kChildOf: the parent),
@@ -133,6 +138,11 @@ struct KernelContext {
     // the buffer only when the kernel returns. Same names as spawn() above (the buffer's
     // PendingNames, fixed before the wave: no shared counter, so no thread decides them).
     Entity next_pending() noexcept { return commands.name_next_overflow_spawn(layout); }
+
+    // lookup()'s memo (its own bookkeeping, like publish_checked below): refreshed by
+    // lookup_full, which checks the declaration and finds the row the long way.
+    mutable LookupMemo lookup_memo = {};
+    const std::byte* lookup_full(ComponentId id, Entity entity) const;
 
     // publish()'s last checked topic and size (its own bookkeeping; the struct stays an aggregate).
     struct PublishCheck {
