@@ -1,9 +1,10 @@
 #pragma once
 // KernelContext::lookup's memo (schedule/system.hpp): the component and table its last full
 // lookup found, with the entity table as memory, so that the next lookup of that component in
-// that table (a kernel's targets are mostly in one or a few tables) is a handle check and two
-// loads, inline, instead of a call that finds the table's column again. Valid during one kernel
-// call: nothing structural changes during a wave (changes wait for the merge).
+// that table (a kernel's targets are mostly in one or a few tables) is three loads (the slot's
+// check, the location, the element), inline, instead of a call that finds the table's column
+// again. Valid during one kernel call: nothing structural changes during a wave (changes wait for
+// the merge). Its batch's thread only, like the KernelContext that holds it.
 
 #include <cstddef>
 #include <cstdint>

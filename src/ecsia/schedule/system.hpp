@@ -27,6 +27,8 @@ namespace ecsia {
 
 class World;
 
+// What a kernel gets for one batch. It belongs to the thread running that batch: lookup() keeps a
+// memo in it, so it must not be shared with threads the kernel starts itself.
 struct KernelContext {
     Chunk& chunk;
     float dt;
@@ -79,7 +81,8 @@ struct KernelContext {
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
     // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
     // valid during this kernel call only. Inline while the target is in the table of the last
-    // lookup of `id` (a handle check and two loads: LookupMemo); a call otherwise.
+    // lookup of `id` (three loads: the slot's check, the location, the element; LookupMemo), a
+    // call otherwise (a little more than before the memo: it is refilled).
     template <typename T>
     const T* lookup(ComponentId id, Entity entity) const {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));
