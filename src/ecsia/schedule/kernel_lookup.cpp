@@ -45,6 +45,13 @@ const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) c
     return column == nullptr ? nullptr : column->element(at.row);
 }
 
+const std::byte* KernelContext::lookup_in_table(TableIndex table, std::uint32_t row) const {
+    const Column* column = world->tables().table(table).column(lookup_memo.id);
+    lookup_memo.table = table;
+    lookup_memo.column = column == nullptr ? nullptr : column->data();
+    return column == nullptr ? nullptr : column->element(row);
+}
+
 Entity KernelContext::target_of(Entity subject, RelationId relation) const {
     if (world == nullptr) throw Error(ErrorCode::BadValue, "target_of: this kernel context has no world");
     if (!world->relation_options(relation).exclusive) {

@@ -3,7 +3,8 @@
 // lookup found, with the entity table as memory, so that the next lookup of that component in
 // that table (a kernel's targets are mostly in one or a few tables) is three loads (the slot's
 // check, the location, the element), inline, instead of a call that finds the table's column
-// again. Valid during one kernel call: nothing structural changes during a wave (changes wait for
+// again; a dead handle is answered inline too, and a target in another table costs a call that
+// finds that table's column (and makes it the memo's). Valid during one kernel call: nothing structural changes during a wave (changes wait for
 // the merge). Its batch's thread only, like the KernelContext that holds it.
 
 #include <cstddef>
@@ -29,22 +30,39 @@ struct LookupMemo {
     const std::byte* locations = nullptr;
     std::uint32_t index_mask = 0;
     unsigned index_bits = 0;
-    const std::byte* column = nullptr;  // the component's first element in `table`
+    const std::byte* column = nullptr;  // the component's first element in `table` (nullptr: it has none)
     std::uint32_t element_size = 0;
 
-    // `entity`'s element of `component` when the memo covers them: `entity` alive (its generation
-    // the slot's, so neither stale nor pending nor null) and in the memo's table; else nullptr
-    // (the caller then takes the full lookup, which also answers for dead handles).
-    const std::byte* find(ComponentId component, Entity entity) const noexcept {
+    // What find() knows of `entity` (the memo's component's lookups only).
+    enum class Answer : std::uint8_t {
+        Element,     // `element` is its value (or nullptr: its table lacks the component)
+        Dead,        // not alive (stale, pending, null, out of range): the lookup's answer is nullptr
+        OtherTable,  // alive in `table`, at `row`: another table than the memo's
+        NotMine,     // another component than the memo's (or no memo yet)
+    };
+    struct Found {
+        Answer answer;
+        const std::byte* element;
+        TableIndex table;
+        std::uint32_t row;
+    };
+    // `entity`'s element of `component` when the memo covers them: alive (its generation the
+    // slot's, so neither stale nor pending nor null, and the slot's state alive) and in the memo's
+    // table.
+    Found find(ComponentId component, Entity entity) const noexcept {
+        if (component != id) return Found{Answer::NotMine, nullptr, kNoTable, 0};
         const std::uint32_t index = entity.bits & index_mask;
-        if (component != id || index >= slot_count) return nullptr;
+        if (index >= slot_count) return Found{Answer::Dead, nullptr, kNoTable, 0};
         const std::byte* slot = slots + std::size_t(index) * slot_bytes;
         std::uint32_t generation;
         std::memcpy(&generation, slot, 4);
-        if (generation != entity.bits >> index_bits || std::to_integer<std::uint32_t>(slot[state_offset]) != alive_state) return nullptr;
+        if (generation != entity.bits >> index_bits || std::to_integer<std::uint32_t>(slot[state_offset]) != alive_state) {
+            return Found{Answer::Dead, nullptr, kNoTable, 0};
+        }
         std::uint32_t location[2];
         std::memcpy(location, locations + 8 * std::size_t(index), 8);
-        return location[0] == table ? column + std::size_t(location[1]) * element_size : nullptr;
+        if (location[0] != table) return Found{Answer::OtherTable, nullptr, location[0], location[1]};
+        return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(location[1]) * element_size, table, location[1]};
     }
 };
 

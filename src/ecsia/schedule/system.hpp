@@ -81,15 +81,20 @@ struct KernelContext {
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
     // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
     // valid during this kernel call only. Inline while the target is in the table of the last
-    // lookup of `id` (three loads: the slot's check, the location, the element; LookupMemo), a
-    // call otherwise (a little more than before the memo: it is refilled).
+    // lookup of `id` (three loads: the slot's check, the location, the element; LookupMemo), and
+    // for a dead handle; a call for a target in another table.
     template <typename T>
     const T* lookup(ComponentId id, Entity entity) const {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));
     }
     const std::byte* lookup_raw(ComponentId id, Entity entity) const {
-        if (const std::byte* found = lookup_memo.find(id, entity)) return found;
-        return lookup_full(id, entity);
+        const LookupMemo::Found found = lookup_memo.find(id, entity);
+        switch (found.answer) {
+            case LookupMemo::Answer::Element: return found.element;
+            case LookupMemo::Answer::Dead: return nullptr;
+            case LookupMemo::Answer::OtherTable: return lookup_in_table(found.table, found.row);
+            default: return lookup_full(id, entity);
+        }
     }
     // lookup_raw without the declaration check, for glue that checked it once (wasm/js_kernel.cpp).
     const std::byte* lookup_declared(ComponentId id, Entity entity) const noexcept;
@@ -146,6 +151,8 @@ struct KernelContext {
     // lookup_full, which checks the declaration and finds the row the long way.
     mutable LookupMemo lookup_memo = {};
     const std::byte* lookup_full(ComponentId id, Entity entity) const;
+    // The memo's component at `row` of `table` (an alive entity's place), whose column becomes the memo's.
+    const std::byte* lookup_in_table(TableIndex table, std::uint32_t row) const;
 
     // publish()'s last checked topic and size (its own bookkeeping; the struct stays an aggregate).
     struct PublishCheck {
