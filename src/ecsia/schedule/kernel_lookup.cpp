@@ -22,7 +22,9 @@ const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const
         throw Error(ErrorCode::BadValue, "lookup of " + name + ": the system does not declare it in its lookups");
     }
     const std::byte* found = lookup_declared(id, entity);
-    if (found == nullptr) return nullptr;
+    // The memo is the first component the kernel found a value of: a kernel that looks up two
+    // components in turn would otherwise refill it on every call (the second takes this path).
+    if (found == nullptr || lookup_memo.id != kNoComponent) return found;
     // Found: the next lookup of `id` in this table is the memo's (lookup_memo.hpp).
     static_assert(sizeof(EntityLocation) == 8 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4,
                   "LookupMemo reads a location as two uint32: table, row");
