@@ -427,10 +427,15 @@ TEST_CASE("random prefab operations agree with a simple model", "[prefab][proper
         std::string name;  // non-empty: a prefab
         Entity is_a;
     };
-    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    // Odd seeds watch every new IsA pair, so instantiate_many takes its one-by-one path (an
+    // observer must see each instance finished before the next exists); even seeds take the
+    // unobserved path, which adds the pairs after the rows. Both must agree with the model.
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
         test::Rng rng(seed);
         World world;
         const ComponentId position = world.component<Position>();
+        std::size_t pairs_seen = 0;
+        if (seed % 2 == 1) world.observe(ObserverEvent::OnAdd, World::kIsA, [&](ObserverContext&) { ++pairs_seen; });
         std::vector<Entity> handles;
         std::vector<Model> model;
         auto prefabs = [&] {
@@ -478,7 +483,8 @@ TEST_CASE("random prefab operations agree with a simple model", "[prefab][proper
                 instance_of(p, e, overridden, value.x);
             } else if (op == 3) {
                 const std::size_t p = ps[rng.below(static_cast<std::uint32_t>(ps.size()))];
-                const std::uint32_t count = rng.below(4);
+                // Up to 40: enough to reuse several despawned slots, in the pool's order.
+                const std::uint32_t count = rng.below(41);
                 const std::vector<Entity> made = world.instantiate_many(handles[p], count);
                 for (Entity e : made) instance_of(p, e, false, 0);
             } else if (op == 4) {
@@ -511,6 +517,23 @@ TEST_CASE("random prefab operations agree with a simple model", "[prefab][proper
             const std::vector<Entity> is_a = world.targets_of(handles[i], World::kIsA);
             CHECK(is_a == (model[i].is_a.is_null() ? std::vector<Entity>{} : std::vector<Entity>{model[i].is_a}));
         }
+        // Each prefab's instances, ascending by slot index (the documented order of subjects_of).
+        std::size_t pairs = 0;
+        for (std::size_t p = 0; p < model.size(); ++p) {
+            if (!model[p].alive || model[p].name.empty()) continue;
+            std::vector<Entity> expected;
+            for (std::size_t i = 0; i < model.size(); ++i) {
+                if (model[i].alive && model[i].is_a == handles[p]) expected.push_back(handles[i]);
+            }
+            std::sort(expected.begin(), expected.end(), [&](Entity a, Entity b) {
+                return HandleLayout{}.index(a) < HandleLayout{}.index(b);  // the world's default layout
+            });
+            pairs += expected.size();
+            INFO("seed " << seed << " prefab " << p);
+            CHECK(world.subjects_of(World::kIsA, handles[p]) == expected);
+        }
+        CHECK(world.subjects_of(World::kIsA, kAnyTarget).size() == pairs);
+        if (seed % 2 == 1) CHECK(pairs_seen >= pairs);
         std::vector<std::string> names_now;
         for (const World::PrefabName& p : world.prefab_names()) names_now.push_back(p.name);
         CHECK(names_now == expected_names);  // definition order = model order

@@ -25,7 +25,7 @@ const RelationStore::Relation* RelationStore::find(RelationId id) const noexcept
     return const_cast<RelationStore*>(this)->find(id);
 }
 
-std::size_t RelationStore::lower_bound(const std::vector<Entity>& list, Entity e) const noexcept {
+std::size_t RelationStore::lower_bound(std::span<const Entity> list, Entity e) const noexcept {
     const std::uint32_t key = index(e);
     return static_cast<std::size_t>(
         std::lower_bound(list.begin(), list.end(), key, [&](Entity a, std::uint32_t k) { return index(a) < k; }) -
@@ -47,7 +47,7 @@ std::span<const Entity> RelationStore::subjects(const Relation& r, Entity target
 bool RelationStore::has(const Relation& r, Entity subject, Entity target) const noexcept {
     const std::uint32_t slot = index(subject);
     if (slot >= r.by_subject.size()) return false;
-    const std::vector<Entity>& list = r.by_subject[slot].targets;
+    const TargetList& list = r.by_subject[slot].targets;
     if (target == kAnyTarget) return !list.empty();
     const std::size_t at = lower_bound(list, target);
     return at < list.size() && list[at] == target;
@@ -79,13 +79,13 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     auto room_for = [](auto& list, std::size_t more) {
         if (list.size() + more > list.capacity()) list.reserve(std::max(list.size() + more, list.capacity() * 2));
     };
-    room_for(entry.targets, 1);
+    entry.targets.make_room_for_one();
     room_for(entry.data, r.data.size);
     room_for(subjects, 1);
 
     const std::size_t at = lower_bound(entry.targets, target);
     if (entry.targets.empty()) ++r.subjects;
-    entry.targets.insert(entry.targets.begin() + static_cast<std::ptrdiff_t>(at), target);
+    entry.targets.insert(at, target);
     const std::size_t size = r.data.size;
     if (size != 0) {
         const auto offset = static_cast<std::ptrdiff_t>(at * size);
@@ -101,6 +101,45 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     ++r.version;
     ++pair_count_;
     record_change(r, subject);
+}
+
+void RelationStore::insert_fresh(Relation& r, std::span<const Entity> subjects, Entity target) {
+    if (subjects.empty()) return;
+    std::uint32_t top = 0;
+    for (Entity subject : subjects) top = std::max(top, index(subject));
+    const std::uint32_t target_slot = index(target);
+    // Every allocation first, as in insert().
+    if (r.by_subject.size() <= top) r.by_subject.resize(std::size_t(top) + 1);
+    if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
+    std::vector<Entity>& list = r.by_target[target_slot];
+    if (list.size() + subjects.size() > list.capacity()) list.reserve(std::max(list.size() + subjects.size(), list.capacity() * 2));
+    if (r.data.size != 0) {
+        for (Entity subject : subjects) r.by_subject[index(subject)].data.reserve(r.data.size);
+    }
+
+    const std::size_t before = list.size();
+    bool ascending = before == 0 || index(list.back()) < index(subjects.front());
+    for (std::size_t i = 0; i < subjects.size(); ++i) {
+        const Entity subject = subjects[i];
+        Relation::Targets& entry = r.by_subject[index(subject)];
+        entry.targets.insert(0, target);  // the one inline target: no room to make
+        entry.data.resize(r.data.size);   // zero bytes, within the capacity reserved above
+        list.push_back(subject);
+        ascending = ascending && (i == 0 || index(subjects[i - 1]) < index(subject));
+        ++r.version;
+        record_change(r, subject);
+    }
+    if (!ascending) {
+        // New subjects from reused slots: sorted into place (inplace_merge falls back to an
+        // unbuffered merge rather than throw when it cannot allocate).
+        auto by_index = [&](Entity a, Entity b) { return index(a) < index(b); };
+        const auto middle = list.begin() + static_cast<std::ptrdiff_t>(before);
+        std::sort(middle, list.end(), by_index);
+        std::inplace_merge(list.begin(), middle, list.end(), by_index);
+    }
+    r.subjects += static_cast<std::uint32_t>(subjects.size());
+    r.pairs += subjects.size();
+    pair_count_ += subjects.size();
 }
 
 void RelationStore::record_change(Relation& r, Entity subject) noexcept {
@@ -140,7 +179,7 @@ bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
     Relation::Targets& entry = r.by_subject[subject_slot];
     const std::size_t at = lower_bound(entry.targets, target);
     if (at >= entry.targets.size() || !(entry.targets[at] == target)) return false;
-    entry.targets.erase(entry.targets.begin() + static_cast<std::ptrdiff_t>(at));
+    entry.targets.erase(at);
     const std::size_t size = r.data.size;
     if (size != 0) {
         const auto offset = static_cast<std::ptrdiff_t>(at * size);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/relation/target_list.hpp"
 #include "ecsia/schema/component_desc.hpp"
 
 namespace ecsia {
@@ -25,7 +26,7 @@ public:
         // by_subject[slot]: the subject's targets, ascending index, and their data, `data.size`
         // bytes each in the same order.
         struct Targets {
-            std::vector<Entity> targets;
+            TargetList targets;
             std::vector<std::byte> data;
         };
         std::vector<Targets> by_subject;
@@ -70,6 +71,10 @@ public:
 
     // Adds the pair with `bytes` (nullptr: zero bytes, the fields' defaults); the pair must be new.
     void insert(Relation& r, Entity subject, Entity target, const void* bytes);
+    // insert() of (subject, target) for each of `subjects` in turn, with default data, for subjects
+    // that have no pair of `r` yet (new entities): one pass that grows the indexes once, and on
+    // std::bad_alloc the store is as it was.
+    void insert_fresh(Relation& r, std::span<const Entity> subjects, Entity target);
     // Makes room for subjects in slots below `slots` and for `more` subjects of `target`, so that
     // many inserts to one target (a prefab's instances) allocate only each new subject's own list.
     void reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more);
@@ -83,7 +88,7 @@ private:
     // Appends the change that made r.version to r.changes, or drops them all (never throws).
     static void record_change(Relation& r, Entity subject) noexcept;
     // Where `e` is or would go in `list` (sorted by index).
-    std::size_t lower_bound(const std::vector<Entity>& list, Entity e) const noexcept;
+    std::size_t lower_bound(std::span<const Entity> list, Entity e) const noexcept;
 
     HandleLayout layout_;
     std::vector<Relation> relations_;

@@ -628,7 +628,7 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
             path.push_back({start, 0});
             while (!path.empty()) {
                 auto& [at, next] = path.back();
-                const std::vector<Entity>& up = relation.by_subject[at].targets;
+                const TargetList& up = relation.by_subject[at].targets;
                 if (at >= relation.by_subject.size() || next >= relation.by_subject[at].targets.size()) {
                     state[at] = 2;
                     path.pop_back();

@@ -175,15 +175,26 @@ void World::instantiate_many(Entity prefab, std::span<Entity> out, std::span<con
             std::find_if(prefab_values_.begin(), prefab_values_.end(), [&](const ComponentValue& v) { return v.id == values[k].id; }) -
             prefab_values_.begin());
     }
+    // With nobody to see the instances one by one, their pairs go in at once after the rows: no
+    // observer runs in between to tell the difference, and prepare_instances made the pairs'
+    // room, so that last step cannot fail.
+    const bool observed = observers_.any(ObserverEvent::OnAdd, kIsA) ||
+                          std::any_of(prefab_values_.begin(), prefab_values_.end(),
+                                      [&](const ComponentValue& v) { return observers_.any(ObserverEvent::OnAdd, v.id); });
     for (std::uint32_t i = 0; i < count; ++i) {
         for (std::size_t k = 0; k < values.size(); ++k) {
             if (values[k].bytes == nullptr) continue;
             prefab_values_[at[k]].bytes = static_cast<const std::byte*>(values[k].bytes) + std::size_t(i) * values[k].stride;
         }
         const Entity entity = pool_.create();
-        place_instance(index, entity, prefab);
+        if (observed) {
+            place_instance(index, entity, prefab);
+        } else {
+            place_in(index, entity, prefab_values_);
+        }
         out[i] = entity;
     }
+    if (!observed) relations_.insert_fresh(*relations_.find(kIsA), out, prefab);
 }
 
 }  // namespace ecsia
