@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ecsia/base/little_endian.hpp"
+#include "ecsia/base/u32x4.hpp"
 
 namespace ecsia {
 
@@ -20,9 +21,7 @@ inline std::uint64_t mix(std::uint64_t x) noexcept {
 
 }  // namespace
 
-// Four 32-bit lanes: GCC's and Clang's vector extension, which becomes SSE2 natively and wasm SIMD
-// with -msimd128 (scalar code otherwise). Plain loops over the lanes did not vectorise well.
-typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+using simd::U32x4;
 
 bool Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* out, const unsigned char* compare) noexcept {
     // A block is four vectors of four little-endian words; vector i holds lanes 4i..4i+3, so every
@@ -32,18 +31,16 @@ bool Checksum::blocks(const unsigned char* p, std::size_t count, unsigned char* 
     constexpr int kVectors = kLanes / 4;
     U32x4 a[kVectors], b[kVectors];
     for (int i = 0; i < kVectors; ++i) {
-        std::memcpy(&a[i], a_ + 4 * i, 16);
-        std::memcpy(&b[i], b_ + 4 * i, 16);
+        a[i] = simd::load_u32x4(a_ + 4 * i);
+        b[i] = simd::load_u32x4(b_ + 4 * i);
     }
-    U32x4 differs = {0, 0, 0, 0};
+    U32x4 differs = simd::splat_u32x4(0);
     auto sum = [&](const unsigned char* at, unsigned char* copy_to, const unsigned char* other) {
         for (int i = 0; i < kVectors; ++i) {
-            U32x4 words;
-            std::memcpy(&words, at + 16 * i, 16);
+            const U32x4 words = simd::load_u32x4(at + 16 * i);
             if (copy_to != nullptr) std::memcpy(copy_to + 16 * i, &words, 16);
             if (other != nullptr) {
-                U32x4 theirs;
-                std::memcpy(&theirs, other + 16 * i, 16);
+                const U32x4 theirs = simd::load_u32x4(other + 16 * i);
                 differs |= words ^ theirs;
             }
             a[i] += words;

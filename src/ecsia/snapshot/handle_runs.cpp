@@ -1,15 +1,13 @@
 #include "ecsia/snapshot/handle_runs.hpp"
 
-#include <cstring>
-
 #include "ecsia/base/little_endian.hpp"
+#include "ecsia/base/u32x4.hpp"
 
 namespace ecsia {
 
 namespace {
 
-// Four 32-bit lanes: the vector extension, SSE2 natively and wasm SIMD with -msimd128.
-typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+using simd::U32x4;
 
 using little_endian::load_u32;
 
@@ -21,17 +19,16 @@ bool consecutive(const Entity* rows, std::uint32_t first, std::uint32_t n) noexc
     const auto* h = reinterpret_cast<const unsigned char*>(rows);
     constexpr std::uint32_t kStep = 16;
     constexpr std::uint32_t kRun = 1024;
-    const U32x4 step = {4, 4, 4, 4};
+    const U32x4 step = simd::splat_u32x4(4);
     U32x4 expect = {first, first + 1, first + 2, first + 3};
     const std::uint32_t steps_end = n - n % kStep;
     std::uint32_t at = 0;
     while (at < steps_end) {
         const std::uint32_t end = steps_end - at < kRun ? steps_end : at + kRun;
-        U32x4 differs = {0, 0, 0, 0};
+        U32x4 differs = simd::splat_u32x4(0);
         for (; at < end; at += kStep) {
             for (std::uint32_t i = 0; i < kStep; i += 4) {
-                U32x4 words;
-                std::memcpy(&words, h + 4 * std::size_t(at + i), 16);
+                const U32x4 words = simd::load_u32x4(h + 4 * std::size_t(at + i));
                 differs |= words ^ expect;
                 expect += step;
             }
@@ -49,16 +46,15 @@ bool consecutive(const Entity* rows, std::uint32_t first, std::uint32_t n) noexc
 std::uint32_t next_run_start(const Entity* rows, std::uint32_t from, std::uint32_t rows_count) noexcept {
     const auto* h = reinterpret_cast<const unsigned char*>(rows);
     constexpr std::uint32_t kStep = 16;
-    const U32x4 one = {1, 1, 1, 1};
+    const U32x4 one = simd::splat_u32x4(1);
     std::uint32_t at = from;
     // Each row against the one before it (one load shifted by a row), 16 rows a step; the step
     // with a break is searched row by row below.
     for (; at + kStep <= rows_count; at += kStep) {
-        U32x4 breaks = {0, 0, 0, 0};
+        U32x4 breaks = simd::splat_u32x4(0);
         for (std::uint32_t i = 0; i < kStep; i += 4) {
-            U32x4 here, before;
-            std::memcpy(&here, h + 4 * std::size_t(at + i), 16);
-            std::memcpy(&before, h + 4 * std::size_t(at + i - 1), 16);
+            const U32x4 here = simd::load_u32x4(h + 4 * std::size_t(at + i));
+            const U32x4 before = simd::load_u32x4(h + 4 * std::size_t(at + i - 1));
             breaks |= here - before - one;  // zero where a row follows the one before it
         }
         if ((breaks[0] | breaks[1] | breaks[2] | breaks[3]) != 0) break;

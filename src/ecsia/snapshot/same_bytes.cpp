@@ -1,12 +1,12 @@
 #include "ecsia/snapshot/same_bytes.hpp"
 
 #include <cstdint>
-#include <cstring>
+
+#include "ecsia/base/u32x4.hpp"
 
 namespace ecsia {
 
-// Four 32-bit lanes: the vector extension, SSE2 natively and wasm SIMD with -msimd128.
-typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+using simd::U32x4;
 
 bool same_bytes(const std::byte* a, const std::byte* b, std::size_t size) noexcept {
     // 64 bytes (four vectors) a step, differences or-ed together without a branch; a difference
@@ -17,12 +17,11 @@ bool same_bytes(const std::byte* a, const std::byte* b, std::size_t size) noexce
     std::size_t at = 0;
     while (at < steps_end) {
         const std::size_t end = steps_end - at < kRun ? steps_end : at + kRun;
-        U32x4 differs = {0, 0, 0, 0};
+        U32x4 differs = simd::splat_u32x4(0);
         for (; at < end; at += kStep) {
             for (std::size_t i = 0; i < kStep; i += 16) {
-                U32x4 x, y;
-                std::memcpy(&x, a + at + i, 16);
-                std::memcpy(&y, b + at + i, 16);
+                const U32x4 x = simd::load_u32x4(a + at + i);
+                const U32x4 y = simd::load_u32x4(b + at + i);
                 differs |= x ^ y;
             }
         }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/base/u32x4.hpp"
 #include "ecsia/schema/field_type.hpp"
 
 namespace ecsia {
@@ -88,17 +89,15 @@ void gather(std::byte* to, const std::byte* from, std::size_t stride, std::uint3
     for (std::uint32_t i = 0; i < count; ++i) std::memcpy(to + i * sizeof(Word), from + i * stride, sizeof(Word));
 }
 
-// Four 32-bit lanes: the vector extension (SSE2 natively; wasm SIMD where compiled with it).
-typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+using simd::U32x4;
 
 // The common message of two 4-byte fields (an entity and an amount): word `half` (0 or 1) of each
 // 8-byte message, four messages a step, from two loads of whole messages (never past the last).
 void gather_half_of_pairs(std::byte* to, const std::byte* messages, std::uint32_t half, std::uint32_t count) {
     std::uint32_t i = 0;
     for (; i + 4 <= count; i += 4) {
-        U32x4 a, b;
-        std::memcpy(&a, messages + 8 * std::size_t(i), 16);
-        std::memcpy(&b, messages + 8 * std::size_t(i) + 16, 16);
+        const U32x4 a = simd::load_u32x4(messages + 8 * std::size_t(i));
+        const U32x4 b = simd::load_u32x4(messages + 8 * std::size_t(i) + 16);
         const U32x4 words = half == 0 ? __builtin_shufflevector(a, b, 0, 2, 4, 6) : __builtin_shufflevector(a, b, 1, 3, 5, 7);
         std::memcpy(to + 4 * std::size_t(i), &words, 16);
     }
