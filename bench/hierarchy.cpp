@@ -128,6 +128,7 @@ double median_ms(int repetitions, int frames, Fn&& frame) {
 // precomputed row of the position column, and the row's own position.
 struct LookupCost {
     double lookup_ns = 0;
+    double lookup_of_ns = 0;  // the same through a Lookup<T> reader (KernelContext::lookup_of)
     double direct_random_ns = 0;
     double own_ns = 0;
     std::uint64_t wrong = 0;  // rows whose sums differ between the lookup and the direct read
@@ -175,6 +176,15 @@ LookupCost lookup_cost(std::uint32_t entities, int repetitions) {
             out[r].v = p == nullptr ? 0.f : p->x + p->y;
         }
     });
+    auto by_reader = make("LookupOf", {target}, true, [=](ecsia::KernelContext& ctx) {
+        const Target* t = ctx.chunk.read<Target>(target);
+        Sum* out = ctx.chunk.write<Sum>(sum);
+        ecsia::Lookup<WorldPos> positions = ctx.lookup_of<WorldPos>(position);
+        for (std::uint32_t r = 0; r < ctx.chunk.size(); ++r) {
+            const WorldPos* p = positions.get(t[r].who);
+            out[r].v = p == nullptr ? 0.f : p->x + p->y;
+        }
+    });
     auto direct = make("DirectRandom", {position, target_row}, false, [=](ecsia::KernelContext& ctx) {
         const TargetRow* t = ctx.chunk.read<TargetRow>(target_row);
         Sum* out = ctx.chunk.write<Sum>(sum);
@@ -192,14 +202,18 @@ LookupCost lookup_cost(std::uint32_t entities, int repetitions) {
     for (ecsia::Entity e : handles) looked.push_back(world.get<Sum>(e).v);
     direct->update(0.016f);
     for (std::uint32_t i = 0; i < entities; ++i) cost.wrong += world.get<Sum>(handles[i]).v != looked[i] ? 1 : 0;
+    by_reader->update(0.016f);
+    for (std::uint32_t i = 0; i < entities; ++i) cost.wrong += world.get<Sum>(handles[i]).v != looked[i] ? 1 : 0;
     const int frames = 10;
-    std::vector<double> lookup_ms, direct_ms, own_ms;
+    std::vector<double> lookup_ms, lookup_of_ms, direct_ms, own_ms;
     for (int r = 0; r < repetitions; ++r) {
         lookup_ms.push_back(median_ms(1, frames, [&] { by_lookup->update(0.016f); }));
+        lookup_of_ms.push_back(median_ms(1, frames, [&] { by_reader->update(0.016f); }));
         direct_ms.push_back(median_ms(1, frames, [&] { direct->update(0.016f); }));
         own_ms.push_back(median_ms(1, frames, [&] { own->update(0.016f); }));
     }
     cost.lookup_ns = median_of(lookup_ms) * 1e6 / entities;
+    cost.lookup_of_ns = median_of(lookup_of_ms) * 1e6 / entities;
     cost.direct_random_ns = median_of(direct_ms) * 1e6 / entities;
     cost.own_ns = median_of(own_ms) * 1e6 / entities;
     return cost;
@@ -447,9 +461,12 @@ int main(int argc, char** argv) {
                 "(%.2fx), the row's own position %.2f (%.2fx); %llu rows' sums differ\n",
                 nodes, lookup.lookup_ns, lookup.direct_random_ns, lookup.lookup_ns / lookup.direct_random_ns, lookup.own_ns,
                 lookup.lookup_ns / lookup.own_ns, static_cast<unsigned long long>(lookup.wrong));
+    std::printf("lookup: through a Lookup<T> reader (ctx.lookup_of) %.2f ns per row (%.2fx the precomputed row's)\n", lookup.lookup_of_ns,
+                lookup.lookup_of_ns / lookup.direct_random_ns);
     std::printf("lookup: the targets in four tables at random: ctx.lookup %.2f ns per row\n", spread_ns);
     const std::string lookup_json =
         bench::json_object({bench::json_member("ns_per_row_lookup", bench::json_number(lookup.lookup_ns)),
+                            bench::json_member("ns_per_row_lookup_of", bench::json_number(lookup.lookup_of_ns)),
                             bench::json_member("ns_per_row_direct_random", bench::json_number(lookup.direct_random_ns)),
                             bench::json_member("ns_per_row_own", bench::json_number(lookup.own_ns)),
                             bench::json_member("ns_per_row_lookup_four_tables", bench::json_number(spread_ns)),

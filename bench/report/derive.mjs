@@ -228,6 +228,13 @@ export function derive(results) {
     target(targets, 'hierarchy_instantiate_many_over_spawn_many', 'prefabs: instantiateMany / spawnMany',
       hierarchy.prefab.instantiateOverSpawn, 1, true, { unit: 'x' });
   }
+  const nativeLookup = native.hierarchy?.lookup;
+  if (nativeLookup?.ns_per_row_lookup_of !== undefined) {
+    target(targets, 'native_lookup_over_random_read', '(native) lookups: ctx.lookup / a read at a precomputed row',
+      nativeLookup.ns_per_row_lookup / nativeLookup.ns_per_row_direct_random, 3, true, { unit: 'x' });
+    target(targets, 'native_lookup_of_over_random_read', '(native) lookups: Lookup<T>::get / a read at a precomputed row',
+      nativeLookup.ns_per_row_lookup_of / nativeLookup.ns_per_row_direct_random, 3, true, { unit: 'x' });
+  }
   for (const run of native.hierarchy?.runs ?? []) {
     target(targets, `native_hierarchy_${run.workers}_workers_over_hand_loop`,
       `(native) hierarchy ${sizeLabel(native.hierarchy.nodes)} nodes, ${run.workers === 0 ? 'serial' : `${run.workers} worker(s)`}: cascade / C++ hand loop`,

@@ -270,6 +270,9 @@ A C++ kernel reading a random target's position (${count(native.nodes)} rows, se
 **${n2(native.lookup.ns_per_row_lookup)} ns per row**; the same reads at a precomputed row of the column
 ${n2(native.lookup.ns_per_row_direct_random)} ns (**${n2(native.lookup.ns_per_row_lookup / native.lookup.ns_per_row_direct_random)}x**); the row's own
 position ${n2(native.lookup.ns_per_row_own)} ns; rows whose sums differ from the direct read's: ${native.lookup.rows_differing}.${
+  native.lookup.ns_per_row_lookup_of === undefined ? '' : ` Through a \`Lookup<T>\` reader
+(\`ctx.lookup_of\`, its memo a local of the kernel): **${n2(native.lookup.ns_per_row_lookup_of)} ns per row**
+(**${n2(native.lookup.ns_per_row_lookup_of / native.lookup.ns_per_row_direct_random)}x**).`}${
   native.lookup.ns_per_row_lookup_four_tables === undefined ? '' : ` With the targets in four tables at random (most lookups
 in another table than the last one's): ${n2(native.lookup.ns_per_row_lookup_four_tables)} ns per row.`}`}`;
   const loop = h.msPerFrame['JS loop'];

@@ -252,11 +252,13 @@ TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out 
     // between tables and are born into reused slots. The kernel also looks up the handles it
     // spawns (reserved, not yet alive: often in a slot whose dead occupant's location is still
     // there). With one generation bit (31 index bits) every despawn retires its slot, whose last
-    // handle then still matches the slot's generation: only the slot's state refuses it.
+    // handle then still matches the slot's generation: only the slot's state refuses it. Each
+    // run looks up through ctx.lookup or through a Lookup<T> reader (its own memo).
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         for (const unsigned index_bits : {22u, 31u}) {
         for (const std::uint32_t workers : {0u, 2u}) {
-            INFO("seed " << seed << ", index bits " << index_bits << ", workers " << workers);
+        for (const bool reader : {false, true}) {
+            INFO("seed " << seed << ", index bits " << index_bits << ", workers " << workers << ", reader " << reader);
             test::Rng rng(seed);
             World world{WorldOptions{1u << 12, index_bits}};
             const ComponentId pos = world.component<test::Position>();
@@ -298,11 +300,13 @@ TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out 
             look.lookups = {pos};
             look.spawns_per_batch = 2;
             std::atomic<std::uint32_t> spawned_found{0};  // lookups of this wave's own spawns that answered
-            look.kernel = [pos, vel, target, &spawned_found](KernelContext& ctx) {
+            look.kernel = [pos, vel, target, reader, &spawned_found](KernelContext& ctx) {
                 const test::Target* t = ctx.chunk.read<test::Target>(target);
                 test::Velocity* v = ctx.chunk.write<test::Velocity>(vel);
+                Lookup<test::Position> positions = ctx.lookup_of<test::Position>(pos);
+                auto find = [&](Entity e) { return reader ? positions.get(e) : ctx.lookup<test::Position>(pos, e); };
                 for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) {
-                    const test::Position* p = ctx.lookup<test::Position>(pos, t[i].who);
+                    const test::Position* p = find(t[i].who);
                     v[i] = p == nullptr ? test::Velocity{-1, -1} : test::Velocity{p->x, p->y};
                     if (i % 8 == 7) {
                         // A handle from the batch's reservation (or pending): not alive until the merge.
@@ -310,7 +314,7 @@ TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out 
                         const ComponentValue value{pos, &at, sizeof at};
                         const Entity fresh = ctx.spawn(&value, 1);
                         // relaxed: a count read after update() returns, which joins the workers.
-                        if (ctx.lookup<test::Position>(pos, fresh) != nullptr) spawned_found.fetch_add(1, std::memory_order_relaxed);
+                        if (find(fresh) != nullptr) spawned_found.fetch_add(1, std::memory_order_relaxed);
                     }
                 }
             };
@@ -358,5 +362,38 @@ TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out 
             CHECK(spawned_found.load() == 0);
         }
         }
+        }
+    }
+}
+
+TEST_CASE("lookup_of refuses an undeclared component and a type of another size, failing only its batch",
+          "[schedule][lookup]") {
+    struct Wide {
+        float x, y, z;
+    };
+    for (const int bad : {0, 1}) {
+        Units u;
+        const Entity a = u.world.spawn(test::Position{1, 2}, test::Velocity{0, 0}, test::Target{kNullEntity});
+        Scheduler scheduler(u.world, SchedulerOptions{});
+        SystemDesc s;
+        s.name = "Reader";
+        s.reads = {u.pos};
+        s.writes = {u.vel};
+        if (bad == 1) s.lookups = {u.pos};
+        const ComponentId pos = u.pos;
+        std::atomic<int> runs{0};
+        s.kernel = [pos, bad, &runs](KernelContext& ctx) {
+            runs.fetch_add(1, std::memory_order_relaxed);  // relaxed: read after update() joins the workers
+            if (bad == 0) (void)ctx.lookup_of<test::Position>(pos);
+            if (bad == 1) (void)ctx.lookup_of<Wide>(pos);
+        };
+        scheduler.add_system(s);
+        scheduler.update(0.016f);
+        scheduler.update(0.016f);
+        CHECK(runs.load() == 2);  // the next frame ran
+        REQUIRE_FALSE(u.diagnostics.empty());
+        CHECK_THAT(u.diagnostics[0], Catch::Contains(bad == 0 ? "lookup_of of 'position': the system does not declare it in its lookups"
+                                                               : "lookup_of of 'position': its values are 8 bytes, the type asked for is 12"));
+        CHECK(u.world.is_alive(a));
     }
 }

@@ -15,27 +15,61 @@
 namespace ecsia {
 
 const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const {
-    if (world == nullptr || std::find(lookups.begin(), lookups.end(), id) == lookups.end()) {
-        const std::string name = world != nullptr && id < world->components().size()
-                                     ? "'" + world->components().desc(id).name + "'"
-                                     : "component id " + std::to_string(id);
-        throw Error(ErrorCode::BadValue, "lookup of " + name + ": the system does not declare it in its lookups");
-    }
+    check_lookup(id, "lookup");
     const std::byte* found = lookup_declared(id, entity);
     // The memo is the first component the kernel found a value of: a kernel that looks up two
     // components in turn would otherwise refill it on every call (the second takes this path).
     if (found == nullptr || lookup_memo.id != kNoComponent) return found;
     // Found: the next lookup of `id` in this table is the memo's (lookup_memo.hpp).
+    lookup_memo = LookupMemo::of(*world, id);
+    const EntityLocation at = detail::WorldAccess::location(*world, entity);
+    return lookup_memo.move_to(at.table, at.row);
+}
+
+void KernelContext::check_lookup(ComponentId id, const char* caller) const {
+    if (world != nullptr && std::find(lookups.begin(), lookups.end(), id) != lookups.end()) return;
+    const std::string name = world != nullptr && id < world->components().size()
+                                 ? "'" + world->components().desc(id).name + "'"
+                                 : "component id " + std::to_string(id);
+    throw Error(ErrorCode::BadValue, std::string(caller) + " of " + name + ": the system does not declare it in its lookups");
+}
+
+LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const {
+    check_lookup(id, "lookup_of");
+    const std::uint32_t component_size = world->components().desc(id).size;
+    if (size != component_size) {
+        throw Error(ErrorCode::BadValue, "lookup_of of '" + world->components().desc(id).name + "': its values are " +
+                                             std::to_string(component_size) + " bytes, the type asked for is " +
+                                             std::to_string(size));
+    }
+    return LookupMemo::of(*world, id);
+}
+
+LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
     static_assert(sizeof(EntityLocation) == 8 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4,
                   "LookupMemo reads a location as two uint32: table, row");
-    const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(*world);
-    const HandleLayout& layout = world->entities().layout();
-    const EntityLocation at = detail::WorldAccess::location(*world, entity);
-    const Column& column = *world->tables().table(at.table).column(id);
-    lookup_memo = LookupMemo{id, at.table, memory.slots, memory.slot_count, memory.slot_bytes, memory.state_offset,
-                             memory.alive_state, reinterpret_cast<const std::byte*>(memory.locations), layout.index_mask(),
-                             layout.index_bits(), column.data(), column.element_size()};
-    return found;
+    const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world);
+    const HandleLayout& layout = world.entities().layout();
+    LookupMemo memo;
+    memo.id = id;
+    memo.world = &world;
+    memo.slots = memory.slots;
+    memo.slot_count = memory.slot_count;
+    memo.slot_bytes = memory.slot_bytes;
+    memo.state_offset = memory.state_offset;
+    memo.alive_state = memory.alive_state;
+    memo.locations = reinterpret_cast<const std::byte*>(memory.locations);
+    memo.index_mask = layout.index_mask();
+    memo.index_bits = layout.index_bits();
+    return memo;
+}
+
+const std::byte* LookupMemo::move_to(TableIndex to, std::uint32_t row) noexcept {
+    const Column* found = world->tables().table(to).column(id);
+    table = to;
+    column = found == nullptr ? nullptr : found->data();
+    element_size = found == nullptr ? 0 : found->element_size();
+    return column == nullptr ? nullptr : column + std::size_t(row) * element_size;
 }
 
 const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) const noexcept {
@@ -48,10 +82,7 @@ const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) c
 }
 
 const std::byte* KernelContext::lookup_in_table(TableIndex table, std::uint32_t row) const {
-    const Column* column = world->tables().table(table).column(lookup_memo.id);
-    lookup_memo.table = table;
-    lookup_memo.column = column == nullptr ? nullptr : column->data();
-    return column == nullptr ? nullptr : column->element(row);
+    return lookup_memo.move_to(table, row);
 }
 
 Entity KernelContext::target_of(Entity subject, RelationId relation) const {

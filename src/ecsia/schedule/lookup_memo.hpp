@@ -16,9 +16,12 @@
 
 namespace ecsia {
 
+class World;
+
 struct LookupMemo {
     ComponentId id = kNoComponent;  // none yet: find() finds nothing
-    TableIndex table = kNoTable;
+    TableIndex table = kNoTable;    // none yet: every alive entity is in another table
+    const World* world = nullptr;
     // The entity table (WorldAccess::EntityMemory): slot i at slots + i * slot_bytes, its
     // generation a uint32 at byte 0, its state a byte at state_offset; an alive slot's location
     // (table, row: two uint32) at locations + 8 * i.
@@ -46,6 +49,13 @@ struct LookupMemo {
         TableIndex table;
         std::uint32_t row;
     };
+    // A memo of `id` in `world` that covers no table yet (the first alive entity found makes its
+    // table the memo's). Valid while the world makes no structural change (one wave).
+    static LookupMemo of(const World& world, ComponentId id) noexcept;
+    // Makes the memo cover `table` (its column of `id`) and returns the element at `row` there
+    // (nullptr: the table lacks the component). Out of line: a target in another table.
+    const std::byte* move_to(TableIndex table, std::uint32_t row) noexcept;
+
     // `entity`'s element of `component` when the memo covers them: alive (its generation the
     // slot's, so neither stale nor pending nor null, and the slot's state alive) and in the memo's
     // table.

@@ -20,6 +20,7 @@
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/schedule/lookup.hpp"
 #include "ecsia/schedule/lookup_memo.hpp"
 #include "ecsia/topic/topic_store.hpp"
 
@@ -96,6 +97,13 @@ struct KernelContext {
             default: return lookup_full(id, entity);
         }
     }
+    // A reader of `id` for a loop of lookups: `Lookup<T>::get(entity)` answers as lookup<T>(id,
+    // entity) does, faster (lookup.hpp). BadValue unless `id` is one of the system's lookups and
+    // T is its size. Valid during this kernel call only.
+    template <typename T>
+    Lookup<T> lookup_of(ComponentId id) const {
+        return Lookup<T>(lookup_memo_of(id, sizeof(T)));
+    }
     // lookup_raw without the declaration check, for glue that checked it once (wasm/js_kernel.cpp).
     const std::byte* lookup_declared(ComponentId id, Entity entity) const noexcept;
     // The target of `subject`'s pair of an exclusive relation (e.g. World::kChildOf: the parent),
@@ -151,6 +159,9 @@ struct KernelContext {
     // lookup_full, which checks the declaration and finds the row the long way.
     mutable LookupMemo lookup_memo = {};
     const std::byte* lookup_full(ComponentId id, Entity entity) const;
+    // BadValue unless the system declares `id` in its lookups (`caller` names the call).
+    void check_lookup(ComponentId id, const char* caller) const;
+    LookupMemo lookup_memo_of(ComponentId id, std::size_t size) const;
     // The memo's component at `row` of `table` (an alive entity's place), whose column becomes the memo's.
     const std::byte* lookup_in_table(TableIndex table, std::uint32_t row) const;
 
