@@ -145,12 +145,11 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_column(const ecsia::World* world
 // chunk.lookupAll: out[i] becomes where the element of `component` of the handle handles[i] is, as
 // an index in units of `unit` bytes (its view's element size), or -1, for i < count. `handles` is
 // either `out` itself or does not overlap it (a column of handles is read where it lies).
-// Memory-bound: each handle costs two random loads (its slot, its location), which the CPU
-// overlaps across handles only as far as its window of instructions reaches. So the loops are
-// short: one pass per random load (measured in Chromium: a little faster than one pass doing
-// both), everything else they read is in locals (stores through `out` could alias the world's
-// fields and make the compiler reload them each time), and the division into units is done once
-// per run of handles in one table, not per handle.
+// Memory-bound: each handle costs one random load (its slot's location, which also says whether it
+// is alive), which the CPU overlaps across handles only as far as its window of instructions
+// reaches. So the loop is short: everything else it reads is in locals (stores through `out` could
+// alias the world's fields and make the compiler reload them each time), and the division into
+// units is done once per run of handles in one table, not per handle.
 EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
                                                    const std::uint32_t* handles, std::int32_t* out, std::uint32_t count,
                                                    std::uint32_t unit) {
@@ -160,37 +159,22 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
         return;
     }
     const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
-    const ecsia::HandleLayout layout = world->entities().layout();
-    const std::byte* const slots = entities.slots;
-    const std::uint32_t slot_count = entities.slot_count;
-    const std::uint32_t slot_bytes = entities.slot_bytes;
-    const std::uint32_t state_offset = entities.state_offset;
-    const std::uint32_t alive = entities.alive_state;
     const ecsia::EntityLocation* const locations = entities.locations;
+    const std::uint32_t location_count = entities.count;
+    const std::uint32_t mask = world->entities().layout().index_mask();
     // The last table's column: its first element and its element size, in units (-1: no column).
     // Neighbouring handles tend to sit in one table.
     ecsia::TableIndex last_table = ecsia::kNoTable;
     std::int32_t base = -1;
     std::int32_t stride = 0;
-    // Two passes, each with one random load per handle: first each handle becomes its slot's
-    // index if it is alive (-1 if not), then each index becomes its element's.
     for (std::uint32_t i = 0; i < count; ++i) {
-        const ecsia::Entity entity{handles[i]};
-        const std::uint32_t index = layout.index(entity);
-        // Alive: the slot's generation is the handle's and its state is alive (the null handle's
-        // and a pending handle's generation is one no live slot has, HandleLayout).
-        bool live = false;
-        if (index < slot_count) {
-            const std::byte* slot = slots + std::size_t(index) * slot_bytes;
-            std::uint32_t generation;
-            std::memcpy(&generation, slot, sizeof generation);
-            live = generation == layout.generation(entity) && static_cast<std::uint32_t>(slot[state_offset]) == alive;
+        const std::uint32_t handle = handles[i];
+        const std::uint32_t index = handle & mask;
+        // Alive: the handle its slot's location holds (EntityLocation: null once despawned).
+        if (index >= location_count || locations[index].entity.bits != handle) {
+            out[i] = -1;
+            continue;
         }
-        out[i] = live ? static_cast<std::int32_t>(index) : -1;
-    }
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::int32_t index = out[i];
-        if (index < 0) continue;
         const ecsia::EntityLocation at = locations[index];
         if (at.table != last_table) {
             last_table = at.table;
@@ -369,12 +353,8 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         if (!lookups.empty()) {
             const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
             const std::uint64_t generation = ecsia::detail::WorldAccess::storage_generation(*world);
-            record[kLookupSlots] = address_of(entities.slots);
-            record[kLookupSlotCount] = entities.slot_count;
-            record[kLookupSlotBytes] = entities.slot_bytes;
-            record[kLookupStateOffset] = entities.state_offset;
-            record[kLookupAliveState] = entities.alive_state;
             record[kLookupLocations] = address_of(entities.locations);
+            record[kLookupLocationCount] = entities.count;
             record[kLookupIndexBits] = world->entities().layout().index_bits();
             record[kLookupGenerationLow] = static_cast<std::uint32_t>(generation);
             record[kLookupGenerationHigh] = static_cast<std::uint32_t>(generation >> 32);

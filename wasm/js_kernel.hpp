@@ -36,9 +36,9 @@
 // the entity table is (detail::WorldAccess::entity_memory), so that chunk.lookup checks a handle
 // and finds its row in JS, and the world's storage generation, which keys the column bases JS
 // keeps by table (ecsia_kernel_column):
-//   0 slots' address   1 slot count   2 bytes per slot   3 the state byte's offset in a slot
-//   4 the alive state   5 locations' address (table, row: two uint32 per slot)   6 index bits
-//   7, 8 storage generation (low, high 32 bits)
+//   0 locations' address (EntityLocation: table, row, the handle placed there or null; three
+//   uint32 per slot)   1 locations (slots) in it   2 index bits   3, 4 storage generation (low,
+//   high 32 bits)
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
 #include <cstdint>
@@ -65,16 +65,12 @@ inline constexpr std::uint32_t kBatchPublishes = 12;
 inline constexpr std::uint32_t kBatchConsumes = 13;
 inline constexpr std::uint32_t kBatchHeader = 14;
 
-inline constexpr std::uint32_t kLookupSlots = 0;
-inline constexpr std::uint32_t kLookupSlotCount = 1;
-inline constexpr std::uint32_t kLookupSlotBytes = 2;
-inline constexpr std::uint32_t kLookupStateOffset = 3;
-inline constexpr std::uint32_t kLookupAliveState = 4;
-inline constexpr std::uint32_t kLookupLocations = 5;
-inline constexpr std::uint32_t kLookupIndexBits = 6;
-inline constexpr std::uint32_t kLookupGenerationLow = 7;
-inline constexpr std::uint32_t kLookupGenerationHigh = 8;
-inline constexpr std::uint32_t kLookupRecordWords = 9;
+inline constexpr std::uint32_t kLookupLocations = 0;
+inline constexpr std::uint32_t kLookupLocationCount = 1;
+inline constexpr std::uint32_t kLookupIndexBits = 2;
+inline constexpr std::uint32_t kLookupGenerationLow = 3;
+inline constexpr std::uint32_t kLookupGenerationHigh = 4;
+inline constexpr std::uint32_t kLookupRecordWords = 5;
 
 // Status codes of a batch's run (the runtime's return value; ecsia_js_run_kernel).
 inline constexpr int kRan = 0;
@@ -93,8 +89,7 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(COMPONENTS, kBatchComponents) X(DEPTH, kBatchDepth) X(PARENT_READS, kBatchParentReads)              \
     X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(PUBLISHES, kBatchPublishes)                     \
     X(CONSUMES, kBatchConsumes) X(HEADER, kBatchHeader)                                                    \
-    X(LR_SLOTS, kLookupSlots) X(LR_SLOT_COUNT, kLookupSlotCount) X(LR_SLOT_BYTES, kLookupSlotBytes)       \
-    X(LR_STATE_OFFSET, kLookupStateOffset) X(LR_ALIVE, kLookupAliveState) X(LR_LOCATIONS, kLookupLocations) \
+    X(LR_LOCATIONS, kLookupLocations) X(LR_LOCATION_COUNT, kLookupLocationCount)                          \
     X(LR_INDEX_BITS, kLookupIndexBits) X(LR_GENERATION_LO, kLookupGenerationLow)                         \
     X(LR_GENERATION_HI, kLookupGenerationHigh)                                                            \
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \

@@ -44,7 +44,7 @@ const NULL_ENTITY = 0xffffffff;
 // ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
 // (useLayout), so that they are written only there.
 let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
-let LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI;
+let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI;
 let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
@@ -59,8 +59,8 @@ function useLayout(module, memory) {
   };
   [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER] =
     ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'PUBLISHES', 'CONSUMES', 'HEADER'].map(value);
-  [LR_SLOTS, LR_SLOT_COUNT, LR_SLOT_BYTES, LR_STATE_OFFSET, LR_ALIVE, LR_LOCATIONS, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI] =
-    ['LR_SLOTS', 'LR_SLOT_COUNT', 'LR_SLOT_BYTES', 'LR_STATE_OFFSET', 'LR_ALIVE', 'LR_LOCATIONS', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI'].map(value);
+  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI] =
+    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI'].map(value);
   [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT] =
     ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
@@ -391,15 +391,13 @@ export class KernelRuntime {
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    // The entity table: where its slots and locations are, how many slots, and the handle layout
-    // (all 0 without lookups: every index is then out of range).
+    // The entity table: where its slots' locations are, how many, and the handle layout (all 0
+    // without lookups: every index is then out of range).
     const r = record >>> 2;
     const at = (word) => (record === 0 ? 0 : words[r + word]);
     const bits = at(LR_INDEX_BITS);
     const entities = {
-      slots: at(LR_SLOTS) >>> 2, slotCount: at(LR_SLOT_COUNT), locations: at(LR_LOCATIONS) >>> 2,
-      slotWords: at(LR_SLOT_BYTES) >>> 2, stateWord: at(LR_STATE_OFFSET) >>> 2, stateShift: (at(LR_STATE_OFFSET) & 3) * 8,
-      alive: at(LR_ALIVE), bits, mask: bits === 32 ? -1 : (1 << bits) - 1,
+      locations: at(LR_LOCATIONS) >>> 2, locationCount: at(LR_LOCATION_COUNT), mask: bits === 32 ? -1 : (1 << bits) - 1,
     };
     let byComponent = NO_BASES;
     if (record !== 0) {
@@ -588,9 +586,8 @@ function commandDifference(first, second) {
 // constants folded in: in Chromium that made a lookup about a quarter cheaper than a method reading
 // the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
 // site sees a second function and works as before, with the numbers loaded from the closure.
-function lookupFunction(module, world, system, words, { slotWords, stateWord, stateShift, alive, bits, mask }) {
-  let slots = 0;
-  let slotCount = 0;
+function lookupFunction(module, world, system, words, { mask }) {
+  let locationCount = 0;
   let locations = 0;
   let byComponent = NO_BASES;  // column bases by component id, then table (KernelRuntime#columnBases)
   // The last name looked up (a kernel looks up one or two names in a loop; comparing a string
@@ -625,13 +622,12 @@ function lookupFunction(module, world, system, words, { slotWords, stateWord, st
   function lookup(name, entity) {
     if (name !== lastName) select(name);
     if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
-    // Alive: the slot's generation is the handle's and its state is alive (a pending handle's
-    // generation is one no slot has). Then its location is valid: table and row.
+    // Alive: the handle its slot's location holds (three words: table, row, and the handle placed
+    // there, null once despawned; a pending handle is never placed). Then table and row are valid.
     const index = entity & mask;
-    if (index >= slotCount) return -1;
-    const slot = slots + index * slotWords;
-    if (words[slot] !== entity >>> bits || ((words[slot + stateWord] >>> stateShift) & 0xff) !== alive) return -1;
-    const location = locations + 2 * index;
+    if (index >= locationCount) return -1;
+    const location = locations + 3 * index;
+    if (words[location + 2] !== entity) return -1;
     const table = words[location];
     const base = bases[table];
     if (base === undefined) return firstOfTable(table, words[location + 1]);
@@ -640,12 +636,10 @@ function lookupFunction(module, world, system, words, { slotWords, stateWord, st
   return {
     lookup,
     // Whether it reads this heap view, world and handle layout.
-    fits: (view, w, t) => view === words && w === world && t.slotWords === slotWords && t.stateWord === stateWord
-      && t.stateShift === stateShift && t.alive === alive && t.bits === bits,
+    fits: (view, w, t) => view === words && w === world && t.mask === mask,
     // The batch's entity table and column bases (new ones after a structural change).
     aim: (t, bySomeComponent) => {
-      slots = t.slots;
-      slotCount = t.slotCount;
+      locationCount = t.locationCount;
       locations = t.locations;
       if (bySomeComponent !== byComponent) {
         byComponent = bySomeComponent;

@@ -58,7 +58,6 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
-    friend struct detail::WorldAccess;  // entity_memory(): the slots as memory, for the JS kernels' lookups
     enum class SlotState : std::uint8_t { Free, Reserved, Alive, Retired };
     struct Slot {
         std::uint32_t generation = 0;

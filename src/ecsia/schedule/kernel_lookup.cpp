@@ -46,21 +46,16 @@ LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const
 }
 
 LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
-    static_assert(sizeof(EntityLocation) == 8 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4,
-                  "LookupMemo reads a location as two uint32: table, row");
+    static_assert(sizeof(EntityLocation) == 12 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4 &&
+                      offsetof(EntityLocation, entity) == 8,
+                  "LookupMemo reads a location as three uint32: table, row, handle");
     const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world);
-    const HandleLayout& layout = world.entities().layout();
     LookupMemo memo;
     memo.id = id;
     memo.world = &world;
-    memo.slots = memory.slots;
-    memo.slot_count = memory.slot_count;
-    memo.slot_bytes = memory.slot_bytes;
-    memo.state_offset = memory.state_offset;
-    memo.alive_state = memory.alive_state;
     memo.locations = reinterpret_cast<const std::byte*>(memory.locations);
-    memo.index_mask = layout.index_mask();
-    memo.index_bits = layout.index_bits();
+    memo.location_count = memory.count;
+    memo.index_mask = world.entities().layout().index_mask();
     return memo;
 }
 

@@ -1,11 +1,12 @@
 #pragma once
-// KernelContext::lookup's memo (schedule/system.hpp): the component and table its last full
-// lookup found, with the entity table as memory, so that the next lookup of that component in
-// that table (a kernel's targets are mostly in one or a few tables) is three loads (the slot's
-// check, the location, the element), inline, instead of a call that finds the table's column
-// again; a dead handle is answered inline too, and a target in another table costs a call that
-// finds that table's column (and makes it the memo's). Valid during one kernel call: nothing structural changes during a wave (changes wait for
-// the merge). Its batch's thread only, like the KernelContext that holds it.
+// KernelContext::lookup's memo (schedule/system.hpp) and Lookup<T>'s (lookup.hpp): the component
+// and table its last full lookup found, with the entity table as memory, so that the next lookup
+// of that component in that table (a kernel's targets are mostly in one or a few tables) is two
+// dependent loads (the slot's location, which also says whether the handle is alive, then the
+// element), inline, instead of a call that finds the table's column again; a dead handle is
+// answered inline too, and a target in another table costs a call that finds that table's column
+// (and makes it the memo's). Valid during one kernel call: nothing structural changes during a
+// wave (changes wait for the merge). Its batch's thread only, like the KernelContext that holds it.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,17 +23,11 @@ struct LookupMemo {
     ComponentId id = kNoComponent;  // none yet: find() finds nothing
     TableIndex table = kNoTable;    // none yet: every alive entity is in another table
     const World* world = nullptr;
-    // The entity table (WorldAccess::EntityMemory): slot i at slots + i * slot_bytes, its
-    // generation a uint32 at byte 0, its state a byte at state_offset; an alive slot's location
-    // (table, row: two uint32) at locations + 8 * i.
-    const std::byte* slots = nullptr;
-    std::uint32_t slot_count = 0;
-    std::uint32_t slot_bytes = 0;
-    std::uint32_t state_offset = 0;
-    std::uint32_t alive_state = 0;
+    // The entity table (WorldAccess::EntityMemory): slot i's location is 12 bytes at
+    // locations + 12 * i, three uint32: table, row, and the handle placed there (null when none).
     const std::byte* locations = nullptr;
+    std::uint32_t location_count = 0;
     std::uint32_t index_mask = 0;
-    unsigned index_bits = 0;
     const std::byte* column = nullptr;  // the component's first element in `table` (nullptr: it has none)
     std::uint32_t element_size = 0;
 
@@ -56,21 +51,15 @@ struct LookupMemo {
     // (nullptr: the table lacks the component). Out of line: a target in another table.
     const std::byte* move_to(TableIndex table, std::uint32_t row) noexcept;
 
-    // `entity`'s element of `component` when the memo covers them: alive (its generation the
-    // slot's, so neither stale nor pending nor null, and the slot's state alive) and in the memo's
-    // table.
+    // `entity`'s element of `component` when the memo covers them: alive (the handle its slot's
+    // location holds, so neither stale nor pending nor null nor reserved) and in the memo's table.
     Found find(ComponentId component, Entity entity) const noexcept {
         if (component != id) return Found{Answer::NotMine, nullptr, kNoTable, 0};
         const std::uint32_t index = entity.bits & index_mask;
-        if (index >= slot_count) return Found{Answer::Dead, nullptr, kNoTable, 0};
-        const std::byte* slot = slots + std::size_t(index) * slot_bytes;
-        std::uint32_t generation;
-        std::memcpy(&generation, slot, 4);
-        if (generation != entity.bits >> index_bits || std::to_integer<std::uint32_t>(slot[state_offset]) != alive_state) {
-            return Found{Answer::Dead, nullptr, kNoTable, 0};
-        }
-        std::uint32_t location[2];
-        std::memcpy(location, locations + 8 * std::size_t(index), 8);
+        if (index >= location_count) return Found{Answer::Dead, nullptr, kNoTable, 0};
+        std::uint32_t location[3];
+        std::memcpy(location, locations + 12 * std::size_t(index), 12);
+        if (location[2] != entity.bits) return Found{Answer::Dead, nullptr, kNoTable, 0};
         if (location[0] != table) return Found{Answer::OtherTable, nullptr, location[0], location[1]};
         return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(location[1]) * element_size, table, location[1]};
     }

@@ -82,8 +82,8 @@ struct KernelContext {
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
     // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
     // valid during this kernel call only. Inline while the target is in the table of the last
-    // lookup of `id` (three loads: the slot's check, the location, the element; LookupMemo), and
-    // for a dead handle; a call for a target in another table.
+    // lookup of `id` (two loads: the slot's location, which also checks the handle, then the
+    // element; LookupMemo), and for a dead handle; a call for a target in another table.
     template <typename T>
     const T* lookup(ComponentId id, Entity entity) const {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));

@@ -344,7 +344,7 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
             if (covered[index] != kUncovered) r.fail("table " + str(t) + " row " + str(row) + ": slot " + str(index) + " is already used");
             covered[index] = kCovered;
             image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
-            image.locations[index] = EntityLocation{t, row};
+            image.locations[index] = EntityLocation{t, row, entity};
         };
         if (table.runs == nullptr) {
             for (std::uint32_t row = 0; row < table.rows; ++row) check(row, Entity{load_u32(table.entities + 4 * std::size_t(row))});

@@ -39,9 +39,13 @@ struct WorldOptions {
     unsigned index_bits = 22;  // the rest of the 32 handle bits are the generation
 };
 
+// Where a slot's entity is. `entity` is the handle placed there, null once it is despawned (or
+// never placed: a reserved handle): so a lookup on another thread checks a handle's liveness in the
+// same 12 bytes that say where its row is, one random read instead of two (schedule/lookup_memo.hpp).
 struct EntityLocation {
     TableIndex table = kNoTable;
     std::uint32_t row = 0;
+    Entity entity = kNullEntity;
 };
 
 // What applying command buffers did; skipped records are also reported as a diagnostic (G3).

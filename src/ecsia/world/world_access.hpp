@@ -64,25 +64,16 @@ struct WorldAccess {
         return world.locations_[world.pool_.layout().index(entity)];
     }
     // The entity table as memory, for a reader that checks liveness and finds rows without calling
-    // into C++ (the JS kernels' chunk.lookup, wasm/js_kernel.cpp): slot i is `slot_bytes` bytes at
-    // slots + i * slot_bytes, its generation a uint32 at byte 0 and its state a byte at
-    // `state_offset` (alive: `alive_state`); an alive slot's row is locations[i]. Valid while the
-    // world is in a wave (no structural change until the merge).
+    // into C++ (LookupMemo, the JS kernels' chunk.lookup, wasm/js_kernel.cpp): a handle `e` of
+    // index i < count is alive exactly when locations[i].entity == e, and its row is then
+    // locations[i] (EntityLocation). Valid while the world is in a wave (no structural change
+    // until the merge).
     struct EntityMemory {
-        const std::byte* slots;
-        std::uint32_t slot_count;
-        std::uint32_t slot_bytes;
-        std::uint32_t state_offset;
-        std::uint32_t alive_state;
         const EntityLocation* locations;
+        std::uint32_t count;
     };
     static EntityMemory entity_memory(const World& world) noexcept {
-        using Slot = EntityPool::Slot;
-        static_assert(offsetof(Slot, generation) == 0 && sizeof(Slot::generation) == 4 && sizeof(Slot::state) == 1);
-        const std::vector<Slot>& slots = world.pool_.slots_;
-        return EntityMemory{reinterpret_cast<const std::byte*>(slots.data()), static_cast<std::uint32_t>(slots.size()),
-                            static_cast<std::uint32_t>(sizeof(Slot)), static_cast<std::uint32_t>(offsetof(Slot, state)),
-                            static_cast<std::uint32_t>(EntityPool::SlotState::Alive), world.locations_.data()};
+        return EntityMemory{world.locations_.data(), static_cast<std::uint32_t>(world.locations_.size())};
     }
     static std::uint64_t storage_generation(const World& world) noexcept { return world.graph_.storage_generation(); }
     // Reorders one table's rows (Table::permute_rows) and keeps the entity -> row map true.
