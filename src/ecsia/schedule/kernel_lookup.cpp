@@ -16,14 +16,17 @@ namespace ecsia {
 
 const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const {
     check_lookup(id, "lookup");
-    const std::byte* found = lookup_declared(id, entity);
     // The memo is the first component the kernel found a value of: a kernel that looks up two
     // components in turn would otherwise refill it on every call (the second takes this path).
-    if (found == nullptr || lookup_memo.id != kNoComponent) return found;
-    // Found: the next lookup of `id` in this table is the memo's (lookup_memo.hpp).
-    lookup_memo = LookupMemo::of(*world, id);
-    const EntityLocation at = detail::WorldAccess::location(*world, entity);
-    return lookup_memo.move_to(at.table, at.row);
+    if (lookup_memo.id != kNoComponent) return lookup_declared(id, entity);
+    // A memo of `id` covers no table yet: an alive entity is in another table, found by the
+    // memo's own read of its location, which then makes its table the memo's.
+    LookupMemo memo = LookupMemo::of(*world, id);
+    const LookupMemo::Found found = memo.find(id, entity);
+    if (found.answer != LookupMemo::Answer::OtherTable) return nullptr;
+    const std::byte* element = memo.move_to(found.table, found.row);
+    if (element != nullptr) lookup_memo = memo;
+    return element;
 }
 
 void KernelContext::check_lookup(ComponentId id, const char* caller) const {
