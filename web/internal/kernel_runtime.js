@@ -607,6 +607,17 @@ function lookupFunction(module, world, system, words, { mask }) {
     component = found;
     bases = byComponent[found.id] ??= [];
     stride = found.stride;
+    lastTable = -1;
+  };
+  // The last table a lookup found, and its base: a kernel's targets are mostly in one table.
+  let lastTable = -1;
+  let lastBase = -1;
+  const otherTable = (table, row) => {
+    const base = bases[table];
+    if (base === undefined) return firstOfTable(table, row);
+    lastTable = table;
+    lastBase = base;
+    return base < 0 ? -1 : base + row * stride;
   };
   // A row of a table whose column base is not known yet: asked once per table while the storage
   // generation stays. The base is the column's first element as an index of the component's heap
@@ -615,6 +626,8 @@ function lookupFunction(module, world, system, words, { mask }) {
     const address = module._ecsia_kernel_column(world, table, component.id) >>> 0;
     const base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
     bases[table] = base;
+    lastTable = table;
+    lastBase = base;
     return base < 0 ? -1 : base + row * stride;
   };
   // Kept small enough to be inlined into the kernel's loop (V8 inlines functions of up to 460
@@ -629,9 +642,8 @@ function lookupFunction(module, world, system, words, { mask }) {
     const location = locations + 3 * index;
     if (words[location + 2] !== entity) return -1;
     const table = words[location];
-    const base = bases[table];
-    if (base === undefined) return firstOfTable(table, words[location + 1]);
-    return base < 0 ? -1 : base + words[location + 1] * stride;
+    if (table !== lastTable) return otherTable(table, words[location + 1]);
+    return lastBase < 0 ? -1 : lastBase + words[location + 1] * stride;
   }
   return {
     lookup,
@@ -645,6 +657,7 @@ function lookupFunction(module, world, system, words, { mask }) {
         byComponent = bySomeComponent;
         lastName = null;  // its bases are of the old generation
         bases = NO_BASES;
+        lastTable = -1;
       }
     },
   };
