@@ -41,11 +41,13 @@
 //   high 32 bits)
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ecsia/schedule/system.hpp"
+#include "ecsia/world/world.hpp"
 
 namespace ecsia::wasm {
 
@@ -71,6 +73,11 @@ inline constexpr std::uint32_t kLookupIndexBits = 2;
 inline constexpr std::uint32_t kLookupGenerationLow = 3;
 inline constexpr std::uint32_t kLookupGenerationHigh = 4;
 inline constexpr std::uint32_t kLookupRecordWords = 5;
+// A location's shape in words (EntityLocation), for chunk.lookup's reads of the locations.
+inline constexpr std::uint32_t kLocationWords = sizeof(EntityLocation) / 4;
+inline constexpr std::uint32_t kLocationHandleWord = offsetof(EntityLocation, entity) / 4;
+static_assert(sizeof(EntityLocation) % 4 == 0 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4,
+              "chunk.lookup reads a location as uint32 words: table, row, ..., the handle");
 
 // Status codes of a batch's run (the runtime's return value; ecsia_js_run_kernel).
 inline constexpr int kRan = 0;
@@ -90,6 +97,7 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(PUBLISHES, kBatchPublishes)                     \
     X(CONSUMES, kBatchConsumes) X(HEADER, kBatchHeader)                                                    \
     X(LR_LOCATIONS, kLookupLocations) X(LR_LOCATION_COUNT, kLookupLocationCount)                          \
+    X(LOCATION_WORDS, kLocationWords) X(LOCATION_HANDLE_WORD, kLocationHandleWord)                        \
     X(LR_INDEX_BITS, kLookupIndexBits) X(LR_GENERATION_LO, kLookupGenerationLow)                         \
     X(LR_GENERATION_HI, kLookupGenerationHigh)                                                            \
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \

@@ -44,7 +44,7 @@ const NULL_ENTITY = 0xffffffff;
 // ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
 // (useLayout), so that they are written only there.
 let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
-let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI;
+let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD;
 let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
@@ -59,8 +59,9 @@ function useLayout(module, memory) {
   };
   [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER] =
     ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'PUBLISHES', 'CONSUMES', 'HEADER'].map(value);
-  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI] =
-    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI'].map(value);
+  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD] =
+    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LOCATION_WORDS',
+      'LOCATION_HANDLE_WORD'].map(value);
   [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT] =
     ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
@@ -587,6 +588,8 @@ function commandDifference(first, second) {
 // the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
 // site sees a second function and works as before, with the numbers loaded from the closure.
 function lookupFunction(module, world, system, words, { mask }) {
+  const locationWords = LOCATION_WORDS;  // constants of this closure, as `mask` is
+  const handleWord = LOCATION_HANDLE_WORD;
   let locationCount = 0;
   let locations = 0;
   let byComponent = NO_BASES;  // column bases by component id, then table (KernelRuntime#columnBases)
@@ -626,21 +629,19 @@ function lookupFunction(module, world, system, words, { mask }) {
     const address = module._ecsia_kernel_column(world, table, component.id) >>> 0;
     const base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
     bases[table] = base;
-    lastTable = table;
-    lastBase = base;
-    return base < 0 ? -1 : base + row * stride;
+    return otherTable(table, row);
   };
   // Kept small enough to be inlined into the kernel's loop (V8 inlines functions of up to 460
   // bytes of bytecode): all but the common path is in the functions above.
   function lookup(name, entity) {
     if (name !== lastName) select(name);
     if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
-    // Alive: the handle its slot's location holds (three words: table, row, and the handle placed
+    // Alive: the handle its slot's location holds (words: table, row, ..., the handle placed
     // there, null once despawned; a pending handle is never placed). Then table and row are valid.
     const index = entity & mask;
     if (index >= locationCount) return -1;
-    const location = locations + 3 * index;
-    if (words[location + 2] !== entity) return -1;
+    const location = locations + locationWords * index;
+    if (words[location + handleWord] !== entity) return -1;
     const table = words[location];
     if (table !== lastTable) return otherTable(table, words[location + 1]);
     return lastBase < 0 ? -1 : lastBase + words[location + 1] * stride;
