@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -50,5 +51,31 @@ TEST_CASE("count_word_runs counts runs of equal and of consecutive words as a pl
             const std::uint32_t got = count_word_runs(words.data(), from, count, limit, increment);
             CHECK(got == (expected <= limit ? expected : limit + 1));
         }
+    }
+}
+
+TEST_CASE("write_equal_word_runs writes each run of equal words as its word and length, as a plain loop finds them",
+          "[snapshot]") {
+    test::Rng rng(11);
+    for (int trial = 0; trial < 400; ++trial) {
+        std::vector<std::uint32_t> words = random_words(rng, 0);
+        // Short arrays too: fewer words than one vector step, and a tail after the last step.
+        if (trial % 4 == 0) words.resize(1 + rng.below(std::min<std::uint32_t>(7, static_cast<std::uint32_t>(words.size()))));
+        const auto count = static_cast<std::uint32_t>(words.size());
+        std::vector<std::uint32_t> model;  // word, length, word, length...
+        for (std::uint32_t start = 0, i = 1; i <= count; ++i) {
+            if (i < count && words[i] == words[start]) continue;
+            model.push_back(words[start]);
+            model.push_back(i - start);
+            start = i;
+        }
+        INFO("trial " << trial << ", " << count << " words, " << model.size() / 2 << " runs");
+        REQUIRE(model.size() / 2 == count_word_runs(words.data(), 0, count, count, 0));
+        // One word past the runs' room, which the write must leave alone.
+        std::vector<std::uint32_t> out(model.size() + 1, 0xA5A5A5A5u);
+        const std::uint32_t runs = write_equal_word_runs(words.data(), count, reinterpret_cast<unsigned char*>(out.data()));
+        CHECK(runs == model.size() / 2);
+        CHECK(std::vector<std::uint32_t>(out.begin(), out.end() - 1) == model);
+        CHECK(out.back() == 0xA5A5A5A5u);
     }
 }

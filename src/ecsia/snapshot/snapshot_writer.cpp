@@ -139,14 +139,7 @@ std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t ro
         } else if (runs <= limit) {
             w.u32(fmt::kTicksRuns);
             w.u32(runs);
-            unsigned char* out = w.span(8 * std::size_t(runs));
-            for (std::uint32_t start = 0, row = 1; row <= rows; ++row) {
-                if (row < rows && ticks[row] == ticks[start]) continue;
-                little_endian::store_u32(out, ticks[start]);
-                little_endian::store_u32(out + 4, row - start);
-                out += 8;
-                start = row;
-            }
+            write_equal_word_runs(ticks, rows, w.span(8 * std::size_t(runs)));
             return fmt::kTicksRuns;
         }
     }

@@ -1,10 +1,34 @@
 #include "ecsia/snapshot/word_runs.hpp"
 
+#include "ecsia/base/little_endian.hpp"
 #include "ecsia/base/u32x4.hpp"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ecsia {
 
 using simd::U32x4;
+
+namespace {
+
+// Whether any lane is non-zero: one instruction where there is one for it. Defined here, not in
+// u32x4.hpp: this file alone is compiled with -msimd128 among its includers, and an inline
+// function of a header must be the same in every file.
+bool any_lane(U32x4 lanes) noexcept {
+#if defined(__wasm_simd128__)
+    return wasm_v128_any_true(reinterpret_cast<v128_t>(lanes));
+#elif defined(__SSE2__)
+    return _mm_movemask_epi8(reinterpret_cast<__m128i>(lanes)) != 0;
+#else
+    return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) != 0;
+#endif
+}
+
+}  // namespace
 
 std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, std::uint32_t count, std::uint32_t limit,
                               std::uint32_t increment) noexcept {
@@ -31,6 +55,23 @@ std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, st
     }
     for (; at < count; ++at) runs += words[at] != words[at - 1] + increment ? 1u : 0u;
     return runs > limit ? limit + 1 : runs;
+}
+
+std::uint32_t write_equal_word_runs(const std::uint32_t* words, std::uint32_t count, unsigned char* out) noexcept {
+    const auto* w = reinterpret_cast<const unsigned char*>(words);
+    std::uint32_t runs = 0;
+    for (std::uint32_t start = 0; start < count; ++runs) {
+        const std::uint32_t word = words[start];
+        const U32x4 same = simd::splat_u32x4(word);
+        std::uint32_t end = start + 1;
+        while (end + 4 <= count && !any_lane(reinterpret_cast<U32x4>(simd::load_u32x4(w + 4 * std::size_t(end)) != same))) end += 4;
+        while (end < count && words[end] == word) ++end;
+        little_endian::store_u32(out, word);
+        little_endian::store_u32(out + 4, end - start);
+        out += 8;
+        start = end;
+    }
+    return runs;
 }
 
 }  // namespace ecsia
