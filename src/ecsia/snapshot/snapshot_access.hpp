@@ -86,13 +86,26 @@ public:
     static void swap_values(Column& a, Column& b) noexcept { std::swap(a.data_, b.data_); }
     static const std::vector<Tick>& added_ticks(const Column& c) noexcept { return c.added_ticks_; }
     static const std::vector<Tick>& own_changed_ticks(const Column& c) noexcept { return c.changed_ticks_; }
-    static std::vector<Tick>& added_ticks(Column& c) noexcept { return c.added_ticks_; }
-    static std::vector<Tick>& own_changed_ticks(Column& c) noexcept { return c.changed_ticks_; }
+    // For writing (a restore): the memos of matching arrays (Column::TicksMatch) are forgotten.
+    static std::vector<Tick>& added_ticks(Column& c) noexcept {
+        ++c.added_version_;
+        return c.added_ticks_;
+    }
+    static std::vector<Tick>& own_changed_ticks(Column& c) noexcept {
+        ++c.changed_version_;
+        return c.changed_ticks_;
+    }
     // The uniform-tick memo of a column's per-row arrays (Column::UniformTicks): mutable, so a
     // snapshot of a const world may record what it found.
     using UniformTicks = Column::UniformTicks;
     static UniformTicks& uniform_added(const Column& c) noexcept { return c.uniform_added_; }
     static UniformTicks& uniform_changed(const Column& c) noexcept { return c.uniform_changed_; }
+    // The memos that a column's tick arrays equal others (Column::TicksMatch), recorded by a
+    // snapshot that found them equal (of a const world: the memos are mutable).
+    static bool changed_matches_added(const Column& c) noexcept { return c.changed_matches_added(); }
+    static void record_changed_matches_added(const Column& c) noexcept { c.record_changed_matches_added(); }
+    static bool added_matches(const Column& c, const Column& first) noexcept { return c.added_matches(first); }
+    static void record_added_matches(const Column& c, const Column& first) noexcept { c.record_added_matches(first); }
     struct TickSummary {
         Tick max_added;
         Tick max_changed;

@@ -110,11 +110,26 @@ namespace {
 
 using Access = SnapshotAccess;
 
-// An earlier tick array of the same table that may hold the same ticks (kTicksSame): its number
-// in the table's list of arrays and its memory, or none.
+// An earlier tick array of the same table that may hold the same ticks: its number in the
+// table's list of arrays, and its memory when it was stored (kTicksSame names it) or its uniform
+// memo when it was written as one tick; neither: no candidate. `equal`: a memo says the arrays are
+// equal (Column::TicksMatch), so they are not compared.
 struct SameCandidate {
     std::uint32_t index = 0;
     const Tick* ticks = nullptr;
+    const Access::UniformTicks* uniform = nullptr;
+    bool equal = false;
+
+    // The candidate an array written as `as` makes for later arrays.
+    static SameCandidate of(std::uint32_t index, const Tick* ticks, std::uint32_t as, const Access::UniformTicks& uniform) {
+        if (as == fmt::kTicksUniform) return SameCandidate{index, nullptr, &uniform};
+        return SameCandidate{index, ticks};
+    }
+    // Whether an array written as `as` (its uniform memo `uniform`) holds this candidate's ticks.
+    bool holds(std::uint32_t as, const Access::UniformTicks& mine) const {
+        if (as == fmt::kTicksSame) return ticks != nullptr;
+        return as == fmt::kTicksUniform && this->uniform != nullptr && this->uniform->tick == mine.tick && this->uniform->rows == mine.rows;
+    }
 };
 
 // Writes one tick array in the smallest encoding it finds, and returns which: uniform (one word),
@@ -125,9 +140,12 @@ std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t ro
     // The column remembers that until a row's tick is written, so the next snapshot (or a restore)
     // of it does not scan the rows again.
     const bool remembered = uniform.known && uniform.rows == rows;
-    if (rows > 0 && !remembered) {
-        if (candidate.ticks != nullptr && same_bytes(reinterpret_cast<const std::byte*>(ticks),
-                                                     reinterpret_cast<const std::byte*>(candidate.ticks), std::size_t(rows) * sizeof(Tick))) {
+    if (rows > 0 && !remembered && candidate.equal && candidate.uniform != nullptr) {
+        uniform = *candidate.uniform;  // equal to an array of one tick: that tick
+    } else if (rows > 0 && !remembered) {
+        if (candidate.ticks != nullptr &&
+            (candidate.equal || same_bytes(reinterpret_cast<const std::byte*>(ticks), reinterpret_cast<const std::byte*>(candidate.ticks),
+                                           std::size_t(rows) * sizeof(Tick)))) {
             w.u32(fmt::kTicksSame);
             w.u32(candidate.index);
             return fmt::kTicksSame;
@@ -298,9 +316,11 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
         write_entities(w, table, run_starts);
-        // The first column's added ticks, when stored by row or in runs: the rows' components were
-        // mostly added together, so a later column's added ticks are often the same array.
+        // The first column's added ticks: the rows' components were mostly added together, so a
+        // later column's added ticks are often the same array. The columns' memos of that compare
+        // with the table's reference column (Table::ticks_reference), which is the first written.
         SameCandidate first_added;
+        const Column* const first = columns.empty() || columns[0] != table.ticks_reference() ? nullptr : &table.columns()[columns[0]];
         for (std::uint32_t k = 0; k < columns.size(); ++k) {
             const Column& column = table.columns()[columns[k]];
             const Access::TickSummary summary = Access::summary(column);
@@ -309,12 +329,21 @@ void SnapshotSegments::take(const World& world, bool checksum) {
             w.u32(summary.bulk_rows);
             w.u32(summary.bulk_tick);
             const Tick* added = Access::added_ticks(column).data();
-            const std::uint32_t added_as = write_ticks(w, added, rows, Access::uniform_added(column), first_added);
-            const bool stored = added_as != fmt::kTicksUniform;
-            if (k == 0 && stored) first_added = SameCandidate{0, added};
-            // A column no one wrote since its rows were added: its changed ticks are its added ones.
-            const SameCandidate own_added = stored ? SameCandidate{2 * k, added} : SameCandidate{};
-            write_ticks(w, Access::own_changed_ticks(column).data(), rows, Access::uniform_changed(column), own_added);
+            SameCandidate added_candidate = first_added;
+            const bool versus_first = k > 0 && first != nullptr;
+            added_candidate.equal = versus_first && Access::added_matches(column, *first);
+            const std::uint32_t added_as = write_ticks(w, added, rows, Access::uniform_added(column), added_candidate);
+            if (versus_first && !added_candidate.equal && rows > 0 && added_candidate.holds(added_as, Access::uniform_added(column))) {
+                Access::record_added_matches(column, *first);
+            }
+            if (k == 0) first_added = SameCandidate::of(0, added, added_as, Access::uniform_added(column));
+            // A column no one wrote row by row since its rows were added: its changed ticks are its added ones.
+            SameCandidate own_added = SameCandidate::of(2 * k, added, added_as, Access::uniform_added(column));
+            own_added.equal = Access::changed_matches_added(column);
+            const std::uint32_t changed_as = write_ticks(w, Access::own_changed_ticks(column).data(), rows, Access::uniform_changed(column), own_added);
+            if (!own_added.equal && rows > 0 && own_added.holds(changed_as, Access::uniform_changed(column))) {
+                Access::record_changed_matches_added(column);
+            }
             w.align();
             w.external(column.data(), std::size_t(rows) * column.element_size());
         }

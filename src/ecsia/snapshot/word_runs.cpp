@@ -64,7 +64,10 @@ std::uint32_t write_equal_word_runs(const std::uint32_t* words, std::uint32_t co
         const std::uint32_t word = words[start];
         const U32x4 same = simd::splat_u32x4(word);
         std::uint32_t end = start + 1;
-        while (end + 4 <= count && !any_lane(reinterpret_cast<U32x4>(simd::load_u32x4(w + 4 * std::size_t(end)) != same))) end += 4;
+        // Sixteen words a step through a long run, then four, then one to find where it ends.
+        auto differs = [&](std::uint32_t at) { return reinterpret_cast<U32x4>(simd::load_u32x4(w + 4 * std::size_t(at)) != same); };
+        while (end + 16 <= count && !any_lane(differs(end) | differs(end + 4) | differs(end + 8) | differs(end + 12))) end += 16;
+        while (end + 4 <= count && !any_lane(differs(end))) end += 4;
         while (end < count && words[end] == word) ++end;
         little_endian::store_u32(out, word);
         little_endian::store_u32(out + 4, end - start);

@@ -18,7 +18,7 @@ std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, st
 
 // Writes the runs of equal words in words[0, count) to `out`, each as two little-endian u32, the
 // word and the run's length (8 bytes a run), and returns how many it wrote: count_word_runs(
-// words, 0, count, count, 0) of them, for which `out` must have room. Four words a step while a
+// words, 0, count, count, 0) of them, for which `out` must have room. Sixteen words a step while a
 // run goes on, so its cost follows the runs more than the words.
 std::uint32_t write_equal_word_runs(const std::uint32_t* words, std::uint32_t count, unsigned char* out) noexcept;
 

@@ -24,7 +24,9 @@ Column::Column(Column&& other) noexcept
       added_ticks_(std::move(other.added_ticks_)), changed_ticks_(std::move(other.changed_ticks_)),
       max_changed_tick_(other.max_changed_tick_), max_added_tick_(other.max_added_tick_),
       bulk_changed_rows_(other.bulk_changed_rows_), bulk_changed_tick_(other.bulk_changed_tick_),
-      uniform_added_(other.uniform_added_), uniform_changed_(other.uniform_changed_) {
+      uniform_added_(other.uniform_added_), uniform_changed_(other.uniform_changed_),
+      added_version_(other.added_version_), changed_version_(other.changed_version_),
+      changed_matches_added_(other.changed_matches_added_), added_matches_first_(other.added_matches_first_) {
     other.data_ = nullptr;
 }
 
@@ -44,12 +46,16 @@ void Column::mark_changed_range(std::uint32_t begin, std::uint32_t end, Tick tic
     }
     if (begin < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(begin);
     std::fill(changed_ticks_.begin() + begin, changed_ticks_.begin() + end, tick);
+    ++changed_version_;
     uniform_changed_.known = false;
     max_changed_tick_ = std::max(max_changed_tick_, tick);
 }
 
 void Column::settle_bulk_from(std::uint32_t from) const noexcept {
-    if (from < bulk_changed_rows_) uniform_changed_.known = false;
+    if (from < bulk_changed_rows_) {
+        uniform_changed_.known = false;
+        ++changed_version_;
+    }
     for (std::uint32_t row = from; row < bulk_changed_rows_; ++row) {
         changed_ticks_[row] = std::max(changed_ticks_[row], bulk_changed_tick_);
     }
@@ -59,6 +65,7 @@ void Column::settle_bulk_from(std::uint32_t from) const noexcept {
 void Column::copy_rows_from(std::uint32_t row, const Column& source, std::uint32_t source_row, std::uint32_t count) noexcept {
     if (count == 0) return;
     if (element_size_ != 0) std::memcpy(element(row), source.element(source_row), std::size_t(count) * element_size_);
+    bool matched = changed_matches_added() && row >= bulk_changed_rows_;
     if (row < bulk_changed_rows_) settle_bulk_from(row);
     std::memcpy(added_ticks_.data() + row, source.added_ticks_.data() + source_row, std::size_t(count) * sizeof(Tick));
     Tick newest_added = max_added_tick_;
@@ -66,11 +73,15 @@ void Column::copy_rows_from(std::uint32_t row, const Column& source, std::uint32
     for (std::uint32_t i = 0; i < count; ++i) {
         const Tick changed = source.changed_tick(source_row + i);  // the source's bulk stamp included
         changed_ticks_[row + i] = changed;
+        matched = matched && changed == added_ticks_[row + i];
         newest_changed = std::max(newest_changed, changed);
         newest_added = std::max(newest_added, added_ticks_[row + i]);
     }
     max_added_tick_ = newest_added;
     max_changed_tick_ = newest_changed;
+    ++added_version_;
+    ++changed_version_;
+    if (matched) record_changed_matches_added();
     uniform_added_.known = false;
     uniform_changed_.known = false;
 }
@@ -78,9 +89,13 @@ void Column::copy_rows_from(std::uint32_t row, const Column& source, std::uint32
 void Column::init_rows(std::uint32_t row, std::uint32_t count, Tick tick) noexcept {
     if (count == 0) return;
     for (std::uint32_t i = 0; i < count; ++i) detail::copy_element(element(row + i), default_element_.data(), element_size_);
+    const bool matched = changed_matches_added() && !(row < bulk_changed_rows_ && tick < bulk_changed_tick_);
     if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
     std::fill(added_ticks_.begin() + row, added_ticks_.begin() + row + count, tick);
     std::fill(changed_ticks_.begin() + row, changed_ticks_.begin() + row + count, tick);
+    ++added_version_;
+    ++changed_version_;
+    if (matched) record_changed_matches_added();
     uniform_added_.known = false;
     uniform_changed_.known = false;
     max_added_tick_ = std::max(max_added_tick_, tick);
@@ -93,6 +108,10 @@ void Column::permute_rows(const std::vector<std::uint32_t>& order, std::vector<s
     // The bulk stamp covers a prefix of rows; after a reorder its rows are elsewhere, so fold it
     // into the per-row ticks first. A permutation keeps a uniform-tick memo true (same ticks).
     settle_bulk_from(0);
+    // Both arrays are permuted alike, but the memos of matching arrays are forgotten all the same:
+    // reorders are rare, and a memo kept wrong would make a snapshot store wrong ticks.
+    ++added_version_;
+    ++changed_version_;
     if (element_size_ != 0) {
         scratch.resize(std::size_t(rows) * element_size_);
         std::memcpy(scratch.data(), data_, scratch.size());

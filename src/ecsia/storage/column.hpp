@@ -41,12 +41,14 @@ public:
     // The non-const pointers may be written through, so they forget the uniform-tick memo below.
     Tick* added_ticks() noexcept {
         uniform_added_.known = false;
+        ++added_version_;
         return added_ticks_.data();
     }
     const Tick* added_ticks() const noexcept { return added_ticks_.data(); }
     Tick* changed_ticks() noexcept {
         settle_bulk_from(0);
         uniform_changed_.known = false;
+        ++changed_version_;
         return changed_ticks_.data();
     }
     const Tick* changed_ticks() const noexcept {
@@ -82,6 +84,8 @@ public:
     // init_row of rows [row, +count).
     void init_rows(std::uint32_t row, std::uint32_t count, Tick tick) noexcept;
     // Moves row `last` into `row` (swap-remove); `last` is the table's last row, which then leaves.
+    // Part of Table::swap_remove, which applies it to every column: a whole row moves, so the
+    // matches between tick arrays below still hold and it leaves their versions alone.
     void move_last_into(std::uint32_t row, std::uint32_t last) noexcept;
     // Every row leaves (the table is emptied): no stamp or memo may cover rows appended later.
     void forget_rows() noexcept {
@@ -102,6 +106,7 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
+    friend class Table;           // carries added_matches_first_ across its row operations
 
     // A memo for snapshot/: "each of the first `rows` rows of this per-row tick array holds `tick`",
     // recorded when a snapshot found it so or a restore wrote it so. Every per-row tick write
@@ -113,6 +118,34 @@ private:
         std::uint32_t rows = 0;
         Tick tick = 0;
     };
+    // A memo for snapshot/ that two per-row tick arrays are equal, so that a snapshot stores one
+    // as the same as the other without comparing them: "this column's per-row changed ticks equal
+    // its added ticks" (changed_matches_added_: a column nobody wrote row by row since its rows
+    // were added) and "this column's added ticks equal those of its table's reference column"
+    // (added_matches_first_; Table::ticks_reference, the column a snapshot writes first:
+    // components added together). Recorded when a snapshot found the arrays equal, at the arrays'
+    // versions then, and true while both versions are still those: every write to a row's added
+    // tick raises added_version_, every write to a row's per-row changed tick raises
+    // changed_version_, so any write forgets the memo, and the row operations that provably keep
+    // the arrays equal (a row whose ticks are equal in both appended, a whole row moved) record it
+    // again at the new versions.
+    struct TicksMatch {
+        bool known = false;
+        std::uint32_t version = 0;        // this array's version when recorded
+        std::uint32_t other_version = 0;  // the other array's
+    };
+    bool changed_matches_added() const noexcept {
+        return changed_matches_added_.known && changed_matches_added_.version == changed_version_ &&
+               changed_matches_added_.other_version == added_version_;
+    }
+    void record_changed_matches_added() const noexcept { changed_matches_added_ = {true, changed_version_, added_version_}; }
+    bool added_matches(const Column& first) const noexcept { return added_matches(first.added_version_); }
+    bool added_matches(std::uint32_t first_version) const noexcept {
+        return added_matches_first_.known && added_matches_first_.version == added_version_ &&
+               added_matches_first_.other_version == first_version;
+    }
+    void record_added_matches(const Column& first) const noexcept { added_matches_first_ = {true, added_version_, first.added_version_}; }
+
     // Folds the bulk stamp of rows [from, bulk_changed_rows_) into their per-row ticks and shrinks
     // the stamp to [0, from): needed before a row from outside the stamp moves under it. Const
     // because it never changes any row's changed tick, only where it is stored.
@@ -137,6 +170,10 @@ private:
     // mutable: a snapshot (of a const world) records what it found.
     mutable UniformTicks uniform_added_;
     mutable UniformTicks uniform_changed_;
+    std::uint32_t added_version_ = 0;
+    mutable std::uint32_t changed_version_ = 0;  // mutable: settle_bulk_from
+    mutable TicksMatch changed_matches_added_;
+    mutable TicksMatch added_matches_first_;
 };
 
 // The per-row operations are defined here, inline, because structural changes (a command flush
@@ -163,15 +200,21 @@ inline void Column::mark_changed(std::uint32_t row, Tick tick) noexcept {
     // when a caller stamps an old tick on purpose).
     if (row < bulk_changed_rows_ && tick < bulk_changed_tick_) settle_bulk_from(row);
     changed_ticks_[row] = tick;
+    ++changed_version_;
     uniform_changed_.known = false;
     if (tick > max_changed_tick_) max_changed_tick_ = tick;
 }
 
 inline void Column::mark_added(std::uint32_t row, Tick tick) noexcept {
+    // The row's two ticks become equal; only a fold of the bulk stamp (mark_changed's, into the
+    // rows after it) can make others differ.
+    const bool matched = changed_matches_added() && !(row < bulk_changed_rows_ && tick < bulk_changed_tick_);
     added_ticks_[row] = tick;
+    ++added_version_;
     uniform_added_.known = false;
     if (tick > max_added_tick_) max_added_tick_ = tick;
     mark_changed(row, tick);
+    if (matched) record_changed_matches_added();
 }
 
 inline void Column::init_row(std::uint32_t row, Tick tick) noexcept {
@@ -181,12 +224,16 @@ inline void Column::init_row(std::uint32_t row, Tick tick) noexcept {
 
 inline void Column::copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept {
     detail::copy_element(element(row), source.element(source_row), element_size_);
+    const bool matched = changed_matches_added() && row >= bulk_changed_rows_;
     // `row` is freshly appended, so normally outside this column's bulk stamp; settle if not.
     if (row < bulk_changed_rows_) settle_bulk_from(row);
     const Tick added = source.added_ticks_[source_row];
     const Tick changed = source.changed_tick(source_row);
     added_ticks_[row] = added;
     changed_ticks_[row] = changed;
+    ++added_version_;
+    ++changed_version_;
+    if (matched && added == changed) record_changed_matches_added();
     uniform_added_.known = false;
     uniform_changed_.known = false;
     if (added > max_added_tick_) max_added_tick_ = added;

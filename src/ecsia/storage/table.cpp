@@ -1,6 +1,8 @@
 #include "ecsia/storage/table.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 namespace ecsia {
 
@@ -13,6 +15,7 @@ Table::Table(TableIndex index, std::vector<ComponentId> signature, const Compone
     for (std::size_t i = 0; i < signature_.size(); ++i) {
         columns_.emplace_back(registry.desc(signature_[i]));
         column_slot_by_component_[signature_[i]] = static_cast<int>(i);
+        if (registry.desc(signature_[i]).name < registry.desc(signature_[ticks_reference_]).name) ticks_reference_ = static_cast<std::uint32_t>(i);
     }
 }
 
@@ -40,14 +43,37 @@ std::uint32_t Table::push_entity(Entity entity) {
     return size() - 1;
 }
 
+std::uint64_t Table::added_matches_before() const noexcept {
+    if (columns_.empty() || columns_.size() > 64) return 0;
+    const Column& reference = columns_[ticks_reference_];
+    std::uint64_t matched = 0;
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+        if (i != ticks_reference_ && columns_[i].added_matches(reference)) matched |= std::uint64_t{1} << i;
+    }
+    return matched;
+}
+
+void Table::keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
+    const Column& reference = columns_[ticks_reference_];
+    for (; matched != 0; matched &= matched - 1) {
+        Column& column = columns_[static_cast<std::size_t>(std::countr_zero(matched))];
+        if (std::memcmp(column.added_ticks_.data() + row, reference.added_ticks_.data() + row, std::size_t(count) * sizeof(Tick)) == 0) {
+            column.record_added_matches(reference);
+        }
+    }
+}
+
 std::uint32_t Table::push_default(Entity entity, Tick tick) {
     const std::uint32_t row = push_entity(entity);
+    const std::uint64_t matched = added_matches_before();
     for (Column& column : columns_) column.init_row(row, tick);
+    keep_added_matches(matched, row, 1);
     return row;
 }
 
 std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick) {
     const std::uint32_t row = push_entity(entity);
+    const std::uint64_t matched = added_matches_before();
     for (Column& column : columns_) {
         if (const Column* from = source.column(column.component())) {
             column.copy_row_from(row, *from, source_row);
@@ -55,6 +81,7 @@ std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_
             column.init_row(row, tick);
         }
     }
+    keep_added_matches(matched, row, 1);
     return row;
 }
 
@@ -64,6 +91,7 @@ std::uint32_t Table::push_moved_rows(std::span<const Entity> entities, const Tab
     if (row + count > capacity_) reserve(row + count);
     entities_.insert(entities_.end(), entities.begin(), entities.end());
     ++row_version_;
+    const std::uint64_t matched = added_matches_before();
     for (Column& column : columns_) {
         if (const Column* from = source.column(column.component())) {
             column.copy_rows_from(row, *from, source_row, count);
@@ -71,6 +99,7 @@ std::uint32_t Table::push_moved_rows(std::span<const Entity> entities, const Tab
             column.init_rows(row, count, tick);
         }
     }
+    keep_added_matches(matched, row, count);
     return row;
 }
 

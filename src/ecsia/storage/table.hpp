@@ -66,12 +66,22 @@ public:
     void set_add_edge(ComponentId id, TableIndex target) { set_edge(add_edges_, id, target); }
     void set_remove_edge(ComponentId id, TableIndex target) { set_edge(remove_edges_, id, target); }
 
+    // The column whose component name sorts first (its slot): snapshots list a table's columns in
+    // name order and store another column's added ticks as the same as this one's when they are,
+    // which each column's memo (Column::TicksMatch) records; the row operations carry it forward.
+    std::uint32_t ticks_reference() const noexcept { return ticks_reference_; }
+
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
     int column_slot(ComponentId id) const noexcept {
         return id < column_slot_by_component_.size() ? column_slot_by_component_[id] : -1;
     }
     std::uint32_t push_entity(Entity entity);
+    // Before rows are appended: a bit per column whose added ticks match the reference column's
+    // (none for a table of more than 64 columns). After: those whose appended rows [row, + count)
+    // match too match again, at the columns' new versions.
+    std::uint64_t added_matches_before() const noexcept;
+    void keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept;
     static void set_edge(std::vector<TableIndex>& edges, ComponentId id, TableIndex target) {
         if (id >= edges.size()) edges.resize(std::size_t(id) + 1, kNoTable);
         edges[id] = target;
@@ -81,6 +91,7 @@ private:
     std::vector<ComponentId> signature_;  // sorted ascending
     std::vector<Column> columns_;         // columns_[i] stores signature_[i]
     std::vector<int> column_slot_by_component_;
+    std::uint32_t ticks_reference_ = 0;  // ticks_reference()
     std::vector<Entity> entities_;
     // A memo of snapshot/ (which records it, as it does a column's uniform ticks): the first
     // counted_rows_ rows hold handles counting up from the first row's, one more each, so a
