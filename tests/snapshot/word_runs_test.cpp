@@ -54,7 +54,7 @@ TEST_CASE("count_word_runs counts runs of equal and of consecutive words as a pl
     }
 }
 
-TEST_CASE("write_equal_word_runs writes each run of equal words as its word and length, as a plain loop finds them",
+TEST_CASE("write_equal_word_runs(_within) writes each run of equal words as its word and length, as a plain loop finds them",
           "[snapshot]") {
     test::Rng rng(11);
     for (int trial = 0; trial < 400; ++trial) {
@@ -77,5 +77,15 @@ TEST_CASE("write_equal_word_runs writes each run of equal words as its word and 
         CHECK(runs == model.size() / 2);
         CHECK(std::vector<std::uint32_t>(out.begin(), out.end() - 1) == model);
         CHECK(out.back() == 0xA5A5A5A5u);
+        // Within a limit: all of them at or under it, else limit + 1, never a word past its room.
+        const auto expected = static_cast<std::uint32_t>(model.size() / 2);
+        for (const std::uint32_t limit : {expected + 3, expected, expected - 1, expected / 2, 1u}) {
+            if (limit == 0) continue;
+            std::vector<std::uint32_t> within(2 * std::size_t(limit) + 1, 0xA5A5A5A5u);
+            const std::uint32_t got = write_equal_word_runs_within(words.data(), count, limit, reinterpret_cast<unsigned char*>(within.data()));
+            CHECK(got == (expected <= limit ? expected : limit + 1));
+            if (expected <= limit) CHECK(std::vector<std::uint32_t>(within.begin(), within.begin() + 2 * std::ptrdiff_t(expected)) == model);
+            CHECK(within.back() == 0xA5A5A5A5u);
+        }
     }
 }

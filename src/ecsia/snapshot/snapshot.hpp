@@ -81,6 +81,7 @@ private:
     std::vector<Piece> pieces_;
     std::vector<Range> ranges_;
     std::size_t size_ = 0;
+    std::vector<unsigned char> scratch_;  // the writer's, reused from one take() to the next
 };
 
 }  // namespace ecsia

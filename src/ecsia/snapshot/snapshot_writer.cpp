@@ -64,6 +64,11 @@ public:
         out_.size_ += size;
         return reinterpret_cast<unsigned char*>(out_.owned_.data() + at);
     }
+    // `size` bytes of memory the writer may use until its next call of scratch (not snapshot bytes).
+    unsigned char* scratch(std::size_t size) {
+        if (out_.scratch_.size() < size) out_.scratch_.resize(size);
+        return out_.scratch_.data();
+    }
     // Bytes that stay where they are until the snapshot is assembled.
     void external(const void* data, std::size_t size) {
         if (size == 0) return;
@@ -132,6 +137,9 @@ struct SameCandidate {
     }
 };
 
+// How many of a tick array's first words write_ticks looks at to guess whether it has few runs.
+constexpr std::uint32_t kProbeWords = 1024;
+
 // Writes one tick array in the smallest encoding it finds, and returns which: uniform (one word),
 // the same as `candidate`, runs of equal ticks, or one tick per row.
 std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t rows, Access::UniformTicks& uniform,
@@ -151,13 +159,21 @@ std::uint32_t write_ticks(SnapshotWriter& w, const Tick* ticks, std::uint32_t ro
             return fmt::kTicksSame;
         }
         const std::uint32_t limit = std::max<std::uint32_t>(rows / fmt::kRowsPerTickRun, 1);
-        const std::uint32_t runs = count_word_runs(ticks, 0, rows, limit, 0);
+        // Ticks with few runs (rows added in a few frames) are written as runs in one pass. Ticks
+        // with many are counted first, which stops sooner once they are too many to store as runs.
+        // Their first words tell which is likely; either way the encoding is the same.
+        const std::uint32_t probe = std::min<std::uint32_t>(rows, kProbeWords);
+        const bool few_runs = count_word_runs(ticks, 0, probe, probe, 0) <= probe / 16;
+        unsigned char* const written = few_runs ? w.scratch(8 * std::size_t(limit)) : nullptr;
+        const std::uint32_t runs = few_runs ? write_equal_word_runs_within(ticks, rows, limit, written) : count_word_runs(ticks, 0, rows, limit, 0);
         if (runs == 1) {
             uniform = Access::UniformTicks{true, rows, ticks[0]};
         } else if (runs <= limit) {
             w.u32(fmt::kTicksRuns);
             w.u32(runs);
-            write_equal_word_runs(ticks, rows, w.span(8 * std::size_t(runs)));
+            unsigned char* out = w.span(8 * std::size_t(runs));
+            if (few_runs) std::memcpy(out, written, 8 * std::size_t(runs));
+            else write_equal_word_runs(ticks, rows, out);
             return fmt::kTicksRuns;
         }
     }

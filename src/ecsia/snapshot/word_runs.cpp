@@ -58,9 +58,15 @@ std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, st
 }
 
 std::uint32_t write_equal_word_runs(const std::uint32_t* words, std::uint32_t count, unsigned char* out) noexcept {
+    return write_equal_word_runs_within(words, count, count, out);
+}
+
+std::uint32_t write_equal_word_runs_within(const std::uint32_t* words, std::uint32_t count, std::uint32_t limit,
+                                           unsigned char* out) noexcept {
     const auto* w = reinterpret_cast<const unsigned char*>(words);
     std::uint32_t runs = 0;
     for (std::uint32_t start = 0; start < count; ++runs) {
+        if (runs == limit) return limit + 1;
         const std::uint32_t word = words[start];
         const U32x4 same = simd::splat_u32x4(word);
         std::uint32_t end = start + 1;

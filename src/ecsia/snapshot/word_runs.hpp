@@ -21,5 +21,11 @@ std::uint32_t count_word_runs(const std::uint32_t* words, std::uint32_t from, st
 // words, 0, count, count, 0) of them, for which `out` must have room. Sixteen words a step while a
 // run goes on, so its cost follows the runs more than the words.
 std::uint32_t write_equal_word_runs(const std::uint32_t* words, std::uint32_t count, unsigned char* out) noexcept;
+// write_equal_word_runs that stops as soon as the words make more than `limit` runs: returns how
+// many it wrote, or `limit` + 1 (then `out`, which has room for `limit` runs, holds some). One
+// pass where counting first and then writing takes two, for words with few runs; for words with
+// many, count_word_runs finds out sooner that they are too many.
+std::uint32_t write_equal_word_runs_within(const std::uint32_t* words, std::uint32_t count, std::uint32_t limit,
+                                           unsigned char* out) noexcept;
 
 }  // namespace ecsia
