@@ -54,6 +54,7 @@ std::uint64_t Table::added_matches_before() const noexcept {
 }
 
 void Table::keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
+    if (matched == 0) return;
     const Column& reference = columns_[ticks_reference_];
     for (; matched != 0; matched &= matched - 1) {
         Column& column = columns_[static_cast<std::size_t>(std::countr_zero(matched))];
