@@ -131,8 +131,8 @@ private:
     // again at the new versions.
     struct TicksMatch {
         bool known = false;
-        std::uint32_t version = 0;        // this array's version when recorded
-        std::uint32_t other_version = 0;  // the other array's
+        std::uint64_t version = 0;        // this array's version when recorded
+        std::uint64_t other_version = 0;  // the other array's
     };
     bool changed_matches_added() const noexcept {
         return changed_matches_added_.known && changed_matches_added_.version == changed_version_ &&
@@ -140,7 +140,7 @@ private:
     }
     void record_changed_matches_added() const noexcept { changed_matches_added_ = {true, changed_version_, added_version_}; }
     bool added_matches(const Column& first) const noexcept { return added_matches(first.added_version_); }
-    bool added_matches(std::uint32_t first_version) const noexcept {
+    bool added_matches(std::uint64_t first_version) const noexcept {
         return added_matches_first_.known && added_matches_first_.version == added_version_ &&
                added_matches_first_.other_version == first_version;
     }
@@ -170,8 +170,9 @@ private:
     // mutable: a snapshot (of a const world) records what it found.
     mutable UniformTicks uniform_added_;
     mutable UniformTicks uniform_changed_;
-    std::uint32_t added_version_ = 0;
-    mutable std::uint32_t changed_version_ = 0;  // mutable: settle_bulk_from
+    // 64 bits: a version that wrapped around could come back to one a memo was recorded at.
+    std::uint64_t added_version_ = 0;
+    mutable std::uint64_t changed_version_ = 0;  // mutable: settle_bulk_from
     mutable TicksMatch changed_matches_added_;
     mutable TicksMatch added_matches_first_;
 };
