@@ -104,8 +104,8 @@ public:
     // snapshot that found them equal (of a const world: the memos are mutable).
     static bool changed_matches_added(const Column& c) noexcept { return c.changed_matches_added(); }
     static void record_changed_matches_added(const Column& c) noexcept { c.record_changed_matches_added(); }
-    static bool added_matches(const Column& c, const Column& first) noexcept { return c.added_matches(first); }
-    static void record_added_matches(const Column& c, const Column& first) noexcept { c.record_added_matches(first); }
+    static bool added_matches(const Column& c, const Column& reference) noexcept { return c.added_matches(reference); }
+    static void record_added_matches(const Column& c, const Column& reference) noexcept { c.record_added_matches(reference); }
     struct TickSummary {
         Tick max_added;
         Tick max_changed;

@@ -26,7 +26,7 @@ Column::Column(Column&& other) noexcept
       bulk_changed_rows_(other.bulk_changed_rows_), bulk_changed_tick_(other.bulk_changed_tick_),
       uniform_added_(other.uniform_added_), uniform_changed_(other.uniform_changed_),
       added_version_(other.added_version_), changed_version_(other.changed_version_),
-      changed_matches_added_(other.changed_matches_added_), added_matches_first_(other.added_matches_first_) {
+      changed_matches_added_(other.changed_matches_added_), added_matches_reference_(other.added_matches_reference_) {
     other.data_ = nullptr;
 }
 

@@ -106,7 +106,7 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
-    friend class Table;           // carries added_matches_first_ across its row operations
+    friend class Table;           // carries added_matches_reference_ across its row operations
 
     // A memo for snapshot/: "each of the first `rows` rows of this per-row tick array holds `tick`",
     // recorded when a snapshot found it so or a restore wrote it so. Every per-row tick write
@@ -122,7 +122,7 @@ private:
     // as the same as the other without comparing them: "this column's per-row changed ticks equal
     // its added ticks" (changed_matches_added_: a column nobody wrote row by row since its rows
     // were added) and "this column's added ticks equal those of its table's reference column"
-    // (added_matches_first_; Table::ticks_reference, the column a snapshot writes first:
+    // (added_matches_reference_; Table::ticks_reference, the column a snapshot writes first:
     // components added together). Recorded when a snapshot found the arrays equal, at the arrays'
     // versions then, and true while both versions are still those: every write to a row's added
     // tick raises added_version_, every write to a row's per-row changed tick raises
@@ -133,18 +133,17 @@ private:
         bool known = false;
         std::uint64_t version = 0;        // this array's version when recorded
         std::uint64_t other_version = 0;  // the other array's
+
+        bool holds(std::uint64_t mine, std::uint64_t other) const noexcept { return known && version == mine && other_version == other; }
     };
-    bool changed_matches_added() const noexcept {
-        return changed_matches_added_.known && changed_matches_added_.version == changed_version_ &&
-               changed_matches_added_.other_version == added_version_;
-    }
+    bool changed_matches_added() const noexcept { return changed_matches_added_.holds(changed_version_, added_version_); }
     void record_changed_matches_added() const noexcept { changed_matches_added_ = {true, changed_version_, added_version_}; }
-    bool added_matches(const Column& first) const noexcept { return added_matches(first.added_version_); }
-    bool added_matches(std::uint64_t first_version) const noexcept {
-        return added_matches_first_.known && added_matches_first_.version == added_version_ &&
-               added_matches_first_.other_version == first_version;
+    bool added_matches(const Column& reference) const noexcept {
+        return added_matches_reference_.holds(added_version_, reference.added_version_);
     }
-    void record_added_matches(const Column& first) const noexcept { added_matches_first_ = {true, added_version_, first.added_version_}; }
+    void record_added_matches(const Column& reference) const noexcept {
+        added_matches_reference_ = {true, added_version_, reference.added_version_};
+    }
 
     // Folds the bulk stamp of rows [from, bulk_changed_rows_) into their per-row ticks and shrinks
     // the stamp to [0, from): needed before a row from outside the stamp moves under it. Const
@@ -174,7 +173,7 @@ private:
     std::uint64_t added_version_ = 0;
     mutable std::uint64_t changed_version_ = 0;  // mutable: settle_bulk_from
     mutable TicksMatch changed_matches_added_;
-    mutable TicksMatch added_matches_first_;
+    mutable TicksMatch added_matches_reference_;
 };
 
 // The per-row operations are defined here, inline, because structural changes (a command flush
