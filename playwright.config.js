@@ -7,10 +7,19 @@ const isolatedPort = Number(process.env.ECSIA_E2E_PORT ?? 8089);
 const plainPort = isolatedPort + 1;
 const page = 'web/test/index.html';
 
+// The tests that time the page or load the machine to its limit (a bound on main-thread stalls,
+// real-time netcode over a lossy link, 50,000 three.js instances in SwiftShader): scripts/test
+// runs them alone (project `alone`), after the others ran two at a time (project `shared`,
+// --workers=2). `npx playwright test` runs both projects, one test at a time.
+const ALONE = /@alone|netcode\.spec|three\.spec|g2_stress\.spec/;
+// ECSIA_E2E_RUN names one of several runs (scripts/test's `shared` and `alone`), so each keeps its
+// own artifacts and JUnit file: Playwright empties outputDir when a run starts.
+const run = process.env.ECSIA_E2E_RUN ? `-${process.env.ECSIA_E2E_RUN}` : '';
+
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.js',
-  outputDir: 'test-results/artifacts',
+  outputDir: `test-results/artifacts${run}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   workers: 1,
@@ -19,7 +28,7 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   reporter: process.env.CI
-    ? [['list'], ['junit', { outputFile: 'test-results/e2e-results.xml' }]]
+    ? [['list'], ['junit', { outputFile: `test-results/e2e-results${run}.xml` }]]
     : [['list']],
   use: {
     browserName: 'chromium',
@@ -40,6 +49,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'shared', grepInvert: ALONE },
+    { name: 'alone', grep: ALONE },
+  ],
   webServer: [
     {
       command: `node scripts/serve.mjs . --port ${isolatedPort}`,

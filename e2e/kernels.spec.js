@@ -599,7 +599,7 @@ test("the guide's kernel module example runs as printed, on the threaded and the
   }
 });
 
-test('the main thread stays responsive while heavy JS kernels run on the workers', async ({ page }) => {
+test('the main thread stays responsive while heavy JS kernels run on the workers', { tag: '@alone' }, async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async () => {
     const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: '/web/bench/kernels.js', onDiagnostic: () => {} });

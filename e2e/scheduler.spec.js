@@ -55,7 +55,7 @@ test('the scenario gives the natively recorded hash with 2 workers, with 0 worke
   await plainPage.close();
 });
 
-test('the main thread stays responsive while heavy waves run on the workers', async ({ page }) => {
+test('the main thread stays responsive while heavy waves run on the workers', { tag: '@alone' }, async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async () => {
     const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: () => {} });

@@ -60,7 +60,11 @@ run_web_tests() {
     echo "==> browser tests: FAILED, no e2e/*.spec.js found" >&2
     return 1
   fi
-  echo "==> browser tests: Playwright ($specs spec files), headless Chromium ($chromium)"
-  CHROMIUM_PATH=$chromium npx --no-install playwright test || status=1
+  # Two at a time, then the tests that time the page or load the machine to its limit alone
+  # (playwright.config.js: projects `shared` and `alone`); each run reports even if the other failed.
+  echo "==> browser tests: Playwright ($specs spec files), headless Chromium ($chromium), two at a time"
+  ECSIA_E2E_RUN=shared CHROMIUM_PATH=$chromium npx --no-install playwright test --project shared --workers 2 || status=1
+  echo "==> browser tests: Playwright, the tests that run alone"
+  ECSIA_E2E_RUN=alone CHROMIUM_PATH=$chromium npx --no-install playwright test --project alone || status=1
   return "$status"
 }
