@@ -91,7 +91,7 @@ test('examples/three: vite build, threaded, 50,000 instances drawn from the extr
   }
   expect(Number.isFinite(stats.fps) && stats.fps > 0, `fps ${stats.fps}`).toBe(true);
   // Compared on a blank page: the example's page spends its main thread drawing (about a second a
-  // frame in SwiftShader), and an evaluate there waits behind the frames (20 s of the test's 45).
+  // frame in SwiftShader), and an evaluate there waits behind the frames (19 s of the test's 45).
   await page.goto('about:blank');
   const pixels = await comparePixels(page, first, second);
   for (const lit of pixels.lit) expect(lit, 'pixels drawn over the background').toBeGreaterThan(20_000);
