@@ -82,6 +82,16 @@ private:
     std::vector<Range> ranges_;
     std::size_t size_ = 0;
     std::vector<unsigned char> scratch_;  // the writer's, reused from one take() to the next
+    // take()'s lists, kept here rather than as its locals: in the browser build (JS-based
+    // exceptions) a function with locals to destroy makes each call in it that may throw go
+    // through a JS trampoline, and the locals were allocated again at every take(). As members,
+    // take() of the rollback benchmark's churned world (10,400 entities), called back to back in
+    // Chromium, went from 15.3 to 11.5-12 us (natively: 10 us).
+    std::vector<std::uint32_t> component_index_;  // by ComponentId: its index in name order
+    std::vector<std::uint32_t> components_;       // the used ComponentIds in name order
+    std::vector<std::uint32_t> columns_;          // one table's column slots in index order
+    std::vector<std::uint32_t> run_starts_;       // one table's runs of rows
+    std::vector<std::uint32_t> relations_;        // relations with pairs, in name order
 };
 
 }  // namespace ecsia

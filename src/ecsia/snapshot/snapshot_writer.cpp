@@ -246,19 +246,20 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     // The components the tables and queued changes use, in name order (so that equal states give
     // equal bytes whatever order their worlds registered components in); later sections index them.
     constexpr std::uint32_t kUnused = 0xFFFFFFFFu;
-    std::vector<std::uint32_t> index_of(registry.size(), kUnused);
+    std::vector<std::uint32_t>& index_of = component_index_;
+    index_of.assign(registry.size(), kUnused);
     for (TableIndex t = 0; t < graph.table_count(); ++t) {
         for (ComponentId id : graph.table(t).signature()) index_of[id] = 0;
     }
     for (const auto& change : pending) index_of[change.component] = 0;
-    std::vector<ComponentId> used;
+    std::vector<ComponentId>& used = components_;
+    used.clear();
     for (ComponentId id = 0; id < registry.size(); ++id) {
         if (index_of[id] != kUnused) used.push_back(id);
     }
     std::sort(used.begin(), used.end(), [&](ComponentId a, ComponentId b) { return registry.desc(a).name < registry.desc(b).name; });
     for (std::uint32_t i = 0; i < used.size(); ++i) index_of[used[i]] = i;
-    std::vector<std::uint32_t> columns;  // one table's column slots, in snapshot-index order
-    std::vector<std::uint32_t> run_starts;
+    std::vector<std::uint32_t>& columns = columns_;
 
     SnapshotWriter w(*this);
     for (unsigned char c : fmt::kMagic) w.u8(c);
@@ -331,7 +332,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         w.u32(static_cast<std::uint32_t>(columns.size()));
         for (std::uint32_t c : columns) w.u32(index_of[signature[c]]);
         w.u32(rows);
-        write_entities(w, table, run_starts);
+        write_entities(w, table, run_starts_);
         // The first column's added ticks: the rows' components were mostly added together, so a
         // later column's added ticks are often the same array. The columns' memos of that compare
         // with the table's reference column (Table::ticks_reference), which is the first written.
@@ -376,15 +377,18 @@ void SnapshotSegments::take(const World& world, bool checksum) {
 
     section = w.begin_section(fmt::kPairSection);
     const RelationStore& relations = world.relations();
-    std::vector<const RelationStore::Relation*> with_pairs;
-    for (const RelationStore::Relation& r : relations.all()) {
-        if (r.pairs != 0) with_pairs.push_back(&r);
+    const std::vector<RelationStore::Relation>& all_relations = relations.all();
+    std::vector<std::uint32_t>& with_pairs = relations_;
+    with_pairs.clear();
+    for (std::uint32_t i = 0; i < all_relations.size(); ++i) {
+        if (all_relations[i].pairs != 0) with_pairs.push_back(i);
     }
-    std::sort(with_pairs.begin(), with_pairs.end(), [&](const auto* a, const auto* b) {
-        return registry.desc(a->id).name < registry.desc(b->id).name;
+    std::sort(with_pairs.begin(), with_pairs.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return registry.desc(all_relations[a].id).name < registry.desc(all_relations[b].id).name;
     });
     w.u32(static_cast<std::uint32_t>(with_pairs.size()));
-    for (const RelationStore::Relation* r : with_pairs) {
+    for (std::uint32_t i : with_pairs) {
+        const RelationStore::Relation* r = &all_relations[i];
         w.str(registry.desc(r->id).name);
         w.u32(r->data.size);
         w.u32(r->subjects);
