@@ -191,6 +191,87 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.closed).toContain('the session was closed');
 });
 
+// The session writes each frame's inputs as their bytes (web/internal/world_core.js
+// setElementBytes): the values a system reads must be the ones given, frame by frame through
+// rollbacks, with a change observer of the input component (the write then goes through the set
+// export) and without one.
+test('every frame writes each player\'s input into inputComponent as world.set would, observed or not', async ({ page }) => {
+  await openPeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode } = window.peer;
+    const FRAMES = 40;
+    const DELAY = 2;
+    const scripted = (player, frame) => ({
+      dx: ((frame * 7 + player * 3) % 11) - 5, fire: (frame + player) % 3 === 0 ? 1 : 0, aim: Math.fround(frame * 0.25 - player),
+    });
+    async function play(observed) {
+      const sides = netcode.LoopbackTransport.pair({ latencyMs: 30 }).map((transport, player) => {
+        const world = ecsia.createWorld({ maxEntities: 64 });
+        world.defineComponent('input', { dx: 'i16', fire: 'u8', aim: 'f32' });
+        world.defineComponent('sum', { dx: 'f64', fire: 'u32', aim: 'f64' });
+        const players = [world.spawn({ input: {}, sum: {} }), world.spawn({ input: {}, sum: {} })];
+        const side = { world, players, changes: 0, ran: 0 };
+        if (observed) world.observe('change', 'input', () => { side.changes += 1; });
+        side.scheduler = world.createScheduler({ workers: 0 });
+        side.scheduler.addSystem({
+          name: 'Sum', reads: ['input'], writes: ['sum'],
+          run(w) {
+            for (const p of players) {
+              const i = w.get(p, 'input');
+              const s = w.get(p, 'sum');
+              w.set(p, 'sum', { dx: s.dx + i.dx, fire: s.fire + i.fire, aim: s.aim + i.aim });
+            }
+          },
+        });
+        side.session = new netcode.RollbackSession({
+          world, scheduler: side.scheduler, players: 2, localPlayer: player, inputComponent: 'input', playerEntities: players, inputDelay: DELAY, transport,
+        });
+        return side;
+      });
+      while (sides.some((s) => s.ran < FRAMES)) {
+        for (const [player, side] of sides.entries()) {
+          if (side.ran === FRAMES) continue;
+          side.session.setLocalInput(scripted(player, side.ran));
+          if (await side.session.advance(1 / 60)) side.ran += 1;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      for (let i = 0; i < 200 && sides.some((s) => s.session.stats.confirmedFrame < FRAMES - 1); i += 1) {
+        await Promise.all(sides.map((s) => s.session.poll()));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const out = sides.map((s) => ({
+        sums: s.players.map((p) => s.world.get(p, 'sum')), last: s.players.map((p) => s.world.get(p, 'input')),
+        changes: s.changes, stats: s.session.stats,
+      }));
+      for (const s of sides) { s.session.close(); s.scheduler.dispose(); s.world.dispose(); }
+      return out;
+    }
+    // Frame f runs with each player's input of frame f - DELAY (none before DELAY: zeros).
+    const expected = [0, 1].map((player) => {
+      const sum = { dx: 0, fire: 0, aim: 0 };
+      for (let f = DELAY; f < FRAMES; f += 1) {
+        const input = scripted(player, f - DELAY);
+        for (const key of Object.keys(sum)) sum[key] += input[key];
+      }
+      return sum;
+    });
+    const last = [0, 1].map((player) => scripted(player, FRAMES - 1 - DELAY));
+    return { plain: await play(false), observed: await play(true), expected, last, frames: FRAMES };
+  });
+  for (const run of [r.plain, r.observed]) {
+    for (const side of run) {
+      expect(side.stats.confirmedFrame).toBe(r.frames - 1);
+      expect(side.sums).toEqual(r.expected);
+      expect(side.last).toEqual(r.last);
+    }
+    expect(run[0].stats.rollbacks + run[1].stats.rollbacks).toBeGreaterThan(0);  // late inputs were written again
+  }
+  for (const side of r.plain) expect(side.changes).toBe(0);
+  // Every frame run (the first time and again) writes both players' inputs: one change each.
+  for (const side of r.observed) expect(side.changes).toBeGreaterThanOrEqual(2 * (r.frames + side.stats.framesResimulated));
+});
+
 // scripts/relay on a free port, with latency on every forwarded message; resolves once it listens.
 async function startRelay(args) {
   const port = await freePort();

@@ -19,6 +19,7 @@
     X(NULL_ENTITY, 0xFFFFFFFF, "The null entity handle: no entity (an entity field's default).")         \
     X(VALUE_ALIGNMENT, 8, "Encoded values (wasm/encoded_values.hpp) start each part at a multiple of this.") \
     X(ANY_TARGET, 0xFFFFFFFF, "The wildcard target of pair calls and pair terms ('*' in JS): any target.") \
+    X(WHOLE_ELEMENT, 0xFFFFFFFF, "The set exports' field mask for a whole element (bit i: field i).")    \
     X(FRAME_RECORD_HEADER, 6, "A frame record's header (scheduler_binding.hpp last_frame_record), in doubles.") \
     X(FRAME_RECORD_WAVE, 7, "A frame record's doubles per wave.")                                         \
     X(FRAME_RECORD_BATCH, 7, "A frame record's doubles per batch.")                                       \

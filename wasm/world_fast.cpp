@@ -39,7 +39,7 @@ using ecsia::wasm::WorldBinding;
 namespace {
 
 constexpr std::uint32_t kNull = ecsia::wasm::kNULL_ENTITY;
-constexpr std::uint32_t kWholeElement = 0xFFFFFFFFu;
+constexpr std::uint32_t kWholeElement = ecsia::wasm::kWHOLE_ELEMENT;
 
 template <typename T>
 std::uint32_t address_of(const T* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }

@@ -10,7 +10,7 @@
 import { describe, isPlainObject } from './internal/checks.js';
 import { internalsOf } from './internal/engine.js';
 import { decode, encodeHash, encodeInput, KIND_HASH, KIND_INPUT, sameInput } from './internal/netcode_protocol.js';
-import { checkField, loadField, storeField } from './internal/world_core.js';
+import { checkField, storeField } from './internal/world_core.js';
 
 export { LoopbackTransport, WebSocketTransport } from './internal/netcode_transports.js';
 
@@ -32,7 +32,7 @@ function inputCodec(op, core, name) {
   if (entry.tag) throw new Error(`${op}: inputComponent '${name}' is a tag; an input needs fields`);
   const size = entry.size;
   return {
-    name,
+    entry,
     size,
     defaults: entry.defaults.slice(),
     encode(values, where) {
@@ -47,12 +47,6 @@ function inputCodec(op, core, name) {
         storeField(dv, field.offset, field.type, checkField(where, name, field, values[key]));
       }
       return bytes;
-    },
-    decode(bytes) {
-      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const out = {};
-      for (const field of entry.fields) out[field.name] = loadField(dv, field.offset, field.type);
-      return out;
     },
   };
 }
@@ -346,7 +340,8 @@ export class RollbackSession {
     for (let p = 0; p < this.#players; p += 1) {
       const input = this.#inputAt(p, frame);
       used.push(input);
-      this.#world.set(this.#entities[p], this.#codec.name, this.#codec.decode(input));
+      // The input's bytes are the component's element: written as they are, as world.set would.
+      this.#core.setElementBytes('set', this.#entities[p], this.#codec.entry, input);
     }
     this.#used.set(frame, { inputs: used, dt });
     await this.#scheduler.update(dt);

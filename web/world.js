@@ -8,7 +8,7 @@
 // Thread rule: the page's main thread.
 
 import { checkEntity, checkFunction, describe, isPlainObject, knownKeys } from './internal/checks.js';
-import { NULL_ENTITY, ON_DELETE_TARGETS } from './internal/constants.js';
+import { NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
 import { align8, checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
@@ -497,7 +497,7 @@ export class World {
       const views = core.engine.viewsCovering(address + entry.size);
       views.u8.copyWithin(address, current, current + entry.size);
       core.encodeElement(op, entry, values, views, address, false);
-      mask = 0xffffffff;
+      mask = WHOLE_ELEMENT;
     }
     if (core.fast.setPair(core.address, subject, entry.id, to, address, mask) === 0) core.fail(op);
   }
@@ -797,7 +797,7 @@ export class World {
     const views = core.engine.viewsCovering(address + entry.size);
     views.u8.copyWithin(address, current, current + entry.size);
     core.encodeElement('set', entry, values, views, address, false);
-    if (core.fast.set(core.address, entity, entry.id, address, 0xffffffff) === 0) core.fail('set');
+    if (core.fast.set(core.address, entity, entry.id, address, WHOLE_ELEMENT) === 0) core.fail('set');
   }
 
   // spawnMany's values of one component for `count` rows, written as the column lays them out.

@@ -7,6 +7,8 @@ export const NULL_ENTITY = 0xFFFFFFFF;
 export const VALUE_ALIGNMENT = 8;
 /** The wildcard target of pair calls and pair terms ('*' in JS): any target. */
 export const ANY_TARGET = 0xFFFFFFFF;
+/** The set exports' field mask for a whole element (bit i: field i). */
+export const WHOLE_ELEMENT = 0xFFFFFFFF;
 /** A frame record's header (scheduler_binding.hpp last_frame_record), in doubles. */
 export const FRAME_RECORD_HEADER = 6;
 /** A frame record's doubles per wave. */

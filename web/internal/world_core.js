@@ -9,7 +9,7 @@
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject } from './checks.js';
-import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT } from './constants.js';
+import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
 import { topicOf } from './kernel_runtime.js';
 
 // Typed arrays for homogeneous components (every field the same type), by the engine's field types.
@@ -497,6 +497,25 @@ export class WorldCore {
       const f = fields[i];
       arrays[f.array][(address + f.offset) >>> f.shift] = staged[i];
     }
+  }
+
+  /**
+   * Writes a whole element given as its `entry.size` bytes (the component's layout, values checked
+   * when they were encoded) as world.set() would write the values they hold: in place with one
+   * crossing, or through the set export when a change observer or a queued flush must run.
+   */
+  setElementBytes(op, entity, entry, bytes) {
+    if (entry.fields.length < 32) {
+      const address = this.fast.setInPlace(this.address, entity, entry.id) >>> 0;
+      if (address > 1) {
+        this.engine.viewsCovering(address + entry.size).u8.set(bytes, address);
+        return;
+      }
+      if (address === 0) this.fail(op);
+    }
+    const scratch = this.scratch(entry.size, op);
+    this.engine.viewsCovering(scratch + entry.size).u8.set(bytes, scratch);
+    if (this.fast.set(this.address, entity, entry.id, scratch, WHOLE_ELEMENT) === 0) this.fail(op);
   }
 
   /** Decodes the element at `address` into a plain object. */
