@@ -5,12 +5,15 @@
 //   rollback advance   a RollbackSession of two players whose remote inputs come through a
 //                      scripted transport: the inputs of the last 8 frames arrive, all different
 //                      from their prediction, and one advance() restores the snapshot of 8
-//                      frames back, runs those 8 frames again (a snapshot and the inputs each)
-//                      and runs the new frame
+//                      frames back, runs those 8 frames again (their inputs each; confirmed now,
+//                      they take no snapshot) and runs the new frame (a snapshot, predicted)
 //   8 frames + restore the issue's baseline: world.restore() of a snapshot and 8 plain
-//                      scheduler.update() of the same world, no session
-//   9 frames + restore the same with the new frame too: what the advance does besides
-//                      bookkeeping and its 9 snapshots
+//                      scheduler.update() of a twin world, no session: the same 8 frames the
+//                      advance runs again (the twin runs frame for frame with the session's
+//                      world, so both sides time the same frames of the scenario, whose cost
+//                      varies from frame to frame with its spawns and despawns)
+//   9 frames + restore the same with the new frame too: what the advance does besides its
+//                      bookkeeping, the inputs and the new frame's snapshot
 // Serial executor and the worker count threads: 'auto' starts, each its own worlds.
 import { autoWorkers } from '../internal/engine.js';
 import { encodeInput } from '../internal/netcode_protocol.js';
@@ -66,17 +69,25 @@ async function rollbackRig(ecsia, workers, entities, warmup) {
     await session.advance(DT);
   }
   for (let f = 0; f < DEPTH; f += 1) await session.advance(DT);
+  // The twin, frame for frame with the session's world: at frame `next` with `back`, its
+  // snapshot of the state DEPTH frames before (the state the advance restores).
+  for (let f = 0; f < 10; f += 1) await plain.scheduler.update(DT);
+  let back = plain.world.snapshot();
+  let spare;
+  for (let f = 0; f < DEPTH; f += 1) await plain.scheduler.update(DT);
   let value = 0;
-  let restoreInto;
   const ms = { advance: [], frames8: [], frames9: [] };
   const plainFrames = async (frames) => {
-    const saved = plain.world.snapshot(restoreInto);
-    restoreInto = saved;
-    for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);  // untimed: the state to go back from
     const start = performance.now();
-    plain.world.restore(saved);
+    plain.world.restore(back);
     for (let f = 0; f < frames; f += 1) await plain.scheduler.update(DT);
     return performance.now() - start;
+  };
+  // Untimed: the twin's snapshot of the state before frame `next` (the next repetition goes back
+  // to it), taken when the twin is there.
+  const keepBack = () => {
+    spare = plain.world.snapshot(spare);
+    return spare;
   };
   return {
     ms,
@@ -94,7 +105,24 @@ async function rollbackRig(ecsia, workers, entities, warmup) {
       }
       // Untimed: predicted frames again, up to DEPTH behind the remote input.
       for (let f = 1; f < DEPTH; f += 1) await session.advance(DT);
-      for (const frames of rep % 2 === 0 ? [8, 9] : [9, 8]) ms[`frames${frames}`].push(await plainFrames(frames));
+      // The twin's same frames, the 8 and the 9 taking turns to go first; then on to the
+      // session's frame.
+      let newBack;
+      if (rep % 2 === 0) {
+        ms.frames8.push(await plainFrames(8));
+        newBack = keepBack();
+        ms.frames9.push(await plainFrames(9));
+        for (let f = DEPTH + 1; f < 2 * DEPTH; f += 1) await plain.scheduler.update(DT);
+      } else {
+        ms.frames9.push(await plainFrames(9));
+        ms.frames8.push(await plainFrames(8));
+        newBack = keepBack();
+        for (let f = 0; f < DEPTH; f += 1) await plain.scheduler.update(DT);
+      }
+      [spare, back] = [back, newBack];
+      if (plain.world.count() !== played.world.count()) {
+        throw new Error(`rollback bench: the twin (${plain.world.count()} entities) is not at the session's frame (${played.world.count()})`);
+      }
     },
     report() {
       const us = (values) => median(values) * 1e3;
@@ -102,7 +130,7 @@ async function rollbackRig(ecsia, workers, entities, warmup) {
         workers: played.scheduler.workers,
         entitiesAtStart,
         entitiesAtEnd: played.world.count(),
-        snapshotBytes: restoreInto.byteLength,
+        snapshotBytes: back.byteLength,
         usAdvanceWithRollback: us(ms.advance),
         us8FramesPlusRestore: us(ms.frames8),
         us9FramesPlusRestore: us(ms.frames9),
