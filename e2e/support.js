@@ -109,3 +109,14 @@ export async function acrossExecutors(page, browser, run, options, same = () => 
   await plainPage.close();
   return { serial, threaded, single };
 }
+
+// Opens `server`'s peer page (web/test/netcode_peer.html: the engine, the game, the netcode
+// module, nothing started) and waits until it is ready.
+export async function openNetcodePeer(page, server) {
+  const log = { errors: [], console: [] };
+  page.on('pageerror', (error) => log.errors.push(String(error)));
+  page.on('console', (message) => log.console.push(message.text()));
+  await page.goto(`${server}/web/test/netcode_peer.html`);
+  await page.waitForFunction(() => window.peer?.ready === true, null, { timeout: 30_000 });
+  return log;
+}

@@ -1,0 +1,126 @@
+// Rollback sessions (web/netcode.js) where no clock matters, so they run beside other tests
+// (e2e/netcode.spec.js holds the ones that pace frames in real time and run alone): bad options
+// and inputs, and the inputs each frame writes.
+import { expect } from '@playwright/test';
+import { openNetcodePeer, servers, test } from './support.js';
+
+test('bad session options and inputs throw errors that name them', async ({ page }) => {
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(() => {
+    const { ecsia, netcode, game } = window.peer;
+    const g = game.createGame(ecsia, { dust: 10 });
+    const [transport] = netcode.LoopbackTransport.pair();
+    const base = { world: g.world, scheduler: g.scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: g.ships, transport };
+    const attempt = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.message; } };
+    const out = {
+      players: attempt(() => new netcode.RollbackSession({ ...base, players: 0 })),
+      local: attempt(() => new netcode.RollbackSession({ ...base, localPlayer: 2 })),
+      component: attempt(() => new netcode.RollbackSession({ ...base, inputComponent: 'nope' })),
+      entities: attempt(() => new netcode.RollbackSession({ ...base, playerEntities: [g.ships[0]] })),
+      unknown: attempt(() => new netcode.RollbackSession({ ...base, rollbackFrames: 4 })),
+      transport: attempt(() => new netcode.RollbackSession({ ...base, transport: {} })),
+      link: attempt(() => netcode.LoopbackTransport.pair({ loss: 2 })),
+    };
+    const session = new netcode.RollbackSession(base);
+    out.field = attempt(() => session.setLocalInput({ thrust: 1, jump: 1 }));
+    out.value = attempt(() => session.setLocalInput({ fire: 300 }));
+    out.event = attempt(() => session.on('boom', () => {}));
+    session.close();
+    out.closed = attempt(() => session.setLocalInput({}));
+    g.scheduler.dispose();
+    g.world.dispose();
+    return out;
+  });
+  expect(r.players).toContain('players must be a whole number from 1 to 255');
+  expect(r.local).toContain('localPlayer must be a whole number from 0 to 1');
+  expect(r.component).toContain("'nope'");
+  expect(r.entities).toContain('playerEntities must be an array of 2 entities');
+  expect(r.unknown).toContain("unknown option 'rollbackFrames'");
+  expect(r.transport).toContain('transport must have send(bytes)');
+  expect(r.link).toContain('loss must be a number from 0 to 1');
+  expect(r.field).toContain("'input' has no field 'jump' (fields: thrust, turn, fire)");
+  expect(r.value).toContain('u8');
+  expect(r.event).toContain('unknown event');
+  expect(r.closed).toContain('the session was closed');
+});
+
+// The session writes each frame's inputs as their bytes (web/internal/world_core.js
+// setElementBytes): the values a system reads must be the ones given, frame by frame through
+// rollbacks, with a change observer of the input component (the write then goes through the set
+// export) and without one.
+test('every frame writes each player\'s input into inputComponent as world.set would, observed or not', async ({ page }) => {
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode } = window.peer;
+    const FRAMES = 40;
+    const DELAY = 2;
+    const scripted = (player, frame) => ({
+      dx: ((frame * 7 + player * 3) % 11) - 5, fire: (frame + player) % 3 === 0 ? 1 : 0, aim: Math.fround(frame * 0.25 - player),
+    });
+    async function play(observed) {
+      const sides = netcode.LoopbackTransport.pair({ latencyMs: 30 }).map((transport, player) => {
+        const world = ecsia.createWorld({ maxEntities: 64 });
+        world.defineComponent('input', { dx: 'i16', fire: 'u8', aim: 'f32' });
+        world.defineComponent('sum', { dx: 'f64', fire: 'u32', aim: 'f64' });
+        const players = [world.spawn({ input: {}, sum: {} }), world.spawn({ input: {}, sum: {} })];
+        const side = { world, players, changes: 0, ran: 0 };
+        if (observed) world.observe('change', 'input', () => { side.changes += 1; });
+        side.scheduler = world.createScheduler({ workers: 0 });
+        side.scheduler.addSystem({
+          name: 'Sum', reads: ['input'], writes: ['sum'],
+          run(w) {
+            for (const p of players) {
+              const i = w.get(p, 'input');
+              const s = w.get(p, 'sum');
+              w.set(p, 'sum', { dx: s.dx + i.dx, fire: s.fire + i.fire, aim: s.aim + i.aim });
+            }
+          },
+        });
+        side.session = new netcode.RollbackSession({
+          world, scheduler: side.scheduler, players: 2, localPlayer: player, inputComponent: 'input', playerEntities: players, inputDelay: DELAY, transport,
+        });
+        return side;
+      });
+      while (sides.some((s) => s.ran < FRAMES)) {
+        for (const [player, side] of sides.entries()) {
+          if (side.ran === FRAMES) continue;
+          side.session.setLocalInput(scripted(player, side.ran));
+          if (await side.session.advance(1 / 60)) side.ran += 1;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      for (let i = 0; i < 200 && sides.some((s) => s.session.stats.confirmedFrame < FRAMES - 1); i += 1) {
+        await Promise.all(sides.map((s) => s.session.poll()));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const out = sides.map((s) => ({
+        sums: s.players.map((p) => s.world.get(p, 'sum')), last: s.players.map((p) => s.world.get(p, 'input')),
+        changes: s.changes, stats: s.session.stats,
+      }));
+      for (const s of sides) { s.session.close(); s.scheduler.dispose(); s.world.dispose(); }
+      return out;
+    }
+    // Frame f runs with each player's input of frame f - DELAY (none before DELAY: zeros).
+    const expected = [0, 1].map((player) => {
+      const sum = { dx: 0, fire: 0, aim: 0 };
+      for (let f = DELAY; f < FRAMES; f += 1) {
+        const input = scripted(player, f - DELAY);
+        for (const key of Object.keys(sum)) sum[key] += input[key];
+      }
+      return sum;
+    });
+    const last = [0, 1].map((player) => scripted(player, FRAMES - 1 - DELAY));
+    return { plain: await play(false), observed: await play(true), expected, last, frames: FRAMES };
+  });
+  for (const run of [r.plain, r.observed]) {
+    for (const side of run) {
+      expect(side.stats.confirmedFrame).toBe(r.frames - 1);
+      expect(side.sums).toEqual(r.expected);
+      expect(side.last).toEqual(r.last);
+    }
+    expect(run[0].stats.rollbacks + run[1].stats.rollbacks).toBeGreaterThan(0);  // late inputs were written again
+  }
+  for (const side of r.plain) expect(side.changes).toBe(0);
+  // Every frame run (the first time and again) writes both players' inputs: one change each.
+  for (const side of r.observed) expect(side.changes).toBeGreaterThanOrEqual(2 * (r.frames + side.stats.framesResimulated));
+});
