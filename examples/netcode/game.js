@@ -2,7 +2,8 @@
 // shots; a shot that comes within 20 units of the other ship scores a hit. Dust drifts around
 // the arena. Both players' inputs change the outcome, so a wrong prediction shows: the session
 // must roll back. Deterministic: the same inputs give the same state hash on every peer, thread
-// count and build. Used by the demo page (./index.html), e2e/netcode.spec.js and e2e/netcode_session.spec.js.
+// count and build. Used by the demo page (./index.html), e2e/netcode.spec.js and
+// e2e/netcode_session.spec.js.
 
 export const DT = 1 / 60;
 const TURN_RATE = 3;      // radians per second at turn = 1
