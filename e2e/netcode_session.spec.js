@@ -124,3 +124,70 @@ test('every frame writes each player\'s input into inputComponent as world.set w
   // Every frame run (the first time and again) writes both players' inputs: one change each.
   for (const side of r.observed) expect(side.changes).toBeGreaterThanOrEqual(2 * (r.frames + side.stats.framesResimulated));
 });
+
+// A peer's inputs are written into the world as their bytes, so bytes that no values could have
+// made are refused on arrival: the message is dropped (a diagnostic the first time), the frame
+// runs with the prediction, and a valid input for that frame later still rolls it back.
+test('a peer\'s input that setLocalInput could not have made is dropped with a diagnostic, never written', async ({ page }) => {
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode, diagnostics } = window.peer;
+    const world = ecsia.createWorld({ maxEntities: 16 });
+    const info = world.defineComponent('input', { fire: 'bool', aim: 'f32' });
+    const players = [world.spawn({ input: {} }), world.spawn({ input: {} })];
+    const scheduler = world.createScheduler({ workers: 0 });
+    const transport = { onmessage: null, send() {} };
+    const session = new netcode.RollbackSession({
+      world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: players, inputDelay: 0, transport,
+    });
+    const offset = (name) => info.fields.find((f) => f.name === name).offset;
+    // Player 1's INPUT message of docs/NETCODE.md: header, acks (none of ours, its own up to the
+    // last), first frame, count, input size, then each input's bytes.
+    const deliver = (first, inputs) => {
+      const bytes = new Uint8Array(20 + inputs.length * info.size);
+      const dv = new DataView(bytes.buffer);
+      bytes.set([1, 1, 1, 0]);
+      dv.setUint32(4, 0xffffffff, true);
+      dv.setUint32(8, first + inputs.length - 1, true);
+      dv.setUint32(12, first, true);
+      dv.setUint16(16, inputs.length, true);
+      dv.setUint16(18, info.size, true);
+      inputs.forEach((fill, i) => fill(dv, 20 + i * info.size));
+      transport.onmessage(bytes);
+    };
+    const valid = (aim) => (dv, at) => { dv.setFloat32(at + offset('aim'), aim, true); dv.setUint8(at + offset('fire'), 1); };
+    const refusedBefore = () => diagnostics.filter((m) => m.includes('player 1 sent inputs that are no values')).length;
+    const before = refusedBefore();
+    deliver(0, [valid(0.5)]);
+    await session.advance(1 / 60);
+    const frame0 = world.get(players[1], 'input');
+    deliver(1, [(dv, at) => dv.setFloat32(at + offset('aim'), NaN, true)]);
+    deliver(1, [(dv, at) => dv.setUint8(at + offset('fire'), 7)]);
+    // A byte no field covers (the bool's padding before the f32), not zero.
+    const padding = [...Array(info.size).keys()].find((b) => b !== offset('fire') && (b < offset('aim') || b >= offset('aim') + 4));
+    deliver(1, [(dv, at) => { valid(0.25)(dv, at); dv.setUint8(at + padding, 9); }]);
+    await session.advance(1 / 60);
+    const frame1 = world.get(players[1], 'input');
+    const afterRefused = session.stats;
+    deliver(1, [valid(0.25)]);
+    await session.poll();
+    const out = {
+      frame0, frame1, afterRefused, stats: session.stats, corrected: world.get(players[1], 'input'),
+      reports: refusedBefore() - before, padding,
+    };
+    session.close();
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.padding).toBeGreaterThanOrEqual(0);
+  expect(r.frame0).toEqual({ aim: 0.5, fire: true });
+  // Frame 1 ran with the prediction (frame 0's input): nothing of the refused bytes was written.
+  expect(r.frame1).toEqual({ aim: 0.5, fire: true });
+  expect(r.afterRefused.confirmedFrame).toBe(0);
+  expect(r.reports).toBe(1);
+  // The valid input for frame 1 still arrives, and rolls frame 1 back onto it.
+  expect(r.stats.confirmedFrame).toBe(1);
+  expect(r.stats.rollbacks).toBe(1);
+  expect(r.corrected).toEqual({ aim: 0.25, fire: true });
+});

@@ -10,7 +10,7 @@
 import { describe, isPlainObject } from './internal/checks.js';
 import { internalsOf } from './internal/engine.js';
 import { decode, encodeHash, encodeInput, KIND_HASH, KIND_INPUT, sameInput } from './internal/netcode_protocol.js';
-import { checkField, storeField } from './internal/world_core.js';
+import { checkField, loadField, storeField } from './internal/world_core.js';
 
 export { LoopbackTransport, WebSocketTransport } from './internal/netcode_transports.js';
 
@@ -32,6 +32,7 @@ function inputCodec(op, core, name) {
   if (entry.tag) throw new Error(`${op}: inputComponent '${name}' is a tag; an input needs fields`);
   const size = entry.size;
   return {
+    name,
     entry,
     size,
     defaults: entry.defaults.slice(),
@@ -47,6 +48,25 @@ function inputCodec(op, core, name) {
         storeField(dv, field.offset, field.type, checkField(where, name, field, values[key]));
       }
       return bytes;
+    },
+    // Whether `bytes` are exactly what encode() makes of the values they hold. A peer's input is
+    // written into the world as its bytes, so one that setLocalInput could not have made (a NaN,
+    // a bool of 7, bytes between fields) is refused, not written.
+    accepts(bytes) {
+      if (bytes.length !== size) return false;
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const again = entry.defaults.slice();
+      const out = new DataView(again.buffer);
+      for (const field of entry.fields) {
+        let value;
+        try {
+          value = checkField('', name, field, loadField(dv, field.offset, field.type));
+        } catch {
+          return false;
+        }
+        storeField(out, field.offset, field.type, value);
+      }
+      return sameInput(again, bytes);
     },
   };
 }
@@ -98,6 +118,7 @@ export class RollbackSession {
   #queue = [];               // messages arrived since the last advance/poll
   #localHashes = new Map();  // frame -> our stateHash() after it
   #remoteHashes = new Map(); // frame -> Map(player -> hash)
+  #refused = new Set();      // players whose inputs were refused (reported once each)
   #compared = new Set();     // frame * 256 + player: the hashes compared already (players <= 255)
   #listeners = new Map(EVENTS.map((e) => [e, new Set()]));
   #stalled = false;
@@ -261,9 +282,20 @@ export class RollbackSession {
     for (const bytes of queue) {
       const message = decode(bytes, this.#players, this.#codec.size);
       if (message === null || message.player === this.#local) continue;
-      if (message.kind === KIND_INPUT) this.#takeInputs(message);
-      else if (message.kind === KIND_HASH) this.#takeHash(message);
+      if (message.kind === KIND_INPUT) {
+        if (message.inputs.every((input) => this.#codec.accepts(input))) this.#takeInputs(message);
+        else this.#refuse(message.player);
+      } else if (message.kind === KIND_HASH) this.#takeHash(message);
     }
+  }
+
+  // A peer's inputs that no setLocalInput could have made: the whole message is dropped (said
+  // once per player), as a message of another protocol is.
+  #refuse(player) {
+    if (this.#refused.has(player)) return;
+    this.#refused.add(player);
+    this.#core.report(`netcode: player ${player} sent inputs that are no values of '${this.#codec.name}' ` +
+      '(a NaN, a bool other than 0 or 1, or bytes between its fields); such messages are dropped');
   }
 
   #takeInputs({ player, acks, first, inputs }) {
