@@ -64,13 +64,25 @@ for (const { variant, server } of variants) {
         const many = await run('volley');
         const each = await run('volleyEach');
         const bad = await run('volleyBad');
-        return { same: JSON.stringify(many.seen) === JSON.stringify(each.seen), count: many.seen.length, first: many.seen[1], bad: bad.seen.length };
+        const mixed = await run('volleyMixed');
+        const mixedEach = await run('volleyMixedEach');
+        return {
+          same: JSON.stringify(many.seen) === JSON.stringify(each.seen), count: many.seen.length, first: many.seen[1], bad: bad.seen.length,
+          mixedSame: JSON.stringify(mixed.seen) === JSON.stringify(mixedEach.seen) && mixed.hash === mixedEach.hash,
+          mixedCount: mixed.seen.length, mixedFirst: mixed.seen.slice(0, 2), decoy: mixed.seen[0][0],
+        };
       });
       expect(r.same).toBe(true);
       expect(r.count).toBe(6000);
       expect(r.first[1]).toBe(7);
       expect(r.first[2]).toBe(1);
       expect(r.bad).toBe(0);
+      // Mixed with single messages and a partial publishMany in one batch: the order of the calls,
+      // the spawned source made real (not null), the same state.
+      expect(r.mixedSame).toBe(true);
+      expect(r.mixedCount).toBe(2 * (3000 + 5 * Math.ceil(3000 / 256)));
+      expect(r.decoy).not.toBe(null);
+      expect(r.mixedFirst[1][0]).toBe(r.decoy);
       expectNoPageErrors(log);
     });
 

@@ -120,6 +120,14 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages(ecsia::KernelContext* c
     return ecsia::wasm::address_of(context->commands.reserve_messages(topic, size, count));
 }
 
+// publishMany's room: the same for `count` messages that JS writes field by field (the values of
+// the field at offset o from `room + count * o`), which the merge copies an array at a time.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
+    if (context->topics == nullptr || topic >= context->topics->size()) return 0;
+    const std::uint32_t size = context->topics->topic(topic).layout.size;
+    return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, size, count));
+}
+
 // chunk.lookup: the address of `entity`'s element of `component` (one of the system's lookups,
 // which the JS side checked), or 0 when the entity is not alive or lacks it. Allocates nothing and
 // cannot throw: a kernel calls it while it runs.

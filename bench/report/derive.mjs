@@ -194,8 +194,12 @@ export function derive(results) {
   // main-thread system, against pushing the same values into typed arrays and reading them back.
   const topics = browser.topics;
   if (topics) {
-    target(targets, 'topics_js_frame_over_loop', `topics ${sizeLabel(topics.entities)} messages, JS kernel on ${topics.workers} workers: frame / JS loop`,
+    target(targets, 'topics_js_frame_over_loop', `topics ${sizeLabel(topics.entities)} messages, JS kernel on ${topics.workers} workers, commands.publish: frame / JS loop`,
       topics.frameOverLoop, 2, true, { unit: 'x' });
+    target(targets, 'topics_js_publishmany_frame_over_loop',
+      `topics ${sizeLabel(topics.entities)} messages, JS kernel on ${topics.workers} workers, commands.publishMany: frame / JS loop`,
+      topics.manyOverLoop, 2, true, { unit: 'x' });
+    checked.topics_js_publishmany_frame_over_loop = topics.manyOverLoop;
   }
 
   // The devtools panel (web/bench/devtools.js): a frame with the panel attached against one without,

@@ -348,7 +348,7 @@ function topics(results) {
     'publishMany frame': `topic frame, ${t.workers} workers, published with commands.publishMany (fields)`, 'kernel without publish': 'the kernel writing its own column instead (no topic)',
     'JS loop': 'plain JS loop: typed arrays written and read back (baseline)' };
   const rows = Object.keys(labels).filter((name) => name in t.ms).map((name) => [labels[name], n2(t.ms[name]), perMessage(t.ms[name]),
-    name === 'topic frame' ? `**${n2(ratios[name])}x**` : `${n2(ratios[name])}x`]);
+    name === 'topic frame' || name === 'publishMany frame' ? `**${n2(ratios[name])}x**` : `${n2(ratios[name])}x`]);
   return `${table([`${count(t.entities)} messages a frame`, 'ms', 'ns per message', '/ JS loop'], rows, ['l', 'r', 'r', 'r'])}
 
 The last frame of the 2-worker run, by wave: ${t.frameBreakdown.map((w) => `wave ${w.wave} (${w.batches} batches, ${w.placement}) ${n2(w.us / 1000)} ms`).join('; ')}

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -608,4 +609,70 @@ TEST_CASE("a TopicWriter's messages are publish()'s, in call order; publishing i
     CHECK(said_once("publish('pong'): the system does not publish it") == 1);
     CHECK(said_once("publish('pong') with 8 bytes; its messages are 4") == 1);
     world.diagnostics().set_sink([](const std::string&) {});
+}
+
+TEST_CASE("messages stored field by field join their topic as the same messages packed would, in call order",
+          "[topic]") {
+    // Random sequences of packed publishes and field-major runs (reserve_messages_by_field, as a JS
+    // kernel's publishMany writes them) against the same messages all packed: the topic's fields
+    // and the diagnostics must match, consumed or not, with pending handles that no spawn of the
+    // buffer made among them (null, and said).
+    test::Rng rng(0x70b1c5);
+    for (int round = 0; round < 40; ++round) {
+        const bool consumed = round % 4 != 3;
+        CAPTURE(round, consumed);
+        std::vector<std::string> said[2];
+        std::vector<std::vector<std::byte>> fields[2];
+        std::uint32_t counts[2] = {0, 0};
+        std::vector<std::pair<bool, std::uint32_t>> segments;  // (by field, messages)
+        for (int s = 0, n = 1 + static_cast<int>(rng.below(6)); s < n; ++s) segments.emplace_back(rng.chance(50), rng.below(3000));
+        const std::uint64_t seed = rng.next();
+        for (int twin = 0; twin < 2; ++twin) {
+            World world;
+            world.diagnostics().set_sink([&, twin](const std::string& m) { said[twin].push_back(m); });
+            // Fields of three sizes: the by-field arrays of a run are not all 4-byte.
+            const TopicId hit = world.define_topic("hit", {{"who", FieldType::Entity}, {"crit", FieldType::U8}, {"damage", FieldType::F32}});
+            if (consumed) detail::WorldAccess::topics(world).add_consumer(hit, "Reader");
+            const Entity real = world.spawn();
+            const Entity stranger = world.entities().layout().pending(3);
+            const ComponentDesc& layout = world.topics().topic(hit).layout;
+            CommandBuffer buffer;
+            test::Rng values(seed);
+            std::uint32_t serial = 0;
+            auto fill = [&](std::byte* message, std::size_t stride_of_field_at, std::size_t element) {
+                // Field f of message `element` lies at message + stride_of_field_at * offset + element * size.
+                const Entity who = values.chance(1) ? stranger : real;
+                const std::uint8_t crit = static_cast<std::uint8_t>(values.below(2));
+                const float damage = static_cast<float>(serial++) * 0.5f;
+                const void* value[] = {&who.bits, &crit, &damage};
+                for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+                    const std::size_t size = field_size(layout.fields[f].type);
+                    std::memcpy(message + stride_of_field_at * layout.fields[f].offset + element * size, value[f], size);
+                }
+            };
+            for (const auto& [by_field, count] : segments) {
+                if (twin == 1 && by_field) {
+                    std::byte* room = buffer.reserve_messages_by_field(hit, layout.size, count);
+                    for (std::uint32_t i = 0; i < count; ++i) fill(room, count, i);
+                } else {
+                    std::vector<std::byte> message(layout.size);
+                    for (std::uint32_t i = 0; i < count; ++i) {
+                        fill(message.data(), 1, 0);
+                        buffer.publish(hit, message.data(), layout.size);
+                    }
+                }
+            }
+            CommandBuffer* buffers[] = {&buffer};
+            detail::WorldAccess::apply(world, buffers);
+            const TopicStore::Topic& topic = world.topics().topic(hit);
+            counts[twin] = topic.count;
+            for (const auto& column : topic.fields) fields[twin].emplace_back(column.begin(), column.end());
+        }
+        std::uint32_t total = 0;
+        for (const auto& segment : segments) total += segment.second;
+        CHECK(counts[0] == (consumed ? total : 0));
+        CHECK(counts[1] == counts[0]);
+        CHECK(fields[1] == fields[0]);
+        CHECK(said[1] == said[0]);
+    }
 }

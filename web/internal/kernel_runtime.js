@@ -38,6 +38,8 @@ const INTEGER_RANGES = {
 };
 const FLOAT32_MAX = 3.4028234663852886e38;
 const NULL_ENTITY = 0xffffffff;
+// Undefined where the page is not cross-origin isolated (the single build's pages).
+const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 
 // The batch descriptor's and lookup record's words, the command records' op codes and header
 // packing, and the run's status codes: numbers the engine defines (wasm/js_kernel.hpp,
@@ -239,6 +241,7 @@ export class KernelRuntime {
   #columnBases = null;
   #words = null;
   #heapBytes = -1;   // the heap's size when #buffer was fetched
+  #memory = null;    // the wasm memory of the running batch
   #twins = null;     // the debug check's kernels by kernel id, or null: no check
   #sample = 0x9e3779b9;  // xorshift32 state choosing the batches checked
   #differed = new Set();  // tokens of systems whose twin differed here: checked no more
@@ -259,7 +262,11 @@ export class KernelRuntime {
     if (namespace !== null && twin !== null && twin !== undefined && twin !== namespace) {
       this.#twins = this.#names.map((name) => twin[name]);
     }
-    this.#commands = new CommandEncoder(module, () => this.#buffer);
+    // The heap's buffer, fetched again when it no longer reaches `end` (the heap grew).
+    this.#commands = new CommandEncoder(module, (end = 0) => {
+      if (end > this.#buffer.byteLength) this.#refresh(this.#memory, -1);
+      return this.#buffer;
+    });
   }
 
   /** Kernel names in id order. */
@@ -278,6 +285,7 @@ export class KernelRuntime {
         return -2;  // kRuntimeBroke (wasm/js_kernel.hpp): the layout that names it could not be read
       }
     }
+    this.#memory = memory;
     if (heapBytes !== this.#heapBytes) this.#refresh(memory, heapBytes);
     try {
       const difference = this.#run(batch, dt, memory);
@@ -811,9 +819,16 @@ class Commands {
    * gets it) or an array-like of `count` numbers (message i gets element i), as spawnMany takes
    * values; fields not given get defaults. All or nothing: every value is checked first. A
    * Float32Array for an f32 field and a Uint32Array for an entity or u32 field are copied
-   * without a check per value.
+   * without a check per value; with every field so given (or a number), over shared memory, the
+   * values go straight into the engine, an array per field (scheduler.d.ts).
    */
   publishMany(topic, count, values) { this.#encoder.for(this, 'publishMany').publishMany(topic, count, values); }
+}
+
+// Copies `words` into every `stride`-th word of `into` from `first` on: publishMany's copy of a
+// field's values into packed messages.
+function interleaveWords(into, first, stride, words) {
+  for (let i = 0, at = first; i < words.length; i++, at += stride) into[at] = words[i];
 }
 
 // Encodes one batch's records at a time into a JS buffer, in CommandBuffer's layout.
@@ -836,7 +851,7 @@ class CommandEncoder {
   #spawns = null;      // the debug check: handles spawn() returned ({ handle, reserved }), or null
   #replay = null;      // the debug check's second run: the first run's #spawns, returned again
 
-  #heap;               // () => the heap's buffer as the runtime last fetched it
+  #heap;               // (end) => the heap's buffer, one that reaches byte `end`
 
   constructor(module, heap) {
     this.#module = module;
@@ -913,18 +928,68 @@ class CommandEncoder {
     const messages = this.#messages;
     // The messages first leave the outboxes (close() empties them).
     if (messages !== 0 && context !== 0) {
-      for (const outbox of this.#outboxes) {
-        if (outbox === undefined || outbox.count === 0) continue;
-        const bytes = outbox.count * outbox.topic.size;
-        const address = this.#module._ecsia_kernel_messages(context, outbox.topic.id, outbox.count) >>> 0;
-        if (address === 0) throw new Error(`the engine refused ${outbox.count} message(s) of topic '${outbox.topic.name}'`);
-        new Uint8Array(memory.buffer, address, bytes).set(new Uint8Array(outbox.bytes, 0, bytes));
-      }
+      for (const outbox of this.#outboxes) if (outbox !== undefined && outbox.count !== 0) this.#send(outbox, memory.buffer);
     }
     this.close();
     if (records === 0 || context === 0) return;
     const address = this.#module._ecsia_kernel_commit(context, length, records) >>> 0;
     new Uint32Array(memory.buffer, address, length).set(this.#words.subarray(0, length));
+  }
+
+  // Copies an outbox's messages to the batch's outbox in the engine (`count` messages from `at`
+  // on, the engine's answer to the reservation).
+  #send(outbox, buffer) {
+    const bytes = outbox.count * outbox.topic.size;
+    const address = this.#reserveMessages(outbox.topic, outbox.count);
+    new Uint8Array(address + bytes > buffer.byteLength ? this.#heap(address + bytes) : buffer, address, bytes)
+      .set(new Uint8Array(outbox.bytes, 0, bytes));
+  }
+
+  // Room for `count` messages of `topic` in the batch's outbox in the engine: its address.
+  // `byField`: messages stored field by field (ecsia_kernel_messages_by_field).
+  #reserveMessages(topic, count, byField = false) {
+    const module = this.#module;
+    const stack = module.stackSave();
+    let address;
+    try {
+      address = (byField ? module._ecsia_kernel_messages_by_field : module._ecsia_kernel_messages)(this.#context, topic.id, count) >>> 0;
+    } catch (error) {
+      module.stackRestore(stack);  // it allocates: a failure unwound past the wasm frames
+      throw error;
+    }
+    if (address === 0) throw new Error(`the engine refused ${count} message(s) of topic '${topic.name}'`);
+    return address;
+  }
+
+  // publishMany's common case, written straight into the batch's outbox in the engine, field by
+  // field (no copy at commit, and the merge copies each field's array whole): every field is
+  // given, each f32, u32 or entity, as a number or a typed array of its bits (a Float32Array, a
+  // Uint32Array). Only over shared memory, where the heap growing for the room detaches none of
+  // the views the kernel holds. False: not the case.
+  #publishInPlace(topic, count, given) {
+    if (given.length !== topic.fields.length || topic.size % 4 !== 0 || SHARED_BUFFER === null || !(this.#heap() instanceof SHARED_BUFFER)) return false;
+    for (const [field, value] of given) {
+      if (field.offset % 4 !== 0 || !(field.type === 'f32' || field.type === 'u32' || field.type === 'entity')) return false;
+      if (typeof value !== 'number' && !(value instanceof (field.type === 'f32' ? Float32Array : Uint32Array))) return false;
+    }
+    // The batch's earlier messages of the topic go first: messages keep the order of the calls.
+    const earlier = this.#outboxes[topic.id];
+    if (earlier !== undefined && earlier.topic === topic && earlier.count !== 0) {
+      this.#send(earlier, this.#heap());
+      this.#messages -= earlier.count;
+      earlier.count = 0;
+    }
+    const address = this.#reserveMessages(topic, count, true);
+    const heap = this.#heap(address + count * topic.size);
+    for (const [field, value] of given) {
+      const at = address + count * field.offset;
+      if (typeof value !== 'number') {
+        new Uint32Array(heap, at, count).set(new Uint32Array(value.buffer, value.byteOffset, count));  // the bits, as they are
+      } else {
+        new (field.type === 'f32' ? Float32Array : Uint32Array)(heap, at, count).fill(value);
+      }
+    }
+    return true;
   }
 
   // The outbox of `topic`, with room for `more` messages beyond those it holds. Outboxes are by
@@ -1067,8 +1132,6 @@ class CommandEncoder {
       given.push([field, value]);
     }
     if (count === 0) return;
-    const outbox = this.#outboxFor(topic, count);
-    const at = outbox.count * topic.size;
     const probe = new DataView(new ArrayBuffer(8));  // #encode's checks, before anything is written
     for (const [field, value] of given) {
       if (typeof value === 'number') {
@@ -1077,21 +1140,33 @@ class CommandEncoder {
         for (let i = 0; i < count; i++) this.#encode(op, topic, field, value[i], 0, probe);
       }
     }
-    // Written: defaults, then each field given, message after message.
-    const bytes = new Uint8Array(outbox.bytes, at, count * topic.size);
-    bytes.fill(0);
-    for (const field of topic.fields) {
-      if (field.type !== 'entity') continue;
-      for (let i = 0; i < count; i++) outbox.view.setUint32(at + i * topic.size + field.offset, NULL_ENTITY, true);
+    // The debug check's runs keep their messages aside (save()): they take the outbox.
+    if (this.#spawns === null && this.#publishInPlace(topic, count, given)) return;
+    const outbox = this.#outboxFor(topic, count);
+    const at = outbox.count * topic.size;
+    // Written: defaults where no given field lies (fields never overlap, so when the given ones
+    // cover the message every byte is written below), then each field given, message after message.
+    let covered = 0;
+    for (const [field] of given) covered += VIEW_TYPES[field.type].BYTES_PER_ELEMENT;
+    if (covered !== topic.size) {
+      new Uint8Array(outbox.bytes, at, count * topic.size).fill(0);
+      for (const field of topic.fields) {
+        if (field.type !== 'entity' || given.some(([g]) => g === field)) continue;
+        for (let i = 0; i < count; i++) outbox.view.setUint32(at + i * topic.size + field.offset, NULL_ENTITY, true);
+      }
     }
     const wordStride = topic.size / 4;
     for (const [field, value] of given) {
       if (topic.size % 4 === 0 && field.offset % 4 === 0 && (field.type === 'f32' || field.type === 'u32' || field.type === 'entity')) {
-        const view = field.type === 'f32' ? outbox.f32 : outbox.u32;
         const first = (at + field.offset) >>> 2;
         if (typeof value === 'number') {
+          const view = field.type === 'f32' ? outbox.f32 : outbox.u32;
           for (let i = 0; i < count; i++) view[first + i * wordStride] = value;
+        } else if (value instanceof (field.type === 'f32' ? Float32Array : Uint32Array)) {
+          // The values' bits, through one kind of view: the copy's loop stays monomorphic.
+          interleaveWords(outbox.u32, first, wordStride, new Uint32Array(value.buffer, value.byteOffset, count));
         } else {
+          const view = field.type === 'f32' ? outbox.f32 : outbox.u32;
           for (let i = 0; i < count; i++) view[first + i * wordStride] = value[i];
         }
       } else {

@@ -65,7 +65,7 @@ void CommandBuffer::add_pair(Entity subject, ComponentId relation, Entity target
 std::size_t CommandBuffer::outbox_of(std::uint32_t topic, std::uint32_t size) {
     std::size_t at = 0;
     while (at < outboxes_.size() && outboxes_[at].topic != topic) ++at;
-    if (at == outboxes_.size()) outboxes_.push_back(Outbox{topic, size, 0, false, {}});
+    if (at == outboxes_.size()) outboxes_.push_back(Outbox{topic, size, 0, false, {}, {}});
     if (outboxes_[at].writing) {
         throw Error(ErrorCode::WrongPhase, "a message of topic id " + std::to_string(topic) +
                                                " published while a TopicWriter of that topic is open in the same batch "
@@ -83,6 +83,18 @@ std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t si
     if (needed > outbox.bytes.size()) outbox.bytes.resize(std::max(needed, 2 * outbox.bytes.size()));
     outbox.count += count;
     return outbox.bytes.data() + at;
+}
+
+std::byte* CommandBuffer::reserve_messages_by_field(std::uint32_t topic, std::uint32_t size, std::uint32_t count) {
+    std::byte* room = reserve_messages(topic, size, count);
+    Outbox& outbox = outboxes_[last_outbox_];
+    try {
+        outbox.field_runs.push_back(Outbox::FieldRun{outbox.count - count, count});
+    } catch (...) {
+        outbox.count -= count;  // unrecorded, the room would be taken for packed messages
+        throw;
+    }
+    return room;
 }
 
 CommandBuffer::MessageRoom CommandBuffer::open_messages(std::uint32_t topic, std::uint32_t size) {

@@ -147,6 +147,11 @@ public:
     }
     // Room for `count` more messages of `size` bytes in `topic`'s outbox, for the caller to fill.
     std::byte* reserve_messages(std::uint32_t topic, std::uint32_t size, std::uint32_t count);
+    // The same room, to be filled field by field (a field-major run, Outbox::field_runs): the
+    // values of the field at offset `o` lie one after another from `room + count * o` (fields
+    // never overlap, so neither do their arrays). For a caller that has its messages as arrays of
+    // field values (a JS kernel's publishMany): the merge then copies each array whole.
+    std::byte* reserve_messages_by_field(std::uint32_t topic, std::uint32_t size, std::uint32_t count);
 
     // A TopicWriter's room in `topic`'s outbox (command/topic_writer.hpp): the writer stores
     // messages from `at` on, up to `end`, and they count only once it hands `at` back (grow or
@@ -169,6 +174,13 @@ public:
         std::uint32_t count = 0;
         bool writing = false;     // a TopicWriter holds its room (open_messages)
         std::vector<std::byte> bytes;  // the first count * size bytes are messages; the rest is room
+        // Runs of messages stored field by field (reserve_messages_by_field), in message order;
+        // every message outside them is packed.
+        struct FieldRun {
+            std::uint32_t first = 0;  // its first message
+            std::uint32_t count = 0;
+        };
+        std::vector<FieldRun> field_runs;
     };
     // By first publish since the last clear (empty ones are kept for their memory).
     const std::vector<Outbox>& outboxes() const noexcept { return outboxes_; }
@@ -209,6 +221,7 @@ public:
         for (Outbox& outbox : outboxes_) {
             outbox.count = 0;
             outbox.writing = false;
+            outbox.field_runs.clear();
         }
     }
 

@@ -106,7 +106,8 @@ void gather_half_of_pairs(std::byte* to, const std::byte* messages, std::uint32_
 
 }  // namespace
 
-void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_t count, HandleFix fix, void* context) {
+template <typename Copy>
+void TopicStore::append(TopicId id, std::uint32_t count, Copy copy) {
     Topic& t = topics_[id];
     if (t.consumers.empty()) {
         t.first = t.end() + count;
@@ -114,18 +115,32 @@ void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_
         for (auto& column : t.fields) column.clear();
         return;
     }
-    const std::size_t stride = t.layout.size;
     const std::size_t first = t.count;
     // The room is not zeroed: until every byte of it is written, nothing may read it. Whatever
-    // throws (out of heap growing a field, or in `fix`) takes the room away again.
+    // throws (out of heap growing a field, or in the copy's handle fix) takes the room away again.
     try {
         for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize((first + count) * t.slots[f].second);
-        gather_blocks(t, first, messages, count, stride, fix, context);
+        copy(t, first);
     } catch (...) {
         for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize(first * t.slots[f].second);
         throw;
     }
     t.count += count;
+}
+
+void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_t count, HandleFix fix, void* context) {
+    append(id, count, [&](Topic& t, std::size_t first) { gather_blocks(t, first, messages, count, t.layout.size, fix, context); });
+}
+
+void TopicStore::append_by_field(TopicId id, const std::byte* fields, std::uint32_t count, HandleFix fix, void* context) {
+    append(id, count, [&](Topic& t, std::size_t first) {
+        for (std::size_t f = 0; f < t.slots.size(); ++f) {
+            const auto [offset, size] = t.slots[f];
+            std::byte* to = t.fields[f].data() + first * size;
+            if (count != 0) std::memcpy(to, fields + std::size_t(count) * offset, std::size_t(count) * size);
+            if (fix != nullptr && t.layout.fields[f].type == FieldType::Entity) fix(context, reinterpret_cast<std::uint32_t*>(to), count);
+        }
+    });
 }
 
 void TopicStore::gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,

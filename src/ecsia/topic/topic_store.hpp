@@ -174,6 +174,10 @@ public:
     using HandleFix = void (*)(void* context, std::uint32_t* handles, std::uint32_t count);
     void append_many(TopicId id, const std::byte* messages, std::uint32_t count, HandleFix fix = nullptr,
                      void* context = nullptr);
+    // The same for `count` messages stored field by field: the values of the field at offset `o`
+    // of a packed message lie one after another from `fields + count * o`.
+    void append_by_field(TopicId id, const std::byte* fields, std::uint32_t count, HandleFix fix = nullptr,
+                         void* context = nullptr);
 
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
     // published from now on); an existing one keeps its cursor.
@@ -193,6 +197,10 @@ private:
     friend class SnapshotAccess;
     friend class CommandApplier;  // the merge's append, with the id checked once
     Consumer* consumer(TopicId id, std::string_view name) noexcept;
+    // Appends `count` messages, `copy(topic, first)` writing them into the fields already grown
+    // for them from message `first` on (or drops them: no consumer).
+    template <typename Copy>
+    void append(TopicId id, std::uint32_t count, Copy copy);
     // append_many's copy into fields already grown for the messages, from message `first` on.
     static void gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,
                               HandleFix fix, void* context);

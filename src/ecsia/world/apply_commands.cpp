@@ -444,8 +444,16 @@ private:
             // Dropped at once without a consumer; a pending handle none of this buffer's spawns
             // made is still counted in the diagnostic.
             if (topic.consumers.empty()) count_refused_handles(topic, outbox);
-            topics.append_many(outbox.topic, outbox.bytes.data(), outbox.count,
-                               topic.entity_offsets.empty() ? nullptr : &resolve_message_handles, this);
+            // In message order: the packed messages before each field-major run, then the run.
+            const TopicStore::HandleFix fix = topic.entity_offsets.empty() ? nullptr : &resolve_message_handles;
+            const std::byte* bytes = outbox.bytes.data();
+            std::uint32_t next = 0;
+            for (const CommandBuffer::Outbox::FieldRun& run : outbox.field_runs) {
+                if (run.first > next) topics.append_many(outbox.topic, bytes + std::size_t(next) * outbox.size, run.first - next, fix, this);
+                topics.append_by_field(outbox.topic, bytes + std::size_t(run.first) * outbox.size, run.count, fix, this);
+                next = run.first + run.count;
+            }
+            if (outbox.count > next) topics.append_many(outbox.topic, bytes + std::size_t(next) * outbox.size, outbox.count - next, fix, this);
             stats_.applied += outbox.count;
         }
     }
@@ -461,10 +469,16 @@ private:
         }
     }
     void count_refused_handles(const TopicStore::Topic& topic, const CommandBuffer::Outbox& outbox) {
+        auto run = outbox.field_runs.begin();
         for (std::uint32_t m = 0; m < outbox.count; ++m) {
+            while (run != outbox.field_runs.end() && m >= run->first + run->count) ++run;
+            const bool by_field = run != outbox.field_runs.end() && m >= run->first;
             for (const std::uint32_t offset : topic.entity_offsets) {
+                // Where message m's field lies: packed, or in its field-major run's array.
+                const std::size_t at = by_field ? std::size_t(run->first) * outbox.size + std::size_t(run->count) * offset + std::size_t(m - run->first) * 4
+                                                : std::size_t(m) * outbox.size + offset;
                 Entity e;
-                std::memcpy(&e.bits, outbox.bytes.data() + std::size_t(m) * outbox.size + offset, 4);
+                std::memcpy(&e.bits, outbox.bytes.data() + at, 4);
                 if (layout().is_pending(e)) resolve_message_handle(e);
             }
         }

@@ -60,6 +60,39 @@ export function volleyEach(chunk, dt, commands) {
   for (let i = 0; i < chunk.count; i++) commands.publish('hit', { source: chunk.entities[i], target: 7, damage: unit[2 * i + 1] });
 }
 
+/**
+ * The volley among other messages of the same batch: single ones before and after, and a
+ * publishMany of some fields only (threaded, a publishMany of every field as typed arrays or
+ * numbers is written field by field into the engine, the others go through the batch's outbox at
+ * its end): the messages must keep the order of the calls. The first source is an entity the
+ * batch spawned.
+ */
+export function volleyMixed(chunk, dt, commands) {
+  const unit = chunk.columns.unit;
+  const decoy = commands.spawn({});
+  commands.publish('hit', { source: decoy, target: 7, damage: -1 });
+  const sources = new Uint32Array(chunk.entities);
+  sources[0] = decoy;
+  const damage = new Float32Array(chunk.count);
+  for (let i = 0; i < chunk.count; i++) damage[i] = unit[2 * i + 1];
+  commands.publishMany('hit', chunk.count, { source: sources, target: 7, damage });
+  commands.publishMany('hit', 2, { damage: [-2, -3] });
+  commands.publishMany('hit', 1, { source: decoy, target: 7, damage: -4 });
+  commands.publish('hit', { source: decoy, target: 7, damage: -5 });
+}
+
+/** The same messages as volleyMixed, a message at a time. */
+export function volleyMixedEach(chunk, dt, commands) {
+  const unit = chunk.columns.unit;
+  const decoy = commands.spawn({});
+  commands.publish('hit', { source: decoy, target: 7, damage: -1 });
+  for (let i = 0; i < chunk.count; i++) commands.publish('hit', { source: i === 0 ? decoy : chunk.entities[i], target: 7, damage: unit[2 * i + 1] });
+  commands.publish('hit', { damage: -2 });
+  commands.publish('hit', { damage: -3 });
+  commands.publish('hit', { source: decoy, target: 7, damage: -4 });
+  commands.publish('hit', { source: decoy, target: 7, damage: -5 });
+}
+
 /** A volley with one value too few and one that is no number: refused whole, nothing published. */
 export function volleyBad(chunk, dt, commands) {
   commands.publishMany('hit', 2, { damage: [1, 'two'] });
