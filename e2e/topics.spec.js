@@ -42,7 +42,8 @@ for (const { variant, server } of variants) {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {
         const { TOPICS_KERNELS_URL } = await import('/web/test/topics_scenario.js');
-        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: TOPICS_KERNELS_URL, onDiagnostic: () => {} });
+        const said = [];
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: TOPICS_KERNELS_URL, onDiagnostic: (m) => said.push(m) });
         const run = async (kernel) => {
           const world = ecsia.createWorld({ maxEntities: 1 << 14 });
           world.defineComponent('unit', { cooldown: 'i32', power: 'i32' });
@@ -64,12 +65,14 @@ for (const { variant, server } of variants) {
         const many = await run('volley');
         const each = await run('volleyEach');
         const bad = await run('volleyBad');
+        const huge = await run('volleyHuge');
         const mixed = await run('volleyMixed');
         const mixedEach = await run('volleyMixedEach');
         return {
           same: JSON.stringify(many.seen) === JSON.stringify(each.seen), count: many.seen.length, first: many.seen[1], bad: bad.seen.length,
           mixedSame: JSON.stringify(mixed.seen) === JSON.stringify(mixedEach.seen) && mixed.hash === mixedEach.hash,
           mixedCount: mixed.seen.length, mixedFirst: mixed.seen.slice(0, 2), decoy: mixed.seen[0][0],
+          huge: huge.seen.length, hugeSaid: said.some((m) => m.includes("1073741824 messages of 'hit' (12 bytes each) are more than a batch can publish")),
         };
       });
       expect(r.same).toBe(true);
@@ -77,6 +80,8 @@ for (const { variant, server } of variants) {
       expect(r.first[1]).toBe(7);
       expect(r.first[2]).toBe(1);
       expect(r.bad).toBe(0);
+      expect(r.huge).toBe(0);
+      expect(r.hugeSaid).toBe(true);
       // Mixed with single messages and a partial publishMany in one batch: the order of the calls,
       // the spawned source made real (not null), the same state.
       expect(r.mixedSame).toBe(true);

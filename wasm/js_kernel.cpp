@@ -66,6 +66,19 @@ std::string layout_json() {
 }
 const std::string kLayoutJson = layout_json();
 
+// Whether `count` more messages of `topic` (a topic id of the batch's world) fit in the batch's
+// outbox below 2 GiB: the exports below answer 0 instead of letting reserve_messages throw
+// through JS (a C++ exception would reach the kernel as a bare number).
+bool room_fits(const ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
+    if (context->topics == nullptr || topic >= context->topics->size()) return false;
+    const std::uint64_t size = context->topics->topic(topic).layout.size;
+    std::uint64_t held = 0;
+    for (const ecsia::CommandBuffer::Outbox& outbox : context->commands.outboxes()) {
+        if (outbox.topic == topic) held = outbox.count;
+    }
+    return (held + count) * size < (std::uint64_t(1) << 31);
+}
+
 }  // namespace
 
 }  // namespace ecsia::wasm
@@ -115,17 +128,15 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* co
 // the JS side checked) in the batch's outbox, for JS to copy its packed messages into; 0 for a
 // topic id the world does not have.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
-    if (context->topics == nullptr || topic >= context->topics->size()) return 0;
-    const std::uint32_t size = context->topics->topic(topic).layout.size;
-    return ecsia::wasm::address_of(context->commands.reserve_messages(topic, size, count));
+    if (!ecsia::wasm::room_fits(context, topic, count)) return 0;
+    return ecsia::wasm::address_of(context->commands.reserve_messages(topic, context->topics->topic(topic).layout.size, count));
 }
 
 // publishMany's room: the same for `count` messages that JS writes field by field (the values of
 // the field at offset o from `room + count * o`), which the merge copies an array at a time.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
-    if (context->topics == nullptr || topic >= context->topics->size()) return 0;
-    const std::uint32_t size = context->topics->topic(topic).layout.size;
-    return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, size, count));
+    if (!ecsia::wasm::room_fits(context, topic, count)) return 0;
+    return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, context->topics->topic(topic).layout.size, count));
 }
 
 // chunk.lookup: the address of `entity`'s element of `component` (one of the system's lookups,

@@ -630,8 +630,10 @@ TEST_CASE("messages stored field by field join their topic as the same messages 
         for (int twin = 0; twin < 2; ++twin) {
             World world;
             world.diagnostics().set_sink([&, twin](const std::string& m) { said[twin].push_back(m); });
-            // Fields of three sizes: the by-field arrays of a run are not all 4-byte.
-            const TopicId hit = world.define_topic("hit", {{"who", FieldType::Entity}, {"crit", FieldType::U8}, {"damage", FieldType::F32}});
+            // Fields of three sizes (the by-field arrays of a run are not all 4-byte), and entity
+            // fields first and last (one at an offset other than 0).
+            const TopicId hit = world.define_topic("hit", {{"who", FieldType::Entity}, {"crit", FieldType::U8}, {"damage", FieldType::F32},
+                                                           {"by", FieldType::Entity}});
             if (consumed) detail::WorldAccess::topics(world).add_consumer(hit, "Reader");
             const Entity real = world.spawn();
             const Entity stranger = world.entities().layout().pending(3);
@@ -644,7 +646,8 @@ TEST_CASE("messages stored field by field join their topic as the same messages 
                 const Entity who = values.chance(1) ? stranger : real;
                 const std::uint8_t crit = static_cast<std::uint8_t>(values.below(2));
                 const float damage = static_cast<float>(serial++) * 0.5f;
-                const void* value[] = {&who.bits, &crit, &damage};
+                const Entity by = values.chance(1) ? stranger : real;
+                const void* value[] = {&who.bits, &crit, &damage, &by.bits};
                 for (std::size_t f = 0; f < layout.fields.size(); ++f) {
                     const std::size_t size = field_size(layout.fields[f].type);
                     std::memcpy(message + stride_of_field_at * layout.fields[f].offset + element * size, value[f], size);
@@ -674,5 +677,25 @@ TEST_CASE("messages stored field by field join their topic as the same messages 
         CHECK(counts[1] == counts[0]);
         CHECK(fields[1] == fields[0]);
         CHECK(said[1] == said[0]);
+    }
+}
+
+TEST_CASE("room for more messages than an outbox can count is refused, and the outbox keeps what it held", "[topic][g5]") {
+    World world;
+    const TopicId ping = world.define_topic("ping", {{"who", FieldType::Entity}, {"n", FieldType::U32}});
+    CommandBuffer buffer;
+    const std::uint32_t message[2] = {kNullEntity.bits, 1};
+    buffer.publish(ping, message, sizeof message);
+    const auto capacity = [](const Error& e) { return e.code() == ErrorCode::CapacityExceeded; };
+    for (const bool by_field : {false, true}) {
+        CAPTURE(by_field);
+        const auto reserve = [&] {
+            return by_field ? buffer.reserve_messages_by_field(ping, sizeof message, 0xFFFFFFFFu)
+                            : buffer.reserve_messages(ping, sizeof message, 0xFFFFFFFFu);
+        };
+        CHECK_THROWS_MATCHES(reserve(), Error, Catch::Matchers::Predicate<Error>(capacity));
+        REQUIRE(buffer.outboxes().size() == 1);
+        CHECK(buffer.outboxes()[0].count == 1);
+        CHECK(buffer.outboxes()[0].field_runs.empty());
     }
 }

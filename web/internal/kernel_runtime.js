@@ -1114,6 +1114,9 @@ class CommandEncoder {
     let topic = this.#checkedTopic;
     if (topic === null || topic.name !== name) topic = this.#checkPublish(op, name);
     if (!Number.isInteger(count) || count < 0) throw new Error(`commands.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    if (count * topic.size >= 2 ** 31) {
+      throw new Error(`commands.${op}: ${count} messages of '${name}' (${topic.size} bytes each) are more than a batch can publish (2 GiB)`);
+    }
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
       throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
     }

@@ -1,6 +1,7 @@
 #include "ecsia/command/command_buffer.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "ecsia/base/error.hpp"
@@ -78,6 +79,13 @@ std::byte* CommandBuffer::reserve_messages(std::uint32_t topic, std::uint32_t si
     if (last_outbox_ >= outboxes_.size() || outboxes_[last_outbox_].topic != topic) last_outbox_ = outbox_of(topic, size);
     Outbox& outbox = outboxes_[last_outbox_];
     const std::size_t at = std::size_t(outbox.count) * size;
+    // Counts are 32-bit and so is wasm's size_t: a count that would wrap either is refused whole.
+    if (count > std::numeric_limits<std::uint32_t>::max() - outbox.count ||
+        (size != 0 && count > (std::numeric_limits<std::size_t>::max() - at) / size)) {
+        throw Error(ErrorCode::CapacityExceeded, std::to_string(count) + " more message(s) of topic id " + std::to_string(topic) +
+                                                     " do not fit in a command buffer (" + std::to_string(outbox.count) + " held, " +
+                                                     std::to_string(size) + " bytes each)");
+    }
     const std::size_t needed = at + std::size_t(size) * count;
     // Room doubles, so a batch's messages cost one growth per doubling (kept across clears).
     if (needed > outbox.bytes.size()) outbox.bytes.resize(std::max(needed, 2 * outbox.bytes.size()));

@@ -425,8 +425,8 @@ private:
         ++stats_.applied;
     }
 
-    // After the buffer's records: its outboxes join their topics, each in one append, in the
-    // order the batch published them. An entity field naming one of the buffer's pending spawns
+    // After the buffer's records: its outboxes join their topics, in the order the batch
+    // published them (an outbox's packed messages and field-major runs in turn). An entity field naming one of the buffer's pending spawns
     // gets its real handle; one naming no spawn of this buffer is set to null (counted with the
     // entity fields written in place, in one diagnostic per apply). A topic id or message size that is not the
     // topic's (only a broken encoder makes one) skips that outbox with a diagnostic.

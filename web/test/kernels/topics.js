@@ -93,6 +93,11 @@ export function volleyMixedEach(chunk, dt, commands) {
   commands.publish('hit', { source: decoy, target: 7, damage: -5 });
 }
 
+/** A volley of 2^30 messages of one value each: more than a batch can publish, refused whole. */
+export function volleyHuge(chunk, dt, commands) {
+  commands.publishMany('hit', 2 ** 30, { source: 1, target: 7, damage: 1 });
+}
+
 /** A volley with one value too few and one that is no number: refused whole, nothing published. */
 export function volleyBad(chunk, dt, commands) {
   commands.publishMany('hit', 2, { damage: [1, 'two'] });
