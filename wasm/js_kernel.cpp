@@ -67,8 +67,8 @@ std::string layout_json() {
 const std::string kLayoutJson = layout_json();
 
 // Whether `count` more messages of `topic` (a topic id of the batch's world) fit in the batch's
-// outbox below 2 GiB: the exports below answer 0 instead of letting reserve_messages throw
-// through JS (a C++ exception would reach the kernel as a bare number).
+// outbox (kMaxBatchMessageBytes): the exports below answer 0 instead of letting reserve_messages
+// throw through JS (a C++ exception would reach the kernel as a bare number).
 bool room_fits(const ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
     if (context->topics == nullptr || topic >= context->topics->size()) return false;
     const std::uint64_t size = context->topics->topic(topic).layout.size;
@@ -76,7 +76,7 @@ bool room_fits(const ecsia::KernelContext* context, std::uint32_t topic, std::ui
     for (const ecsia::CommandBuffer::Outbox& outbox : context->commands.outboxes()) {
         if (outbox.topic == topic) held = outbox.count;
     }
-    return (held + count) * size < (std::uint64_t(1) << 31);
+    return (held + count) * size < ecsia::wasm::kMaxBatchMessageBytes;
 }
 
 }  // namespace

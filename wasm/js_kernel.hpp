@@ -86,6 +86,11 @@ inline constexpr int kDiffered = 2;       // ran; the debug check's second run d
 inline constexpr int kNoRuntime = -1;     // this thread's module has no Module.ecsiaKernels
 inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): js_failure is empty
 
+// The most message bytes a batch's outbox of one topic may hold (2 GiB: wasm32's heap, and the
+// byte counts stay within 32 bits). publishMany refuses a call past it with a clear error; the
+// room exports answer 0 past it.
+inline constexpr std::uint32_t kMaxBatchMessageBytes = 1u << 31;
+
 // Every number above that web/internal/kernel_runtime.js uses, with the name it uses, and the
 // command records' op codes and header packing (command/command_buffer.hpp): the runtime reads
 // them from the module by name when it starts (ecsia_kernel_layout), so they are written only
@@ -103,7 +108,7 @@ inline constexpr int kRuntimeBroke = -2;  // the runtime itself threw (a bug): j
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \
     X(REMOVE, CommandOp::Remove) X(SET, CommandOp::Set) X(ADD_PAIR, CommandOp::AddPair)                   \
     X(REMOVE_PAIR, CommandOp::RemovePair) X(INSTANTIATE, CommandOp::Instantiate)                          \
-    X(COUNT_SHIFT, kCommandCountShift)                                                                    \
+    X(COUNT_SHIFT, kCommandCountShift) X(MAX_MESSAGE_BYTES, kMaxBatchMessageBytes)                        \
     X(RAN, kRan) X(THREW, kThrew) X(DIFFERED, kDiffered) X(RUNTIME_BROKE, kRuntimeBroke)
 
 struct JsKernelSpec {

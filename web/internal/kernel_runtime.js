@@ -47,7 +47,7 @@ const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffe
 // (useLayout), so that they are written only there.
 let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
 let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD;
-let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT;
+let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
 
@@ -64,8 +64,8 @@ function useLayout(module, memory) {
   [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD] =
     ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LOCATION_WORDS',
       'LOCATION_HANDLE_WORD'].map(value);
-  [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT] =
-    ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT'].map(value);
+  [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES] =
+    ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT', 'MAX_MESSAGE_BYTES'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
   layoutRead = true;
 }
@@ -928,7 +928,7 @@ class CommandEncoder {
     const messages = this.#messages;
     // The messages first leave the outboxes (close() empties them).
     if (messages !== 0 && context !== 0) {
-      for (const outbox of this.#outboxes) if (outbox !== undefined && outbox.count !== 0) this.#send(outbox, memory.buffer);
+      for (const outbox of this.#outboxes) if (outbox !== undefined && outbox.count !== 0) this.#send(outbox);
     }
     this.close();
     if (records === 0 || context === 0) return;
@@ -936,13 +936,11 @@ class CommandEncoder {
     new Uint32Array(memory.buffer, address, length).set(this.#words.subarray(0, length));
   }
 
-  // Copies an outbox's messages to the batch's outbox in the engine (`count` messages from `at`
-  // on, the engine's answer to the reservation).
-  #send(outbox, buffer) {
+  // Copies an outbox's messages (packed) to the batch's outbox in the engine.
+  #send(outbox) {
     const bytes = outbox.count * outbox.topic.size;
     const address = this.#reserveMessages(outbox.topic, outbox.count);
-    new Uint8Array(address + bytes > buffer.byteLength ? this.#heap(address + bytes) : buffer, address, bytes)
-      .set(new Uint8Array(outbox.bytes, 0, bytes));
+    new Uint8Array(this.#heap(address + bytes), address, bytes).set(new Uint8Array(outbox.bytes, 0, bytes));
   }
 
   // Room for `count` messages of `topic` in the batch's outbox in the engine: its address.
@@ -975,7 +973,7 @@ class CommandEncoder {
     // The batch's earlier messages of the topic go first: messages keep the order of the calls.
     const earlier = this.#outboxes[topic.id];
     if (earlier !== undefined && earlier.topic === topic && earlier.count !== 0) {
-      this.#send(earlier, this.#heap());
+      this.#send(earlier);
       this.#messages -= earlier.count;
       earlier.count = 0;
     }
@@ -1114,8 +1112,9 @@ class CommandEncoder {
     let topic = this.#checkedTopic;
     if (topic === null || topic.name !== name) topic = this.#checkPublish(op, name);
     if (!Number.isInteger(count) || count < 0) throw new Error(`commands.${op}: count must be a whole number >= 0, got ${describe(count)}`);
-    if (count * topic.size >= 2 ** 31) {
-      throw new Error(`commands.${op}: ${count} messages of '${name}' (${topic.size} bytes each) are more than a batch can publish (2 GiB)`);
+    if (count * topic.size >= MAX_MESSAGE_BYTES) {
+      throw new Error(`commands.${op}: ${count} messages of '${name}' (${topic.size} bytes each) are more than a batch can publish ` +
+        `(${MAX_MESSAGE_BYTES / 2 ** 30} GiB)`);
     }
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
       throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
