@@ -291,6 +291,72 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expectNoPageErrors(log);
 });
 
+test('an attached panel costs only what it shows: User Timing can be left off, an unchanged World is not rebuilt, the Timeline records windows of consecutive frames', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const r = await page.evaluate(async () => {
+    const { attachDevtools } = await import('/web/devtools.js');
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 5000 });
+    world.spawnMany(1000, { position: {}, velocity: { dx: 1, dy: 1 } });
+    const scheduler = world.createScheduler({ systems: ['Move'] });
+    const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    // Frames, each followed by the page's rendering, for at least `ms`.
+    const run = async (ms) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end) {
+        await scheduler.update(1 / 60);
+        await nextPaint();
+      }
+    };
+    const errors = [];
+    try { attachDevtools({ world, scheduler, userTiming: 'yes' }); } catch (e) { errors.push(e.message); }
+    performance.clearMeasures();
+    const devtools = attachDevtools({ world, scheduler, userTiming: false, frames: 4 });
+    const section = (name) => devtools.element.shadowRoot.querySelector(`[data-section="${name}"]`);
+    await run(600);
+    const untimed = { userTiming: scheduler.userTiming, measures: performance.getEntriesByType('measure').length };
+    // World: the same nodes while nothing it shows changes; redrawn once something does.
+    const table = section('world').querySelector('table');
+    await run(600);
+    const kept = section('world').querySelector('table') === table;
+    world.spawn({ position: {} });
+    await run(600);
+    const redrawn = { replaced: section('world').querySelector('table') !== table, entities: section('world').querySelector('[data-stat="entities"]').textContent };
+    // Timeline: a window records `frames` consecutive frames, is drawn, and recording stops
+    // until the next redraw is due.
+    devtools.show('timeline');
+    const recording = scheduler.recordTimeline;
+    const windows = [];
+    let stopped = 0;
+    const end = performance.now() + 2000;
+    while (performance.now() < end && windows.length < 2) {
+      await scheduler.update(1 / 60);
+      await nextPaint();
+      if (!scheduler.recordTimeline) stopped += 1;
+      const shown = [...section('timeline').querySelectorAll('.frames .frame')].map((f) => Number(f.getAttribute('data-frame')));
+      if (shown.length > 0 && shown.join() !== windows.at(-1)?.join()) windows.push(shown);
+    }
+    devtools.detach();
+    const restored = { recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming };
+    world.dispose();
+    return { errors, untimed, kept, redrawn, recording, windows, stopped, restored };
+  });
+  expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
+  expect(r.untimed).toEqual({ userTiming: false, measures: 0 });
+  expect(r.kept).toBe(true);
+  expect(r.redrawn).toEqual({ replaced: true, entities: '1,001' });
+  expect(r.recording).toBe(true);
+  expect(r.windows.length).toBe(2);
+  for (const shown of r.windows) {
+    expect(shown.length).toBe(4);
+    expect(shown.map((n) => n - shown[0])).toEqual([0, 1, 2, 3]);
+  }
+  expect(r.windows[1][0]).toBeGreaterThan(r.windows[0][3]);
+  expect(r.stopped).toBeGreaterThan(0);
+  expect(r.restored).toEqual({ recordTimeline: false, userTiming: false });
+  expectNoPageErrors(log);
+});
+
 for (const { variant, server } of variants) {
   test(`${variant} build: world.inspect, componentsOf, pairsOf and describePlan agree with a model over random operations`, async ({ page }) => {
     const log = await openTestPage(page, server);

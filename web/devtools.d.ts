@@ -16,13 +16,20 @@ export interface DevtoolsOptions {
   open?: boolean;
   /** The section shown first (default 'world'). */
   tab?: DevtoolsSection;
+  /**
+   * Each frame and wave a performance.measure while attached (default true), for the browser's
+   * Performance panel. Chromium takes a few µs per measure: false leaves scheduler.userTiming as
+   * it was, for the lightest frames.
+   */
+  userTiming?: boolean;
 }
 
 export type DevtoolsSection = 'world' | 'entities' | 'plan' | 'timeline' | 'diagnostics';
 
 /**
- * An attached panel. While attached, the scheduler records its timeline and each frame and wave
- * is a performance.measure; detach() puts both back as they were. The panel detaches itself when
+ * An attached panel. While attached, the scheduler records its timeline while the Timeline is
+ * shown, and each frame and wave is a performance.measure (unless options.userTiming is false);
+ * detach() puts both back as they were. The panel detaches itself when
  * its scheduler is disposed.
  */
 export interface Devtools {

@@ -19,11 +19,11 @@ import { EntitiesSection } from './internal/devtools_entities.js';
 import { renderPlan } from './internal/devtools_plan.js';
 import { PANEL_STYLE } from './internal/devtools_style.js';
 import { renderTimeline, TimelineRecord } from './internal/devtools_timeline.js';
+import { recordsTimeline } from './internal/frame_record.js';
 import { renderWorld } from './internal/devtools_world.js';
 import { internalsOf } from './internal/engine.js';
-import { decodeFrame } from './internal/frame_record.js';
 
-const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab'];
+const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab', 'userTiming'];
 const TABS = ['world', 'entities', 'plan', 'timeline', 'diagnostics'];
 const REFRESH_MS = 250;   // the World, Plan and Timeline sections redraw at most this often
 const DIAGNOSTICS_KEPT = 500;
@@ -31,7 +31,9 @@ const DIAGNOSTICS_KEPT = 500;
 /**
  * Attaches a devtools panel to `world` (and `scheduler`, for the Plan and Timeline sections and
  * pause/step) inside `container` (default document.body). Options: frames (the timeline's frames,
- * default 8), open (start expanded, default true), tab (the section shown first, default 'world').
+ * default 8), open (start expanded, default true), tab (the section shown first, default 'world'),
+ * userTiming (each frame and wave a performance.measure while attached, default true; false
+ * leaves scheduler.userTiming as it is, saving the few µs each measure costs a frame).
  * One panel per scheduler at a time.
  */
 export function attachDevtools(options) {
@@ -53,7 +55,9 @@ export function attachDevtools(options) {
   if (!TABS.includes(tab)) throw new Error(`attachDevtools: options.tab must be one of ${TABS.join(', ')}, got ${describe(tab)}`);
   const open = options.open ?? true;
   if (typeof open !== 'boolean') throw new Error(`attachDevtools: options.open must be true or false, got ${describe(open)}`);
-  return new Devtools(world, scheduler, container, { frames, tab, open });
+  const userTiming = options.userTiming ?? true;
+  if (typeof userTiming !== 'boolean') throw new Error(`attachDevtools: options.userTiming must be true or false, got ${describe(userTiming)}`);
+  return new Devtools(world, scheduler, container, { frames, tab, open, userTiming });
 }
 
 class Devtools {
@@ -67,7 +71,6 @@ class Devtools {
   #entities;
   #timeline;
   #tooltip;
-  #newest = null;         // the newest frame as the scheduler handed it over (its record undecoded)
   #restore = [];          // what detach() puts back
   #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
   #later = 0;             // the timer that asks for the next periodic redraw, or 0
@@ -81,8 +84,14 @@ class Devtools {
   #unseen = 0;
   #detached = false;
   #recordedBefore = false;  // scheduler.recordTimeline as the panel found it
+  // The Timeline shows consecutive frames recorded in windows: a window records the next
+  // `frames` frames, then they are drawn and recording stops until the next redraw is due (or
+  // while paused, when every stepped frame is recorded). Recording costs a clock reading per
+  // batch, so frames outside the windows run without it.
+  #window = 'closed';     // 'recording': frames are being kept; 'full': kept, not drawn yet; 'closed'
+  #windowFrames = 0;      // frames kept in the recording window
 
-  constructor(world, scheduler, container, { frames, tab, open }) {
+  constructor(world, scheduler, container, { frames, tab, open, userTiming: timed }) {
     this.#world = world;
     this.#scheduler = scheduler;
     this.#timeline = new TimelineRecord(frames);
@@ -121,7 +130,7 @@ class Devtools {
       });
       const { recordTimeline, userTiming } = scheduler;
       this.#recordedBefore = recordTimeline;
-      scheduler.userTiming = true;
+      if (timed) scheduler.userTiming = true;
       this.#restore.push(() => {
         internals.observeFrames(null);
         if (scheduler.disposed) return;
@@ -148,6 +157,7 @@ class Devtools {
     if (this.#detached) return;
     this.#paused = true;
     this.#steps = 0;
+    this.#recordWhenShown();
     this.#drawSoon(true);
   }
 
@@ -161,6 +171,7 @@ class Devtools {
   resume() {
     this.#paused = false;
     this.#openGate();
+    this.#recordWhenShown();
     this.#drawSoon(true);
   }
 
@@ -170,7 +181,10 @@ class Devtools {
     if (this.#tabs[tab] === undefined) throw new Error(`devtools.show: no section '${tab}' (sections: ${Object.keys(this.#tabs).join(', ')})`);
     // Frames recorded before the Timeline was last shown would leave a gap: it starts afresh
     // (unless paused, when what it holds is what is being looked at).
-    if (tab === 'timeline' && this.#tab !== 'timeline' && !this.#paused) this.#timeline.clear();
+    if (tab === 'timeline' && this.#tab !== 'timeline' && !this.#paused) {
+      this.#timeline.clear();
+      this.#openWindow();
+    }
     this.#tab = tab;
     for (const [name, button] of Object.entries(this.#tabs)) {
       button.setAttribute('aria-selected', String(name === tab));
@@ -178,9 +192,7 @@ class Devtools {
     }
     if (tab === 'diagnostics') this.#setUnseen(0);
     this.#tooltip.hidden = true;  // its bar is gone with the section; a hover shows it again
-    // Recording batch timings costs every frame a clock reading per batch: only while they are
-    // shown (the timeline fills with the frames from then on).
-    if (this.#scheduler !== null) this.#scheduler.recordTimeline = this.#recordedBefore || tab === 'timeline';
+    this.#recordWhenShown();
     this.#drawSoon(true);
   }
 
@@ -222,14 +234,42 @@ class Devtools {
     return undefined;
   }
 
-  // Every frame: a copy of its record is kept for the Plan and Timeline sections; it is decoded
-  // only when drawn.
+  // Every frame: the Timeline keeps a copy of its record (decoded only when drawn) while shown.
   #afterFrame(frame) {
     this.#inFrame = false;
     if (this.#pending.length > 0) this.#flushPending();
-    this.#newest = frame;
-    if (this.#tab === 'timeline') this.#timeline.record(frame);
+    if (this.#tab === 'timeline') this.#keep(frame);
     this.#drawSoon(this.#paused);
+  }
+
+  // ---- the Timeline's recording windows
+
+  // Recording batch timings costs every frame a clock reading per batch: only for the frames the
+  // Timeline will show (or always, if the page had asked for it before the panel came).
+  #recordWhenShown() {
+    if (this.#scheduler === null || this.#scheduler.disposed) return;
+    const shown = this.#tab === 'timeline' && (this.#paused || this.#window === 'recording');
+    this.#scheduler.recordTimeline = this.#recordedBefore || shown;
+  }
+
+  #openWindow() {
+    this.#window = 'recording';
+    this.#windowFrames = 0;
+    this.#recordWhenShown();
+  }
+
+  // A frame over while the Timeline is shown. Recording applies from a frame's start, so a frame
+  // without batch timings (recording was just turned on) is not kept; a failed frame is (its
+  // time, marked failed).
+  #keep(frame) {
+    const recorded = frame.record === null || recordsTimeline(frame.record);
+    if (!recorded || !(this.#paused || this.#recordedBefore || this.#window === 'recording')) return;
+    this.#timeline.record(frame);
+    if (this.#window === 'recording' && (this.#windowFrames += 1) >= this.#timeline.capacity) {
+      this.#window = 'full';
+      this.#recordWhenShown();
+      this.#drawSoon(true);
+    }
   }
 
   #openGate() {
@@ -300,13 +340,24 @@ class Devtools {
       else if (!due) return;
       else if (this.#tab === 'world') renderWorld(section, this.#world);
       else if (this.#tab === 'entities') this.#entities.render();
-      else if (this.#tab === 'plan') renderPlan(section, this.#scheduler, this.#newest === null ? null : decodeFrame(this.#newest.record, null, 0));
-      // Not under the pointer: the bar being read stays where it is.
-      else if (this.#tab === 'timeline' && this.#tooltip.hidden) renderTimeline(section, this.#timeline, this.#tooltip);
+      else if (this.#tab === 'plan') renderPlan(section, this.#scheduler, this.#scheduler.lastFrame());
+      else if (this.#tab === 'timeline') this.#drawTimeline(section);
     } catch (error) {
       // The world or scheduler was disposed, most likely: say so where the section was.
       if (this.#tab === 'entities') this.#entities.showError(error);
       else fill(section, el('p', { class: 'error' }, errorText(error)));
+    }
+  }
+
+  // A full window is drawn (not under the pointer: the bar being read stays where it is); once
+  // drawn, the next redraw opens a new window instead. Paused, what is kept is drawn.
+  #drawTimeline(section) {
+    if (!this.#tooltip.hidden) return;
+    if (this.#paused || this.#window === 'full') {
+      renderTimeline(section, this.#timeline, this.#tooltip);
+      if (this.#window === 'full') this.#window = 'closed';
+    } else if (this.#window === 'closed') {
+      this.#openWindow();
     }
   }
 

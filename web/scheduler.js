@@ -18,7 +18,7 @@
 import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
-import { decodeFrame, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
+import { decodeFrame, eachWave, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { messagesOf } from './internal/kernel_runtime.js';
 import { Chunk, pairTerms, Query } from './query.js';
@@ -144,9 +144,9 @@ export class Scheduler {
       raw: (op) => this.#rawFor(op),
       // One observer of the frames at a time (the devtools panel): beforeFrame() may return a
       // promise that update() awaits first (pause and step), afterFrame({ frame, startMs, endMs,
-      // failed, pageUs, record, names }) runs once the frame is over, failed or not, with a copy
-      // of its record (web/internal/frame_record.js); disposed() when this scheduler is; null
-      // detaches it.
+      // failed, pageUs, record, names }) runs once the frame is over, failed or not, with its
+      // record (web/internal/frame_record.js: a view of wasm memory, valid during the call, which
+      // the observer copies to keep); disposed() when this scheduler is; null detaches it.
       observeFrames: (observer) => {
         if (observer !== null && this.#observer !== null) throw new Error('ecsia: this scheduler already has devtools attached; detach them first');
         this.#observer = observer;
@@ -452,9 +452,9 @@ export class Scheduler {
     }
   }
 
-  // The User Timing measures of a frame just over, and the observer's look at it (a copy of the
-  // frame's record, decoded only if it draws it); neither may fail the frame (a throw becomes a
-  // diagnostic).
+  // The User Timing measures of a frame just over, and the observer's look at it (the frame's
+  // record, a view it copies if it keeps it); neither may fail the frame (a throw becomes a
+  // diagnostic). Allocates little: this runs every frame while a panel is attached.
   #frameDone(startMs, endMs, failed) {
     try {
       const record = this.#frameRecord('update');
@@ -462,18 +462,21 @@ export class Scheduler {
       if (this.#userTiming) {
         // The browser's Performance panel records each measure when it is made; the timeline
         // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
-        if (this.#measured.length >= 256) for (const name of this.#measured.splice(0)) performance.clearMeasures(name);
-        const measure = (name, start, end) => {
-          performance.measure(name, { start, end });
-          this.#measured.push(name);
-        };
-        measure(`ecsia frame ${frame}${failed ? ' (failed)' : ''}`, startMs, endMs);
-        for (const wave of failed ? [] : decodeFrame(record, null, 0).waves) {
-          measure(`ecsia frame ${frame} wave ${wave.wave} (${wave.placement})`, startMs + wave.beginUs / 1000, Math.min(endMs, startMs + wave.endUs / 1000));
+        const measured = this.#measured;
+        if (measured.length >= 256) for (const name of measured.splice(0)) performance.clearMeasures(name);
+        const name = `ecsia frame ${frame}${failed ? ' (failed)' : ''}`;
+        performance.measure(name, { start: startMs, end: endMs });
+        measured.push(name);
+        if (!failed) {
+          eachWave(record, (wave, placement, beginUs, endUs) => {
+            const waveName = `ecsia frame ${frame} wave ${wave} (${placement})`;
+            performance.measure(waveName, { start: startMs + beginUs / 1000, end: Math.min(endMs, startMs + endUs / 1000) });
+            measured.push(waveName);
+          });
         }
       }
       // A failed frame leaves the engine's record of the frame before it: the panel gets none.
-      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: failed ? null : record.slice(), names: this.#names('update', record) });
+      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: failed ? null : record, names: this.#names('update', record) });
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -377,12 +377,12 @@ function topicsNative(results) {
 function devtools(results) {
   const d = results.browserResults.devtools;
   if (!d) return '(not run)';
-  const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities'];
-  const ratio = { 'no devtools': () => 1, detached: (r) => r.detachedOverNone, 'panel: world': (r) => r.worldOverNone,
-    'panel: timeline': (r) => r.timelineOverNone, 'panel: entities': (r) => r.entitiesOverNone };
+  const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities', 'User Timing only',
+    'panel: world, no User Timing', 'panel: timeline, no User Timing', 'panel: entities, no User Timing'];
+  const ratio = (r, name) => (name === 'no devtools' ? 1 : r.overNone[name]);
   return d.worlds.map((w) => {
-    const rows = names.map((name) => [name, n2(w.backToBack.ms[name]), `${n2(ratio[name](w.backToBack))}x`,
-      n2(w.perDisplayFrame.ms[name]), `${n2(ratio[name](w.perDisplayFrame))}x`]);
+    const rows = names.map((name) => [name, n2(w.backToBack.ms[name]), `${n2(ratio(w.backToBack, name))}x`,
+      n2(w.perDisplayFrame.ms[name]), `${n2(ratio(w.perDisplayFrame, name))}x`]);
     return `${count(w.entities)} entities, ${w.systems.join(', ')} (${w.workers} workers; the waves ran ${w.placements.join(', ')}):
 
 ${table(['', 'back to back: ms per frame', '/ none', 'per display frame: update() ms', '/ none'], rows, ['l', 'r', 'r', 'r', 'r'])}`;

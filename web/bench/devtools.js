@@ -8,6 +8,9 @@
 //   panel: world       attached, the World section shown (archetypes redrawn 4 times a second)
 //   panel: timeline    attached, the Timeline section shown (the last 8 frames' bars)
 //   panel: entities    attached, an entity selected: its values redrawn every display frame
+//   the same three with attachDevtools({ userTiming: false }): no performance.measure per frame
+//   and wave, which Chromium takes a few µs each to make
+//   User Timing only   no panel, scheduler.userTiming on: what the measures alone cost
 //   detached           attached and detached again: must cost what "no devtools" does
 // Each variant is timed twice:
 //   backToBack       frames as fast as they run, each update() then a yield to the event loop (a
@@ -52,15 +55,18 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
   let everAttached = false;
   // The panel as the variant wants it (untimed), then `frames` frames: back to back (each then a
   // yield to the page), or one per display frame (update() alone timed).
-  const variant = (name, tab, paced) => ({
+  let panelTimed = true;
+  const variant = (name, tab, paced, userTiming = true) => ({
     name,
     run: async (frames) => {
-      const attached = tab !== null && tab !== 'detached';
-      if (!attached && panel !== null) panel.detach();
-      if (!attached) panel = null;
+      const attached = tab !== null && tab !== 'detached' && tab !== 'timing';
+      if (panel !== null && (!attached || panelTimed !== userTiming)) panel.detach();
+      if (!attached || panelTimed !== userTiming) panel = null;
       if (tab === 'detached' && !everAttached) attachDevtools({ world, scheduler }).detach();
+      if (panel === null) scheduler.userTiming = tab === 'timing';  // what a new panel finds and restores
       if (attached) {
-        panel ??= attachDevtools({ world, scheduler });
+        panel ??= attachDevtools({ world, scheduler, userTiming });
+        panelTimed = userTiming;
         if (tab === 'entities') panel.select(selected);
         else panel.show(tab);
       }
@@ -87,16 +93,15 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
   const measure = async (paced, options) => {
     const variants = [
       variant('no devtools', null, paced), variant('panel: world', 'world', paced), variant('panel: timeline', 'timeline', paced),
-      variant('panel: entities', 'entities', paced), variant('detached', 'detached', paced),
+      variant('panel: entities', 'entities', paced), variant('panel: world, no User Timing', 'world', paced, false),
+      variant('panel: timeline, no User Timing', 'timeline', paced, false), variant('panel: entities, no User Timing', 'entities', paced, false),
+      variant('User Timing only', 'timing', paced), variant('detached', 'detached', paced),
     ];
     const { samples } = await interleave(variants, { repetitions, warmupMs, settleMs: 0, ...options });
-    const over = (name) => ratio(samples, name, 'no devtools');
     return {
       ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
-      detachedOverNone: over('detached'),
-      worldOverNone: over('panel: world'),
-      timelineOverNone: over('panel: timeline'),
-      entitiesOverNone: over('panel: entities'),
+      // Each variant's time / no devtools (the median of the per-repetition ratios).
+      overNone: Object.fromEntries(variants.map(({ name }) => [name, ratio(samples, name, 'no devtools')])),
     };
   };
   const backToBack = await measure(false, { sampleMs });

@@ -2,6 +2,8 @@
 // children, and the number formats every section shares.
 // Thread rule: the page's main thread.
 
+const shownKeys = new WeakMap();  // fillUnlessSame's key of each node it filled
+
 /**
  * el('td', { class: 'n', title: '…' }, child, …): children are nodes or text; an attribute whose
  * value is null or false is left out, `on<event>` attributes become listeners.
@@ -21,6 +23,7 @@ export function el(tag, attributes = {}, ...children) {
 
 /** Replaces the node's children. */
 export function fill(node, ...children) {
+  shownKeys.delete(node);
   node.replaceChildren();
   for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined && child !== false) node.append(child instanceof Node ? child : String(child));
@@ -28,6 +31,17 @@ export function fill(node, ...children) {
   return node;
 }
 
+/**
+ * fill(node, ...build()) unless `key` (a string that says everything the content shows) is the
+ * one the node was last filled with: an unchanged section is not rebuilt, so the browser has no
+ * style, layout or paint to redo for it.
+ */
+export function fillUnlessSame(node, key, build) {
+  if (shownKeys.get(node) === key) return node;
+  fill(node, build());
+  shownKeys.set(node, key);
+  return node;
+}
 export function bytes(n) {
   if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GiB`;
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;

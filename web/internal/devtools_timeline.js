@@ -15,9 +15,12 @@ export class TimelineRecord {
   #kept = [];
   constructor(capacity) { this.#capacity = capacity; }
 
+  /** How many frames it keeps (the panel's `frames` option). */
+  get capacity() { return this.#capacity; }
+
   /** One frame: { frame, startMs, endMs, failed, pageUs, record, names } (Scheduler's afterFrame). */
   record(frame) {
-    this.#kept.push(frame);
+    this.#kept.push(frame.record === null ? frame : { ...frame, record: frame.record.slice() });
     if (this.#kept.length > this.#capacity) this.#kept.shift();
   }
 

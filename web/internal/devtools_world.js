@@ -2,12 +2,13 @@
 // with its components, relations and rows, from world.inspect().
 // Thread rule: the page's main thread.
 
-import { bytes, el, fill } from './devtools_dom.js';
+import { bytes, el, fillUnlessSame } from './devtools_dom.js';
 
 export function renderWorld(section, world) {
-  const { entities, maxEntities, archetypes, memory } = world.inspect();
+  const inspected = world.inspect();
+  const { entities, maxEntities, archetypes, memory } = inspected;
   archetypes.sort((a, b) => b.rows - a.rows);
-  fill(section,
+  fillUnlessSame(section, JSON.stringify(inspected), () => [
     el('table', { class: 'summary' },
       el('tr', {}, el('th', {}, 'entities'), el('td', { class: 'n', 'data-stat': 'entities' }, entities.toLocaleString('en')),
         el('td', { class: 'muted' }, `of ${maxEntities.toLocaleString('en')}`)),
@@ -28,5 +29,5 @@ export function renderWorld(section, world) {
           relations.map((name) => el('span', { class: 'pill t', title: `rows with pairs of the relation ${name}` }, `(${name}, *)`)),
           prefab ? el('span', { class: 'pill muted' }, 'prefab') : null),
         el('td', { class: 'n' }, rows.toLocaleString('en')),
-        el('td', { class: 'n' }, bytes(size))))));
+        el('td', { class: 'n' }, bytes(size)))))]);
 }

@@ -11,6 +11,9 @@ import {
 
 // The header: [waves, batches, workers, timeline recorded, frames completed over the world, systems].
 
+/** Whether the frame recorded its timeline (batches, serial slots, merges). */
+export const recordsTimeline = (record) => record[3] !== 0;
+
 /** scheduler.frames when the record was taken. */
 export const framesOf = (record) => record[4];
 
@@ -20,6 +23,11 @@ export const systemCountOf = (record) => record[5];
 /** The record's length in doubles (its header says how many waves, batches and workers follow). */
 export function recordLength(record) {
   return HEADER + record[0] * WAVE + record[1] * BATCH + record[2] * WORKER;
+}
+
+/** fn(wave, placement, beginUs, endUs) for each wave of the record, in order; allocates nothing. */
+export function eachWave(record, fn) {
+  for (let i = 0, at = HEADER; i < record[0]; i += 1, at += WAVE) fn(record[at], PLACEMENTS[record[at + 4]], record[at + 2], record[at + 3]);
 }
 
 /**
