@@ -172,7 +172,7 @@ for (const { variant, server } of variants) {
     await bars.nth(widest).hover({ force: true });
     const tooltip = page.locator('.ecsia-devtools .tooltip');
     await expect(tooltip).toBeVisible();
-    await expect(tooltip).toContainText(/^frame \d+ · (Move|Bounce|Integrate), wave \d+: rows \d+\.\.\d+ \(\d+\)\n[\d.]+ (µs|ms) → /);
+    await expect(tooltip).toContainText(/^frame \d+ · (Move|Bounce|Integrate), wave \d+: rows \d+\.\.\d+ \(\d+\)(, \d+ batches)?\n[\d.]+ (µs|ms) → /);
     const image = await tools.screenshot();
     await tools.locator('[data-action="resume"]').click();
 
@@ -298,7 +298,8 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
     const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1, onDiagnostic: () => {} });
     const world = ecsia.createWorld({ maxEntities: 5000 });
     world.spawnMany(1000, { position: {}, velocity: { dx: 1, dy: 1 } });
-    const scheduler = world.createScheduler({ systems: ['Move'] });
+    // 16 batches of a few µs a frame: bars too narrow to see, which the Timeline draws as one.
+    const scheduler = world.createScheduler({ systems: ['Move'], batchRows: 64 });
     const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     // Frames, each followed by the page's rendering, for at least `ms`.
     const run = async (ms) => {
@@ -336,10 +337,15 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
       const shown = [...section('timeline').querySelectorAll('.frames .frame')].map((f) => Number(f.getAttribute('data-frame')));
       if (shown.length > 0 && shown.join() !== windows.at(-1)?.join()) windows.push(shown);
     }
+    const newest = windows.at(-1)?.at(-1);
+    const moveBars = [...section('timeline').querySelectorAll('.bar.batch[data-system="Move"]')]
+      .map((bar) => bar.getAttribute('data-tip')).filter((tip) => tip.startsWith(`frame ${newest} ·`));
+    const rowsShown = moveBars.reduce((sum, tip) => sum + Number(/ \((\d+)\)/.exec(tip)[1]), 0);
+    const batches = scheduler.lastFrame().waves[0].batches;
     devtools.detach();
     const restored = { recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming };
     world.dispose();
-    return { errors, untimed, kept, redrawn, recording, windows, stopped, restored };
+    return { errors, untimed, kept, redrawn, recording, windows, stopped, restored, moveBars, rowsShown, batches };
   });
   expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
   expect(r.untimed).toEqual({ userTiming: false, measures: 0 });
@@ -353,6 +359,10 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
   }
   expect(r.windows[1][0]).toBeGreaterThan(r.windows[0][3]);
   expect(r.stopped).toBeGreaterThan(0);
+  expect(r.batches).toBe(16);
+  expect(r.moveBars.length).toBeLessThan(16);
+  expect(r.moveBars.some((tip) => /, \d+ batches\n/.test(tip))).toBe(true);
+  expect(r.rowsShown).toBe(1000);
   expect(r.restored).toEqual({ recordTimeline: false, userTiming: false });
   expectNoPageErrors(log);
 });

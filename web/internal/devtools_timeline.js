@@ -38,8 +38,11 @@ export class TimelineRecord {
   }
 }
 
-// A frame's bars: [lane, kind, beginUs, endUs, label, tip, system (batches) or null].
-function barsOf(frame) {
+// A frame's bars: [lane, kind, beginUs, endUs, label, tip, system (batches) or null]. Batches
+// narrower than `mergeUs` that follow each other on a lane (same system and wave) are one bar
+// that says how many they are: a wave run inline is 16 batches of a few µs, and each bar is
+// elements for the browser to lay out and paint at every redraw, invisible at that width.
+function barsOf(frame, mergeUs) {
   const bars = [];
   for (const wave of frame.waves) {
     const serialEnd = wave.serialEndUs ?? wave.beginUs;
@@ -52,10 +55,30 @@ function barsOf(frame) {
     }
     if (merged > wave.endUs) bars.push([PAGE, 'merge', wave.endUs, merged, 'merge', `wave ${wave.wave}: merge (commands applied in batch order)`, null]);
   }
+  const runs = new Map();  // lane -> the run of narrow batches it ends with: [first, last, count, rows]
+  const close = (lane) => {
+    const run = runs.get(lane);
+    if (run === undefined) return;
+    runs.delete(lane);
+    const [first, last, count, rows] = run;
+    const lastRow = last.firstRow + last.rows - 1;
+    bars.push([lane, 'batch', first.beginUs, last.endUs, count === 1 ? `${first.system} ${rows}` : `${first.system} ${rows} ×${count}`,
+      `${first.system}, wave ${first.wave}: rows ${first.firstRow}..${lastRow} (${rows})${count === 1 ? '' : `, ${count} batches`}`, first.system]);
+  };
   for (const batch of frame.batches) {
-    bars.push([batch.lane, 'batch', batch.beginUs, batch.endUs, `${batch.system} ${batch.rows}`,
-      `${batch.system}, wave ${batch.wave}: rows ${batch.firstRow}..${batch.firstRow + batch.rows - 1} (${batch.rows})`, batch.system]);
+    const run = runs.get(batch.lane);
+    const narrow = batch.endUs - batch.beginUs < mergeUs;
+    if (run !== undefined && narrow && run[0].system === batch.system && run[0].wave === batch.wave && batch.beginUs - run[1].endUs < mergeUs) {
+      run[1] = batch;
+      run[2] += 1;
+      run[3] += batch.rows;
+      continue;
+    }
+    close(batch.lane);
+    runs.set(batch.lane, [batch, batch, 1, batch.rows]);
+    if (!narrow) close(batch.lane);
   }
+  for (const lane of [...runs.keys()]) close(lane);
   return bars;
 }
 
@@ -75,14 +98,15 @@ export function renderTimeline(section, record, tooltip) {
   const heads = el('div', { class: 'frames' });
   const pct = (us) => `${(us / total * 100).toFixed(3)}%`;
   // Only bars wide enough to read get their label: text is most of what a redraw costs.
-  const labelledUs = 40 * total / Math.max(section.clientWidth - 64, 100);
+  const usPerPixel = total / Math.max(section.clientWidth - 64, 100);
+  const labelledUs = 40 * usPerPixel;
   let x = 0;
   for (const frame of frames) {
     const span = frameSpan(frame);
     heads.append(el('div', { class: 'frame', style: `left: ${pct(x)}; width: ${pct(span)}`, 'data-frame': frame.number,
       title: `frame ${frame.number}: update() ${micros(frame.updateUs)}, the page inside the engine ${micros(frame.pageUs)}` },
     `${frame.failed ? '✗ ' : ''}${frame.number} · ${micros(frame.updateUs)}`));
-    for (const [lane, kind, begin, end, label, tip, system] of barsOf(frame)) {
+    for (const [lane, kind, begin, end, label, tip, system] of barsOf(frame, 3 * usPerPixel)) {
       const width = Math.max(end - begin, 0);
       lanes.get(lane)?.append(el('div', {
         class: `bar ${kind}`, style: `left: ${pct(x + begin)}; width: max(1px, ${pct(width)})`,
