@@ -21,13 +21,15 @@
 //                    update() alone is timed: the frame's cost with the panel's hooks, the
 //                    timeline's recording and its User Timing measures, and whatever the browser's
 //                    drawing of the panel on the other threads takes from it
-// Attaching and detaching happen before a sample's frames and are not timed. Ratios against
-// "no devtools" in the same run.
+// Attaching, detaching and switching sections happen before a sample's frames and are not timed,
+// nor are the frames of the 300 ms after them (the section's first draw). Ratios against "no
+// devtools" in the same run.
 import { attachDevtools } from '../devtools.js';
 import { builtinsOf } from '../builtins.js';
 import { interleave, median, ratio } from './timing.js';
 
 const DT = 1 / 60;
+const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: longer than a redraw's period
 
 // A macrotask: lets due animation frames (the panel's drawing) run, as a page's loop would.
 const yieldToPage = () => new Promise((resolve) => {
@@ -71,7 +73,14 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
         else panel.show(tab);
       }
       everAttached ||= tab !== null;
-      await yieldToPage();
+      // What the switch itself costs (a section's first draw, a new panel's first layout and
+      // paint) is a click's, not a frame's: frames run untimed until it is done.
+      const settleEnd = performance.now() + SETTLE_MS;
+      while (performance.now() < settleEnd) {
+        if (paced) await new Promise(requestAnimationFrame);
+        await scheduler.update(DT);
+        await yieldToPage();
+      }
       if (paced) {
         let updating = 0;
         for (let f = 0; f < frames; f += 1) {
