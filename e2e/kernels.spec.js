@@ -245,7 +245,7 @@ for (const { variant, server } of variants) {
     const badPairs = r.diagnostics.find((m) => m.includes("system 'BadPairs'"));
     expect(badPairs).toContain('its 1 command(s) were dropped');
     const messages = badPairs.slice(badPairs.indexOf('threw: Error: ') + 'threw: Error: '.length).split(' | ');
-    expect(messages).toHaveLength(10);
+    expect(messages).toHaveLength(13);
     expect(messages[0]).toMatch(/^commands\.addPair: unknown relation 'Nope' \(defined: ChildOf, IsA, Targets\)/);
     expect(messages[1]).toMatch(/^commands\.addPair: 'hp' is a component, not a relation/);
     expect(messages[2]).toMatch(/^commands\.add: 'ChildOf' is a relation, not a component: its pairs go through commands\.addPair/);
@@ -256,6 +256,9 @@ for (const { variant, server } of variants) {
     expect(messages[7]).toMatch(/^commands\.addPair: 'ChildOf' is a tag relation and its pairs have no field 'a'/);
     expect(messages[8]).toBe("commands.removePair: the target must be an entity handle or '*' (any target), got number -1");
     expect(messages[9]).toMatch(/^commands\.addPair: a string \("e"\) is not an entity handle/);
+    expect(messages[10]).toBe("commands.add: field 'hp.regen' is f32 and takes a number (not NaN), got number NaN");
+    expect(messages[11]).toBe("commands.set: field 'mixed.b' is f64 and takes a number (not NaN), got number NaN");
+    expect(messages[12]).toBe("commands.spawn: field 'hp.regen' is f32 and takes a number (not NaN), got number NaN");
     expect(r.alive).toBe(1);
     expect(r.same).toBe(true);
     expectNoPageErrors(log);

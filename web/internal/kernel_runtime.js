@@ -149,7 +149,7 @@ function messageWriter(topic) {
   for (const f of topic.fields) {
     const at = `b + ${f.offset / 4}`;
     const check = f.type === 'f32'
-      ? `typeof v === 'number' && ((v <= ${FLOAT32_MAX} && v >= -${FLOAT32_MAX}) || v !== v || v === Infinity || v === -Infinity)`
+      ? `typeof v === 'number' && ((v <= ${FLOAT32_MAX} && v >= -${FLOAT32_MAX}) || v === Infinity || v === -Infinity)`
       : f.type === 'i32' ? "typeof v === 'number' && (v | 0) === v" : "typeof v === 'number' && (v >>> 0) === v";
     const store = f.type === 'f32' ? `f[${at}] = v;` : f.type === 'i32' ? `w[${at}] = v >>> 0;` : `w[${at}] = v;`;
     lines.push(`v = values[${JSON.stringify(f.name)}];`,
@@ -1138,7 +1138,10 @@ class CommandEncoder {
     for (const [field, value] of given) {
       if (typeof value === 'number') {
         this.#encode(op, topic, field, value, 0, probe);
-      } else if (!((field.type === 'f32' && value instanceof Float32Array) || ((field.type === 'entity' || field.type === 'u32') && value instanceof Uint32Array))) {
+      } else if (field.type === 'f32' && value instanceof Float32Array) {
+        // Every f32 is a value but NaN: one pass finds the first.
+        for (let i = 0; i < count; i++) if (value[i] !== value[i]) this.#encode(op, topic, field, value[i], 0, probe);
+      } else if (!((field.type === 'entity' || field.type === 'u32') && value instanceof Uint32Array)) {
         for (let i = 0; i < count; i++) this.#encode(op, topic, field, value[i], 0, probe);
       }
     }
@@ -1402,12 +1405,13 @@ class CommandEncoder {
     const wrong = (wanted) => new Error(`commands.${op}: field '${component.name}.${field.name}' is ${field.type} and takes ${wanted}, got ${describe(value)}`);
     switch (field.type) {
       case 'f32':
-        if (typeof value !== 'number') throw wrong('a number');
+        // NaN is never a value, as in every world call (docs/API.md); Infinity is.
+        if (typeof value !== 'number' || value !== value) throw wrong('a number (not NaN)');
         if (Number.isFinite(value) && Math.abs(value) > FLOAT32_MAX) throw wrong('a number within f32 range');
         view.setFloat32(where, value, true);
         return;
       case 'f64':
-        if (typeof value !== 'number') throw wrong('a number');
+        if (typeof value !== 'number' || value !== value) throw wrong('a number (not NaN)');
         view.setFloat64(where, value, true);
         return;
       case 'bool':

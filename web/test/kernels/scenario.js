@@ -184,6 +184,10 @@ export function badPairs(chunk, dt, commands) {
     () => commands.addPair(e, 'ChildOf', 12, { a: 1 }),
     () => commands.removePair(e, 'Targets', -1),
     () => commands.addPair('e', 'Targets', e),
+    // NaN is never a value, in kernels as in every world call.
+    () => commands.add(e, 'hp', { regen: NaN }),
+    () => commands.set(e, 'mixed', { b: NaN }),
+    () => commands.spawn({ hp: { value: 1, regen: NaN } }),
   ];
   commands.addPair(e, 'Targets', e, { since: 5 });
   const messages = [];

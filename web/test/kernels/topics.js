@@ -98,6 +98,19 @@ export function volleyHuge(chunk, dt, commands) {
   commands.publishMany('hit', 2 ** 30, { source: 1, target: 7, damage: 1 });
 }
 
+/** A volley of typed arrays (the in-place path) with one NaN damage: refused whole (NaN is never a value). */
+export function volleyNaN(chunk, dt, commands) {
+  const damage = new Float32Array(chunk.count).fill(1);
+  damage[chunk.count >> 1] = NaN;
+  commands.publishMany('hit', chunk.count, { source: chunk.entities, target: new Uint32Array(chunk.count).fill(7), damage });
+}
+
+/** One message whose damage is NaN, after a good one: the batch fails, nothing is published. */
+export function publishNaN(chunk, dt, commands) {
+  commands.publish('hit', { source: chunk.entities[0], target: 7, damage: 1 });
+  commands.publish('hit', { source: chunk.entities[0], target: 7, damage: NaN });
+}
+
 /** A volley with one value too few and one that is no number: refused whole, nothing published. */
 export function volleyBad(chunk, dt, commands) {
   commands.publishMany('hit', 2, { damage: [1, 'two'] });
