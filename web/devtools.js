@@ -73,6 +73,7 @@ class Devtools {
   #tooltip;
   #restore = [];          // what detach() puts back
   #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
+  #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
   #later = 0;             // the timer that asks for the next periodic redraw, or 0
   #drawnAt = -Infinity;   // when World, Plan and Timeline were last drawn
   #paused = false;
@@ -208,7 +209,8 @@ class Devtools {
     this.#detached = true;
     this.#paused = false;
     this.#openGate();
-    if (this.#redraw !== 0) cancelAnimationFrame(this.#redraw);
+    cancelAnimationFrame(this.#redraw);
+    clearTimeout(this.#redrawTask);
     clearTimeout(this.#later);
     for (const undo of this.#restore) {
       try {
@@ -304,7 +306,7 @@ class Devtools {
   // (every frame), else once REFRESH_MS have passed since the last. Nothing is asked of the
   // browser until then: an animation frame requested makes it run its rendering steps.
   #drawSoon(now) {
-    if (this.#detached || this.#redraw !== 0) return;
+    if (this.#detached || this.#redraw !== 0 || this.#redrawTask !== 0) return;
     if (now) {
       this.#drawnAt = -Infinity;
       clearTimeout(this.#later);
@@ -320,9 +322,14 @@ class Devtools {
       }, wait);
       return;
     }
+    // At the display's rate, in a task of its own after the animation frame: not in the rendering
+    // turn where the page's own frame (a game's update() in its requestAnimationFrame) runs.
     this.#redraw = requestAnimationFrame(() => {
       this.#redraw = 0;
-      this.#draw();
+      this.#redrawTask = setTimeout(() => {
+        this.#redrawTask = 0;
+        this.#draw();
+      }, 0);
     });
   }
 

@@ -146,7 +146,8 @@ export class Scheduler {
       // promise that update() awaits first (pause and step), afterFrame({ frame, startMs, endMs,
       // failed, pageUs, record, names }) runs once the frame is over, failed or not, with its
       // record (web/internal/frame_record.js: a view of wasm memory, valid during the call, which
-      // the observer copies to keep); disposed() when this scheduler is; null detaches it.
+      // the observer copies to keep; frame, record and names are fetched from the engine only when
+      // read); disposed() when this scheduler is; null detaches it.
       observeFrames: (observer) => {
         if (observer !== null && this.#observer !== null) throw new Error('ecsia: this scheduler already has devtools attached; detach them first');
         this.#observer = observer;
@@ -453,13 +454,15 @@ export class Scheduler {
   }
 
   // The User Timing measures of a frame just over, and the observer's look at it (the frame's
-  // record, a view it copies if it keeps it); neither may fail the frame (a throw becomes a
-  // diagnostic). Allocates little: this runs every frame while a panel is attached.
+  // record, a view it copies if it keeps it, asked of the engine only if it looks); neither may
+  // fail the frame (a throw becomes a diagnostic). This runs every frame while a panel is
+  // attached: what it does not need, it does not fetch.
   #frameDone(startMs, endMs, failed) {
+    let record;
+    const recordOf = () => (record ??= this.#frameRecord('update'));
     try {
-      const record = this.#frameRecord('update');
-      const frame = framesOf(record);
       if (this.#userTiming) {
+        const frame = framesOf(recordOf());
         // The browser's Performance panel records each measure when it is made; the timeline
         // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
         const measured = this.#measured;
@@ -468,15 +471,23 @@ export class Scheduler {
         performance.measure(name, { start: startMs, end: endMs });
         measured.push(name);
         if (!failed) {
-          eachWave(record, (wave, placement, beginUs, endUs) => {
+          eachWave(recordOf(), (wave, placement, beginUs, endUs) => {
             const waveName = `ecsia frame ${frame} wave ${wave} (${placement})`;
             performance.measure(waveName, { start: startMs + beginUs / 1000, end: Math.min(endMs, startMs + endUs / 1000) });
             measured.push(waveName);
           });
         }
       }
+      const observer = this.#observer;
+      if (observer === null) return;
       // A failed frame leaves the engine's record of the frame before it: the panel gets none.
-      this.#observer?.afterFrame({ frame, startMs, endMs, failed, pageUs: this.#pageUs, record: failed ? null : record, names: this.#names('update', record) });
+      const names = () => this.#names('update', recordOf());
+      observer.afterFrame({
+        startMs, endMs, failed, pageUs: this.#pageUs,
+        get record() { return failed ? null : recordOf(); },
+        get frame() { return framesOf(recordOf()); },
+        get names() { return names(); },
+      });
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }

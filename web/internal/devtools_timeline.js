@@ -20,7 +20,9 @@ export class TimelineRecord {
 
   /** One frame: { frame, startMs, endMs, failed, pageUs, record, names } (Scheduler's afterFrame). */
   record(frame) {
-    this.#kept.push(frame.record === null ? frame : { ...frame, record: frame.record.slice() });
+    // Read now: the frame's fields are the scheduler's until its next frame.
+    const { frame: number, startMs, endMs, failed, pageUs, record, names } = frame;
+    this.#kept.push({ frame: number, startMs, endMs, failed, pageUs, record: record === null ? null : record.slice(), names });
     if (this.#kept.length > this.#capacity) this.#kept.shift();
   }
 
