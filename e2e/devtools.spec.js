@@ -159,7 +159,7 @@ for (const { variant, server } of variants) {
       await expect(tools.locator('.lane[data-lane="page"] .bar.merge').first()).toBeAttached();
     }
     await tools.locator('[data-action="pause"]').click();
-    // The frame running when pause was pressed ends and is drawn; then nothing moves.
+    // The frame running when pause was pressed ends; then nothing moves.
     await expect.poll(async () => {
       const before = await page.evaluate(() => window.dev.scheduler.frames);
       await page.waitForTimeout(300);
@@ -327,6 +327,9 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
     // until the next redraw is due.
     devtools.show('timeline');
     const recording = scheduler.recordTimeline;
+    await nextPaint();
+    await nextPaint();
+    const emptyShown = section('timeline').textContent;
     const windows = [];
     let stopped = 0;
     const end = performance.now() + 2000;
@@ -342,16 +345,20 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
       .map((bar) => bar.getAttribute('data-tip')).filter((tip) => tip.startsWith(`frame ${newest} ·`));
     const rowsShown = moveBars.reduce((sum, tip) => sum + Number(/ \((\d+)\)/.exec(tip)[1]), 0);
     const batches = scheduler.lastFrame().waves[0].batches;
+    devtools.show('world');
+    devtools.show('timeline');  // a window opens: recording on
     devtools.detach();
+    devtools.resume();  // a detached panel's calls touch the scheduler no more
     const restored = { recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming };
     world.dispose();
-    return { errors, untimed, kept, redrawn, recording, windows, stopped, restored, moveBars, rowsShown, batches };
+    return { errors, untimed, kept, redrawn, recording, emptyShown, windows, stopped, restored, moveBars, rowsShown, batches };
   });
   expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
   expect(r.untimed).toEqual({ userTiming: false, measures: 0 });
   expect(r.kept).toBe(true);
   expect(r.redrawn).toEqual({ replaced: true, entities: '1,001' });
   expect(r.recording).toBe(true);
+  expect(r.emptyShown).toContain('no frame recorded yet');
   expect(r.windows.length).toBe(2);
   for (const shown of r.windows) {
     expect(shown.length).toBe(4);

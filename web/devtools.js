@@ -170,6 +170,7 @@ class Devtools {
   }
 
   resume() {
+    if (this.#detached) return;
     this.#paused = false;
     this.#openGate();
     this.#recordWhenShown();
@@ -264,8 +265,9 @@ class Devtools {
   // without batch timings (recording was just turned on) is not kept; a failed frame is (its
   // time, marked failed).
   #keep(frame) {
-    const recorded = frame.record === null || recordsTimeline(frame.record);
-    if (!recorded || !(this.#paused || this.#recordedBefore || this.#window === 'recording')) return;
+    if (!(this.#paused || this.#recordedBefore || this.#window === 'recording')) return;  // before the record is asked for
+    const record = frame.record;
+    if (record !== null && !recordsTimeline(record)) return;
     this.#timeline.record(frame);
     if (this.#window === 'recording' && (this.#windowFrames += 1) >= this.#timeline.capacity) {
       this.#window = 'full';
@@ -357,12 +359,14 @@ class Devtools {
   }
 
   // A full window is drawn (not under the pointer: the bar being read stays where it is); once
-  // drawn, the next redraw opens a new window instead. Paused, what is kept is drawn.
+  // drawn, the next redraw opens a new window instead. Paused, what is kept is drawn; with nothing
+  // kept yet (the Timeline just shown), that it is recording.
   #drawTimeline(section) {
     if (!this.#tooltip.hidden) return;
-    if (this.#paused || this.#window === 'full') {
+    if (this.#paused || this.#window === 'full' || this.#timeline.empty) {
       renderTimeline(section, this.#timeline, this.#tooltip);
       if (this.#window === 'full') this.#window = 'closed';
+      else if (this.#window === 'closed' && !this.#paused) this.#openWindow();
     } else if (this.#window === 'closed') {
       this.#openWindow();
     }

@@ -18,11 +18,22 @@ export class TimelineRecord {
   /** How many frames it keeps (the panel's `frames` option). */
   get capacity() { return this.#capacity; }
 
-  /** One frame: { frame, startMs, endMs, failed, pageUs, record, names } (Scheduler's afterFrame). */
+  /** Whether no frame is kept. */
+  get empty() { return this.#kept.length === 0; }
+
+  /**
+   * One frame: { frame, startMs, endMs, failed, pageUs, record, names } (Scheduler's afterFrame).
+   * The kept frames are consecutive: a frame that does not follow the newest starts afresh.
+   */
   record(frame) {
-    // Read now: the frame's fields are the scheduler's until its next frame.
-    const { frame: number, startMs, endMs, failed, pageUs, record, names } = frame;
-    this.#kept.push({ frame: number, startMs, endMs, failed, pageUs, record: record === null ? null : record.slice(), names });
+    // Read now, the record first (names may be asked of the engine, which may grow the heap and
+    // detach the record's view): the frame's fields are the scheduler's until its next frame.
+    const record = frame.record === null ? null : frame.record.slice();
+    const { frame: number, startMs, endMs, failed, pageUs, names } = frame;
+    // A failed frame carries the number of the frame before it.
+    const newest = this.#kept.at(-1)?.frame;
+    if (newest !== undefined && (number > newest + 1 || number < newest)) this.#kept = [];
+    this.#kept.push({ frame: number, startMs, endMs, failed, pageUs, record, names });
     if (this.#kept.length > this.#capacity) this.#kept.shift();
   }
 
@@ -70,7 +81,8 @@ function barsOf(frame, mergeUs) {
   for (const batch of frame.batches) {
     const run = runs.get(batch.lane);
     const narrow = batch.endUs - batch.beginUs < mergeUs;
-    if (run !== undefined && narrow && run[0].system === batch.system && run[0].wave === batch.wave && batch.beginUs - run[1].endUs < mergeUs) {
+    if (run !== undefined && narrow && run[0].system === batch.system && run[0].wave === batch.wave && batch.beginUs - run[1].endUs < mergeUs &&
+        batch.firstRow === run[1].firstRow + run[1].rows) {  // the rows go on: one range, one table
       run[1] = batch;
       run[2] += 1;
       run[3] += batch.rows;

@@ -818,8 +818,8 @@ class Commands {
    * Publishes `count` messages of `topic` at once, in order: per field a number (every message
    * gets it) or an array-like of `count` numbers (message i gets element i), as spawnMany takes
    * values; fields not given get defaults. All or nothing: every value is checked first. A
-   * Float32Array for an f32 field and a Uint32Array for an entity or u32 field are copied
-   * without a check per value; with every field so given (or a number), over shared memory, the
+   * Float32Array for an f32 field (one pass for NaN) and a Uint32Array for an entity or u32 field
+   * are copied whole; with every field so given (or a number), over shared memory, the
    * values go straight into the engine, an array per field (scheduler.d.ts).
    */
   publishMany(topic, count, values) { this.#encoder.for(this, 'publishMany').publishMany(topic, count, values); }
