@@ -363,13 +363,10 @@ class Devtools {
   // kept yet (the Timeline just shown), that it is recording.
   #drawTimeline(section) {
     if (!this.#tooltip.hidden) return;
-    if (this.#paused || this.#window === 'full' || this.#timeline.empty) {
-      renderTimeline(section, this.#timeline, this.#tooltip);
-      if (this.#window === 'full') this.#window = 'closed';
-      else if (this.#window === 'closed' && !this.#paused) this.#openWindow();
-    } else if (this.#window === 'closed') {
-      this.#openWindow();
-    }
+    const full = this.#window === 'full';
+    if (this.#paused || full || this.#timeline.empty) renderTimeline(section, this.#timeline, this.#tooltip);
+    if (full) this.#window = 'closed';
+    else if (this.#window === 'closed' && !this.#paused) this.#openWindow();
   }
 
   #toggle() {

@@ -179,9 +179,10 @@ export interface KernelCommands {
    * Publishes `count` messages at once, in order: per field a number (every message) or an
    * array-like of `count` numbers (message i gets element i); fields not given get defaults. All
    * or nothing. A Float32Array for an f32 field (checked for NaN in one pass) and a Uint32Array
-   * for an entity or u32 field are copied whole: the fast way to publish many. Fastest (with threads: written
-   * straight into the engine, an array per field) when every field of the topic is given and is
-   * f32, u32 or entity, as a number or such a typed array: then it costs about a copy of the values.
+   * for an entity or u32 field are copied whole: the fast way to publish many. Fastest (with
+   * threads: written straight into the engine, an array per field) when every field of the topic
+   * is given and is f32, u32 or entity, as a number or such a typed array: then it costs about a
+   * copy of the values.
    */
   publishMany(topic: string, count: number, values: Record<string, number | ArrayLike<number>>): void;
 }

@@ -42,6 +42,7 @@ export function fillUnlessSame(node, key, build) {
   shownKeys.set(node, key);
   return node;
 }
+
 export function bytes(n) {
   if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GiB`;
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;

@@ -68,28 +68,30 @@ function barsOf(frame, mergeUs) {
     }
     if (merged > wave.endUs) bars.push([PAGE, 'merge', wave.endUs, merged, 'merge', `wave ${wave.wave}: merge (commands applied in batch order)`, null]);
   }
-  const runs = new Map();  // lane -> the run of narrow batches it ends with: [first, last, count, rows]
+  const runs = new Map();  // lane -> the run of narrow batches it ends with: { first, last, count }
   const close = (lane) => {
     const run = runs.get(lane);
     if (run === undefined) return;
     runs.delete(lane);
-    const [first, last, count, rows] = run;
-    const lastRow = last.firstRow + last.rows - 1;
+    const { first, last, count } = run;
+    const end = last.firstRow + last.rows;  // a run's rows are contiguous
+    const rows = end - first.firstRow;
     bars.push([lane, 'batch', first.beginUs, last.endUs, count === 1 ? `${first.system} ${rows}` : `${first.system} ${rows} ×${count}`,
-      `${first.system}, wave ${first.wave}: rows ${first.firstRow}..${lastRow} (${rows})${count === 1 ? '' : `, ${count} batches`}`, first.system]);
+      `${first.system}, wave ${first.wave}: rows ${first.firstRow}..${end - 1} (${rows})${count === 1 ? '' : `, ${count} batches`}`, first.system]);
   };
   for (const batch of frame.batches) {
     const run = runs.get(batch.lane);
     const narrow = batch.endUs - batch.beginUs < mergeUs;
-    if (run !== undefined && narrow && run[0].system === batch.system && run[0].wave === batch.wave && batch.beginUs - run[1].endUs < mergeUs &&
-        batch.firstRow === run[1].firstRow + run[1].rows) {  // the rows go on: one range, one table
-      run[1] = batch;
-      run[2] += 1;
-      run[3] += batch.rows;
+    // Joins the run when the rows go on (one range, one table) of the same system and wave, with
+    // no visible gap between the bars.
+    if (run !== undefined && narrow && run.first.system === batch.system && run.first.wave === batch.wave &&
+        batch.firstRow === run.last.firstRow + run.last.rows && batch.beginUs - run.last.endUs < mergeUs) {
+      run.last = batch;
+      run.count += 1;
       continue;
     }
     close(batch.lane);
-    runs.set(batch.lane, [batch, batch, 1, batch.rows]);
+    runs.set(batch.lane, { first: batch, last: batch, count: 1 });
     if (!narrow) close(batch.lane);
   }
   for (const lane of [...runs.keys()]) close(lane);
