@@ -182,7 +182,14 @@ for (const { variant, server } of variants) {
     await tools.locator('[data-tab="diagnostics"]').click();
     await expect(tools.locator('.diagnostic')).toContainText(['heal failed on purpose']);
 
-    // User Timing: frames and waves in the browser's Performance panel.
+    // User Timing: off by default; the header's button puts frames and waves in the browser's
+    // Performance panel.
+    const measuresButton = tools.locator('[data-action="measures"]');
+    await expect(measuresButton).toHaveAttribute('aria-pressed', 'false');
+    expect(await page.evaluate(() => window.dev.scheduler.userTiming)).toBe(false);
+    await measuresButton.click();
+    await expect(measuresButton).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('ecsia frame')).length)).toBeGreaterThan(3);
     const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => m.name).filter((n) => n.startsWith('ecsia frame')));
     expect(measures.some((n) => /^ecsia frame \d+$/.test(n))).toBe(true);
     expect(measures.some((n) => /^ecsia frame \d+ wave \d+ \((inline|pool|shared)\)$/.test(n))).toBe(true);
@@ -291,7 +298,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expectNoPageErrors(log);
 });
 
-test('an attached panel costs only what it shows: User Timing can be left off, an unchanged World is not rebuilt, the Timeline records windows of consecutive frames', async ({ page }) => {
+test('an attached panel costs only what it shows: User Timing only when asked for, an unchanged World is not rebuilt, the Timeline records windows of consecutive frames', async ({ page }) => {
   const log = await openTestPage(page, variants[0].server);
   const r = await page.evaluate(async () => {
     const { attachDevtools } = await import('/web/devtools.js');
@@ -311,6 +318,13 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
     };
     const errors = [];
     try { attachDevtools({ world, scheduler, userTiming: 'yes' }); } catch (e) { errors.push(e.message); }
+    // userTiming: true turns the measures on while attached; detach puts the setting back.
+    performance.clearMeasures();
+    const timedPanel = attachDevtools({ world, scheduler, userTiming: true });
+    await scheduler.update(1 / 60);
+    const timed = { on: scheduler.userTiming, measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('ecsia frame')).length };
+    timedPanel.detach();
+    timed.after = scheduler.userTiming;
     performance.clearMeasures();
     const devtools = attachDevtools({ world, scheduler, userTiming: false, frames: 4 });
     const section = (name) => devtools.element.shadowRoot.querySelector(`[data-section="${name}"]`);
@@ -332,7 +346,7 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
     const emptyShown = section('timeline').textContent;
     const windows = [];
     let stopped = 0;
-    const end = performance.now() + 2000;
+    const end = performance.now() + 5000;  // windows open once a second
     while (performance.now() < end && windows.length < 2) {
       await scheduler.update(1 / 60);
       await nextPaint();
@@ -351,9 +365,10 @@ test('an attached panel costs only what it shows: User Timing can be left off, a
     devtools.resume();  // a detached panel's calls touch the scheduler no more
     const restored = { recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming };
     world.dispose();
-    return { errors, untimed, kept, redrawn, recording, emptyShown, windows, stopped, restored, moveBars, rowsShown, batches };
+    return { errors, timed, untimed, kept, redrawn, recording, emptyShown, windows, stopped, restored, moveBars, rowsShown, batches };
   });
   expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
+  expect(r.timed).toEqual({ on: true, measures: 2, after: false });
   expect(r.untimed).toEqual({ userTiming: false, measures: 0 });
   expect(r.kept).toBe(true);
   expect(r.redrawn).toEqual({ replaced: true, entities: '1,001' });

@@ -17,9 +17,10 @@ export interface DevtoolsOptions {
   /** The section shown first (default 'world'). */
   tab?: DevtoolsSection;
   /**
-   * Each frame and wave a performance.measure while attached (default true), for the browser's
-   * Performance panel. Chromium takes a few µs per measure: false leaves scheduler.userTiming as
-   * it was, for the lightest frames.
+   * true: each frame and wave a performance.measure while attached, for the browser's Performance
+   * panel (the panel's "measures" button toggles it too). Default false, which leaves
+   * scheduler.userTiming as it was: Chromium takes a few µs per measure, more than the rest of the
+   * panel costs the lightest frames.
    */
   userTiming?: boolean;
 }
@@ -28,7 +29,8 @@ export type DevtoolsSection = 'world' | 'entities' | 'plan' | 'timeline' | 'diag
 
 /**
  * An attached panel. While attached, the scheduler records its timeline while the Timeline is
- * shown, and each frame and wave is a performance.measure (unless options.userTiming is false);
+ * shown, and each frame and wave is a performance.measure if options.userTiming or the panel's
+ * "measures" button asks;
  * detach() puts both back as they were. The panel detaches itself when
  * its scheduler is disposed.
  */

@@ -25,15 +25,21 @@ import { internalsOf } from './internal/engine.js';
 
 const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab', 'userTiming'];
 const TABS = ['world', 'entities', 'plan', 'timeline', 'diagnostics'];
-const REFRESH_MS = 250;   // the World, Plan and Timeline sections redraw at most this often
+const REFRESH_MS = 250;   // the World and Plan sections redraw at most this often
+// The Timeline's bars move with every window drawn: once a second they can be read (pause holds
+// them), and a redraw (a few ms of layout and paint) costs a quarter of what 4 a second would.
+const TIMELINE_REFRESH_MS = 1000;
+const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_MS);
 const DIAGNOSTICS_KEPT = 500;
 
 /**
  * Attaches a devtools panel to `world` (and `scheduler`, for the Plan and Timeline sections and
  * pause/step) inside `container` (default document.body). Options: frames (the timeline's frames,
  * default 8), open (start expanded, default true), tab (the section shown first, default 'world'),
- * userTiming (each frame and wave a performance.measure while attached, default true; false
- * leaves scheduler.userTiming as it is, saving the few µs each measure costs a frame).
+ * userTiming (true: each frame and wave a performance.measure while attached, for the browser's
+ * Performance panel; default false, which leaves scheduler.userTiming as it is: Chromium takes a
+ * few µs per measure, more than the rest of the panel costs a light frame; the panel's "measures"
+ * button turns them on and off).
  * One panel per scheduler at a time.
  */
 export function attachDevtools(options) {
@@ -55,7 +61,7 @@ export function attachDevtools(options) {
   if (!TABS.includes(tab)) throw new Error(`attachDevtools: options.tab must be one of ${TABS.join(', ')}, got ${describe(tab)}`);
   const open = options.open ?? true;
   if (typeof open !== 'boolean') throw new Error(`attachDevtools: options.open must be true or false, got ${describe(open)}`);
-  const userTiming = options.userTiming ?? true;
+  const userTiming = options.userTiming ?? false;
   if (typeof userTiming !== 'boolean') throw new Error(`attachDevtools: options.userTiming must be true or false, got ${describe(userTiming)}`);
   return new Devtools(world, scheduler, container, { frames, tab, open, userTiming });
 }
@@ -71,11 +77,12 @@ class Devtools {
   #entities;
   #timeline;
   #tooltip;
+  #measures = null;       // the header's User Timing toggle (with a scheduler)
   #restore = [];          // what detach() puts back
   #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
   #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
   #later = 0;             // the timer that asks for the next periodic redraw, or 0
-  #drawnAt = -Infinity;   // when World, Plan and Timeline were last drawn
+  #drawnAt = -Infinity;   // when World, Plan or Timeline was last drawn
   #paused = false;
   #steps = 0;             // frames step() let through while paused
   #gate = null;           // { promise, open }: what a paused update() awaits
@@ -109,6 +116,10 @@ class Devtools {
       el('button', { 'data-action': 'pause', onclick: () => this.pause() }, 'pause'),
       el('button', { 'data-action': 'step', onclick: () => this.step() }, 'step'),
       el('button', { 'data-action': 'resume', onclick: () => this.resume() }, 'resume'),
+      this.#measures = el('button', {
+        'data-action': 'measures', title: 'each frame and wave a performance.measure, for the browser\'s Performance panel (a few µs each)',
+        onclick: () => this.#toggleMeasures(),
+      }, 'measures'),
     ];
     this.#panel = el('div', { class: `panel${open ? '' : ' collapsed'}`, 'data-role': 'devtools' },
       el('header', {}, el('span', { class: 'title' }, 'ecsia devtools'), Object.values(this.#tabs), el('span', { class: 'spacer' }), controls,
@@ -132,6 +143,7 @@ class Devtools {
       const { recordTimeline, userTiming } = scheduler;
       this.#recordedBefore = recordTimeline;
       if (timed) scheduler.userTiming = true;
+      this.#measures.setAttribute('aria-pressed', String(scheduler.userTiming));
       this.#restore.push(() => {
         internals.observeFrames(null);
         if (scheduler.disposed) return;
@@ -316,7 +328,7 @@ class Devtools {
     } else if (this.#later !== 0 || this.#panel.classList.contains('collapsed')) {
       return;
     }
-    const wait = now || this.#tab === 'entities' ? 0 : this.#drawnAt + REFRESH_MS - performance.now();
+    const wait = now || this.#tab === 'entities' ? 0 : this.#drawnAt + refreshMs(this.#tab) - performance.now();
     if (wait > 0) {
       this.#later = setTimeout(() => {
         this.#later = 0;
@@ -342,7 +354,7 @@ class Devtools {
     const section = this.#sections[this.#tab];
     // The selected entity's values follow every frame; the rest is redrawn a few times a second.
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
-    const due = performance.now() - this.#drawnAt >= REFRESH_MS;
+    const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
     if (due) this.#drawnAt = performance.now();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
@@ -372,6 +384,12 @@ class Devtools {
   #toggle() {
     this.#panel.classList.toggle('collapsed');
     this.#drawSoon(true);
+  }
+
+  #toggleMeasures() {
+    if (this.#detached || this.#scheduler.disposed) return;
+    this.#scheduler.userTiming = !this.#scheduler.userTiming;
+    this.#measures.setAttribute('aria-pressed', String(this.#scheduler.userTiming));
   }
 
   #diagnostic(message) {

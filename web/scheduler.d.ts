@@ -345,8 +345,9 @@ export interface Scheduler {
   /**
    * Whether each frame and each of its waves is a User Timing measure ("ecsia frame N", "ecsia
    * frame N wave W (placement)"), shown by the browser's Performance panel. Off by default, when
-   * a frame does no extra work; attachDevtools turns it on while attached. Only the newest frames'
-   * measures stay in the performance timeline (at most 256); a PerformanceObserver sees every one.
+   * a frame does no extra work; attachDevtools({ userTiming: true }) or the panel's "measures"
+   * button turns it on while attached. Only the newest frames' measures stay in the performance
+   * timeline (at most 256); a PerformanceObserver sees every one.
    */
   userTiming: boolean;
   /**

@@ -378,7 +378,7 @@ function devtools(results) {
   const d = results.browserResults.devtools;
   if (!d) return '(not run)';
   const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities', 'User Timing only',
-    'panel: world, no User Timing', 'panel: timeline, no User Timing', 'panel: entities, no User Timing'];
+    'panel: world, User Timing on', 'panel: timeline, User Timing on', 'panel: entities, User Timing on'];
   const ratio = (r, name) => (name === 'no devtools' ? 1 : r.overNone[name]);
   return d.worlds.map((w) => {
     const rows = names.map((name) => [name, n2(w.backToBack.ms[name]), `${n2(ratio(w.backToBack, name))}x`,

@@ -5,11 +5,12 @@
 // attractors, then Move and Bounce). One world and
 // scheduler in every variant:
 //   no devtools        never attached (before the first attach, and between the panel variants)
-//   panel: world       attached, the World section shown (archetypes redrawn 4 times a second)
-//   panel: timeline    attached, the Timeline section shown (the last 8 frames' bars)
+//   panel: world       attached (the default options), the World section shown (looked at 4
+//                      times a second, redrawn when it changed)
+//   panel: timeline    attached, the Timeline section shown (a window of 8 frames' bars a second)
 //   panel: entities    attached, an entity selected: its values redrawn every display frame
-//   the same three with attachDevtools({ userTiming: false }): no performance.measure per frame
-//   and wave, which Chromium takes a few µs each to make
+//   the same three with attachDevtools({ userTiming: true }) (the panel's "measures" button): a
+//   performance.measure per frame and wave, which Chromium takes a few µs each to make
 //   User Timing only   no panel, scheduler.userTiming on: what the measures alone cost
 //   detached           attached and detached again: must cost what "no devtools" does
 // Each variant is timed twice:
@@ -29,7 +30,9 @@ import { builtinsOf } from '../builtins.js';
 import { interleave, median, ratio } from './timing.js';
 
 const DT = 1 / 60;
-const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: longer than a redraw's period
+const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: its first draw is over by then
+const PACED_SETTLE_FRAMES = 3;  // untimed display frames before the timed ones
+const PACED_FRAMES = 30;        // timed display frames a sample
 
 // A macrotask: lets due animation frames (the panel's drawing) run, as a page's loop would.
 const yieldToPage = () => new Promise((resolve) => {
@@ -38,7 +41,7 @@ const yieldToPage = () => new Promise((resolve) => {
   channel.port2.postMessage(null);
 });
 
-export async function devtools(env, { entities = 100_000, repetitions = 15, sampleMs = 200, warmupMs = 500 } = {}) {
+export async function devtools(env, { entities = 100_000, repetitions = 7, sampleMs = 1000, warmupMs = 500 } = {}) {
   const worlds = [];
   for (const [systems, bare] of [[['Move', 'Bounce'], true], [['Attract', 'Move', 'Bounce'], false]]) {
     worlds.push(await panelCosts(env, systems, bare, { entities, repetitions, sampleMs, warmupMs }));
@@ -57,8 +60,8 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
   let everAttached = false;
   // The panel as the variant wants it (untimed), then `frames` frames: back to back (each then a
   // yield to the page), or one per display frame (update() alone timed).
-  let panelTimed = true;
-  const variant = (name, tab, paced, userTiming = true) => ({
+  let panelTimed = false;
+  const variant = (name, tab, paced, userTiming = false) => ({
     name,
     run: async (frames) => {
       const attached = tab !== null && tab !== 'detached' && tab !== 'timing';
@@ -75,13 +78,18 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
       everAttached ||= tab !== null;
       // What the switch itself costs (a section's first draw, a new panel's first layout and
       // paint) is a click's, not a frame's: frames run untimed until it is done.
+      // Frames back to back in both modes: V8 has optimised the frame's code for the panel (or
+      // its absence) by the timed frames, as in a game that has been running with it a while.
       const settleEnd = performance.now() + SETTLE_MS;
       while (performance.now() < settleEnd) {
-        if (paced) await new Promise(requestAnimationFrame);
         await scheduler.update(DT);
         await yieldToPage();
       }
       if (paced) {
+        for (let f = 0; f < PACED_SETTLE_FRAMES; f += 1) {
+          await new Promise(requestAnimationFrame);
+          await scheduler.update(DT);
+        }
         let updating = 0;
         for (let f = 0; f < frames; f += 1) {
           await new Promise(requestAnimationFrame);
@@ -98,12 +106,15 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
       }
       return performance.now() - start;
     },
+    // Back to back, a sample lasts sampleMs of timed frames (the set-up and settling above are
+    // not part of it); per display frame, it is PACED_FRAMES frames.
+    ...(paced ? { sampleFrames: PACED_FRAMES } : { sizedByCounted: true }),
   });
   const measure = async (paced, options) => {
     const variants = [
       variant('no devtools', null, paced), variant('panel: world', 'world', paced), variant('panel: timeline', 'timeline', paced),
-      variant('panel: entities', 'entities', paced), variant('panel: world, no User Timing', 'world', paced, false),
-      variant('panel: timeline, no User Timing', 'timeline', paced, false), variant('panel: entities, no User Timing', 'entities', paced, false),
+      variant('panel: entities', 'entities', paced), variant('panel: world, User Timing on', 'world', paced, true),
+      variant('panel: timeline, User Timing on', 'timeline', paced, true), variant('panel: entities, User Timing on', 'entities', paced, true),
       variant('User Timing only', 'timing', paced), variant('detached', 'detached', paced),
     ];
     const { samples } = await interleave(variants, { repetitions, warmupMs, settleMs: 0, ...options });
@@ -113,9 +124,10 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
       overNone: Object.fromEntries(variants.map(({ name }) => [name, ratio(samples, name, 'no devtools')])),
     };
   };
+  // A sample of a second of frames: each holds a redraw of the section shown (the Timeline's, once
+  // a second; the others', 4 times), so the median of the ratios cannot leave the draws out.
   const backToBack = await measure(false, { sampleMs });
-  // A sample of 30 display frames: the frame count interleave derives from sampleMs.
-  const perDisplayFrame = await measure(true, { sampleMs: 500 });
+  const perDisplayFrame = await measure(true, {});
   panel?.detach();
   const placements = scheduler.lastFrame().waves.map((w) => w.placement);
   scheduler.dispose();

@@ -18,7 +18,9 @@ export function percentile(values, p) {
  * Times variants back to back within each repetition, rotating which goes first, so drift on a
  * shared machine hits them all alike. A variant is { name, run(frames), settle? } where run may
  * be async, and may return the milliseconds to count (when each frame has set-up that is not
- * timed), else its whole run is. Each variant's sample runs enough frames to last about sampleMs.
+ * timed), else its whole run is; with `sizedByCounted: true`, its samples are sized by those
+ * milliseconds too (a run with set-up before its frames); with `sampleFrames: n`, each sample
+ * is n frames. Each variant's sample runs enough frames to last about sampleMs.
  * Warm-up: every variant runs for warmupMs first (V8 starts wasm and JS in baseline tiers and
  * swaps in optimised code only after a function has run enough). A variant with `settle: true`
  * then keeps running until its frame time has not improved by more than 3 % for settleMs (at most
@@ -46,9 +48,15 @@ export async function interleave(variants, { repetitions = 15, sampleMs = 30, wa
       }
     }
     warmedMs[v.name] = performance.now() - warmupStart;
+    if (v.sampleFrames !== undefined) {
+      frames[v.name] = v.sampleFrames;
+      continue;
+    }
     const start = performance.now();
-    await v.run(10);
-    const perFrame = (performance.now() - start) / 10;
+    const counted = await v.run(10);
+    // A variant whose run has untimed set-up of its own (sizedByCounted) is sized by what it
+    // counts: else the set-up's time would shrink its samples to a few frames.
+    const perFrame = (v.sizedByCounted && typeof counted === 'number' ? counted : performance.now() - start) / 10;
     frames[v.name] = Math.max(3, Math.ceil(sampleMs / Math.max(perFrame, 1e-4)));
   }
   const samples = Object.fromEntries(variants.map((v) => [v.name, []]));

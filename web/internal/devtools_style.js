@@ -14,7 +14,7 @@ header .title { font-weight: bold; margin-right: 8px; color: #8fd3ff; white-spac
 header .spacer { flex: 1; }
 button { font: inherit; color: inherit; background: #262a33; border: 1px solid #3a404c; border-radius: 3px; padding: 1px 8px; cursor: pointer; }
 button:hover { background: #313745; }
-button[aria-selected="true"] { background: #2f4a63; border-color: #4c7aa3; }
+button[aria-selected="true"], button[aria-pressed="true"] { background: #2f4a63; border-color: #4c7aa3; }
 button:disabled { opacity: .45; cursor: default; }
 .badge { display: inline-block; min-width: 14px; padding: 0 4px; margin-left: 4px; border-radius: 7px; background: #a3423a; color: #fff; font-size: 10px; }
 .body { flex: 1; overflow: auto; padding: 6px 8px; }
