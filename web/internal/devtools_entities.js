@@ -155,13 +155,28 @@ export class EntitiesSection {
     const pairs = world.pairsOf(handle);
     const signature = JSON.stringify([components, pairs]);
     if (signature !== this.#shownSignature) this.#layOut(handle, components, pairs, signature);
-    // Values as this frame left them; the one being edited keeps what the user typed.
+    // Values as this frame left them; the one being edited keeps what the user typed. A value
+    // that did not change is not written (a write makes the browser lay the input out again).
     const focused = this.#root.getRootNode().activeElement;
-    for (const { input, component, field } of this.#inputs) {
+    let component = null;
+    let values = null;
+    for (const shown of this.#inputs) {
+      const { input } = shown;
       if (input === focused) continue;
-      const value = world.get(handle, component)[field];
-      if (input.type === 'checkbox') input.checked = value;
-      else input.value = value === null ? 'null' : String(value);
+      if (shown.component !== component) {
+        component = shown.component;
+        values = world.get(handle, component);
+      }
+      const value = values[shown.field];
+      if (input.type === 'checkbox') {
+        if (input.checked !== value) input.checked = value;
+        continue;
+      }
+      const text = value === null ? 'null' : String(value);
+      if (text !== shown.text) {
+        input.value = text;
+        shown.text = text;
+      }
     }
   }
 
@@ -194,14 +209,18 @@ export class EntitiesSection {
     const input = typeof value === 'boolean'
       ? el('input', { type: 'checkbox', 'data-field': `${component}.${field}` })
       : el('input', { class: 'value', 'data-field': `${component}.${field}`, spellcheck: 'false' });
+    const shown = { input, component, field, text: null };  // text: the value last written
+    // What the user types replaces what was written: the next frame writes the value again.
+    input.addEventListener('input', () => { shown.text = null; });
     input.addEventListener('change', () => {
+      shown.text = null;
       const typed = input.type === 'checkbox' ? input.checked : parseValue(input.value);
       this.#apply(() => this.#world.set(handle, component, { [field]: typed })).then(
         () => { error.textContent = ''; },
         (e) => { error.textContent = errorText(e); });
       input.blur();
     });
-    this.#inputs.push({ input, component, field });
+    this.#inputs.push(shown);
     return input;
   }
 }
