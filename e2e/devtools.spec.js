@@ -330,6 +330,12 @@ test('an attached panel costs only what it shows: User Timing only when asked fo
     const section = (name) => devtools.element.shadowRoot.querySelector(`[data-section="${name}"]`);
     await run(600);
     const untimed = { userTiming: scheduler.userTiming, measures: performance.getEntriesByType('measure').length };
+    // The measures button follows the scheduler's setting when the page changes it.
+    const measuresButton = devtools.element.shadowRoot.querySelector('[data-action="measures"]');
+    scheduler.userTiming = true;
+    await run(400);
+    untimed.buttonFollows = measuresButton.getAttribute('aria-pressed');
+    scheduler.userTiming = false;
     // World: the same nodes while nothing it shows changes; redrawn once something does.
     const table = section('world').querySelector('table');
     await run(600);
@@ -369,7 +375,7 @@ test('an attached panel costs only what it shows: User Timing only when asked fo
   });
   expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
   expect(r.timed).toEqual({ on: true, measures: 2, after: false });
-  expect(r.untimed).toEqual({ userTiming: false, measures: 0 });
+  expect(r.untimed).toEqual({ userTiming: false, measures: 0, buttonFollows: 'true' });
   expect(r.kept).toBe(true);
   expect(r.redrawn).toEqual({ replaced: true, entities: '1,001' });
   expect(r.recording).toBe(true);

@@ -143,7 +143,7 @@ class Devtools {
       const { recordTimeline, userTiming } = scheduler;
       this.#recordedBefore = recordTimeline;
       if (timed) scheduler.userTiming = true;
-      this.#measures.setAttribute('aria-pressed', String(scheduler.userTiming));
+      this.#showMeasures();
       this.#restore.push(() => {
         internals.observeFrames(null);
         if (scheduler.disposed) return;
@@ -356,6 +356,7 @@ class Devtools {
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
     if (due) this.#drawnAt = performance.now();
+    if (due && this.#measures !== null && !this.#scheduler.disposed) this.#showMeasures();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
       else if (!due) return;
@@ -389,7 +390,13 @@ class Devtools {
   #toggleMeasures() {
     if (this.#detached || this.#scheduler.disposed) return;
     this.#scheduler.userTiming = !this.#scheduler.userTiming;
-    this.#measures.setAttribute('aria-pressed', String(this.#scheduler.userTiming));
+    this.#showMeasures();
+  }
+
+  // The button says what the scheduler does (the page may set scheduler.userTiming itself).
+  #showMeasures() {
+    const pressed = String(this.#scheduler.userTiming);
+    if (this.#measures.getAttribute('aria-pressed') !== pressed) this.#measures.setAttribute('aria-pressed', pressed);
   }
 
   #diagnostic(message) {
