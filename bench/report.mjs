@@ -100,7 +100,7 @@ function readJson(file) {
 
 function compose(options) {
   const native = {};
-  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot', 'executor', 'hierarchy', 'topics']) {
+  for (const name of ['move', 'tracked', 'heavy', 'fence', 'churn', 'snapshot', 'executor', 'hierarchy', 'topics', 'calls']) {
     // --tables without --native: a browser-only run; the derived native targets are then absent.
     // With --tables, --native DIR holds only the native programs those tables also show
     // (scripts/bench --only snapshot runs bench_snapshot): the others are absent.

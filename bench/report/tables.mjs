@@ -218,13 +218,17 @@ function calls(results) {
   const c = results.browserResults.calls;
   if (!c) return '(not run)';
   const names = Object.keys(c.nsPerOp);
+  // bench_calls: the same calls on the C++ World natively (absent from a run without it).
+  const native = results.native.calls?.ns_per_call;
+  const nativeColumns = (op) => (native === undefined ? [] : [n2(native[op]), `${n2(c.nsPerOp.ecsia[op] / native[op])}x`]);
   const rows = Object.entries(CALL_LABELS).map(([op, label]) => {
     const o = c.ops[op];
     return [label, ...names.map((n) => (c.nsPerOp[n][op] === null ? 'n/a' : n2(c.nsPerOp[n][op]))),
-      o.fastest ?? 'n/a', `**${n2(o.ecsiaOverFastest)}x**`];
+      o.fastest ?? 'n/a', `**${n2(o.ecsiaOverFastest)}x**`, ...nativeColumns(op)];
   });
+  const nativeHeads = native === undefined ? [] : ['C++ World, native', 'ecsia / native'];
   const main = table(['ns per call', ...names.map((n) => (n === 'ecsia' ? n : `${n} ${c.versions[n]}`)), 'fastest library',
-    'ecsia / fastest'], rows, ['l', ...names.map(() => 'r'), 'l', 'r']);
+    'ecsia / fastest', ...nativeHeads], rows, ['l', ...names.map(() => 'r'), 'l', 'r', ...nativeHeads.map(() => 'r')]);
   const bulkOf = { addManyTag: 'addMany of a tag', removeManyTag: 'removeMany of a tag',
     addManyValue: 'addMany of a one-field component (values)', removeManyValue: 'removeMany of a one-field component' };
   const bulkRows = Object.entries(bulkOf).map(([op, label]) => {
