@@ -244,7 +244,7 @@ class Devtools {
       return this.#gate.promise.then(() => this.#beforeFrame());
     }
     if (this.#paused) this.#steps -= 1;
-    this.#flushPending();
+    if (this.#pending.length > 0) this.#flushPending();
     this.#inFrame = true;
     return undefined;
   }
@@ -338,14 +338,19 @@ class Devtools {
     }
     // At the display's rate, in a task of its own after the animation frame: not in the rendering
     // turn where the page's own frame (a game's update() in its requestAnimationFrame) runs.
-    this.#redraw = requestAnimationFrame(() => {
-      this.#redraw = 0;
-      this.#redrawTask = setTimeout(() => {
-        this.#redrawTask = 0;
-        this.#draw();
-      }, 0);
-    });
+    this.#redraw = requestAnimationFrame(this.#onAnimationFrame);
   }
+
+  // Made once: the Entities section asks for them every frame.
+  #onAnimationFrame = () => {
+    this.#redraw = 0;
+    this.#redrawTask = setTimeout(this.#onRedrawTask, 0);
+  };
+
+  #onRedrawTask = () => {
+    this.#redrawTask = 0;
+    this.#draw();
+  };
 
   // Between frames only: what the panel reads (values, archetypes, the allocator's count) is the
   // serial phase's; a frame's end asks for the draw again.

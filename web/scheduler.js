@@ -51,6 +51,41 @@ function runsWritten(chunks, writes) {
   return runs;
 }
 
+// What the frame observer (the devtools panel) is handed after each frame: { startMs, endMs,
+// failed, pageUs, record, frame, names }, valid during the call only (the same object comes back
+// next frame). The record (a view of wasm memory, web/internal/frame_record.js) is asked of the
+// engine when first read, once per frame; a failed frame leaves the engine's record of the frame
+// before it, so `record` is then null.
+class FrameLook {
+  startMs = 0;
+  endMs = 0;
+  failed = false;
+  pageUs = 0;
+  #fetchRecord;
+  #fetchNames;
+  #record = null;
+
+  constructor(fetchRecord, fetchNames) {
+    this.#fetchRecord = fetchRecord;
+    this.#fetchNames = fetchNames;
+  }
+
+  reset(startMs, endMs, failed, pageUs) {
+    this.startMs = startMs;
+    this.endMs = endMs;
+    this.failed = failed;
+    this.pageUs = pageUs;
+    this.#record = null;
+  }
+
+  /** The engine's record of the last frame that ran (also when this one failed). */
+  engineRecord() { return (this.#record ??= this.#fetchRecord()); }
+
+  get record() { return this.failed ? null : this.engineRecord(); }
+  get frame() { return framesOf(this.engineRecord()); }
+  get names() { return this.#fetchNames(this.engineRecord()); }
+}
+
 export class Scheduler {
   #engine;
   #world;      // the WorldCore (web/internal/world_core.js) of the world this runs
@@ -66,6 +101,7 @@ export class Scheduler {
   #systemNames = null; // by system index, for lastFrame()'s batches; null once systems change
   #userTiming = false;
   #measured = [];      // the names of the newest frames' User Timing measures
+  #frameLook = null;   // what #frameDone hands the frame observer (made once, reused)
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
   /**
@@ -456,41 +492,36 @@ export class Scheduler {
   // The User Timing measures of a frame just over, and the observer's look at it (the frame's
   // record, a view it copies if it keeps it, asked of the engine only if it looks); neither may
   // fail the frame (a throw becomes a diagnostic). This runs every frame while a panel is
-  // attached: what it does not need, it does not fetch.
+  // attached: what it does not need, it does not fetch, and it allocates nothing (one look,
+  // reused: code that runs once per display frame runs cold, and every allocation shows).
   #frameDone(startMs, endMs, failed) {
-    let record;
-    const recordOf = () => (record ??= this.#frameRecord('update'));
+    const look = (this.#frameLook ??= new FrameLook(() => this.#frameRecord('update'), (record) => this.#names('update', record)));
+    look.reset(startMs, endMs, failed, this.#pageUs);
     try {
-      if (this.#userTiming) {
-        const frame = framesOf(recordOf());
-        // The browser's Performance panel records each measure when it is made; the timeline
-        // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
-        const measured = this.#measured;
-        if (measured.length >= 256) for (const name of measured.splice(0)) performance.clearMeasures(name);
-        const name = `ecsia frame ${frame}${failed ? ' (failed)' : ''}`;
-        performance.measure(name, { start: startMs, end: endMs });
-        measured.push(name);
-        if (!failed) {
-          eachWave(recordOf(), (wave, placement, beginUs, endUs) => {
-            const waveName = `ecsia frame ${frame} wave ${wave} (${placement})`;
-            performance.measure(waveName, { start: startMs + beginUs / 1000, end: Math.min(endMs, startMs + endUs / 1000) });
-            measured.push(waveName);
-          });
-        }
-      }
-      const observer = this.#observer;
-      if (observer === null) return;
-      // A failed frame leaves the engine's record of the frame before it: the panel gets none.
-      const names = () => this.#names('update', recordOf());
-      observer.afterFrame({
-        startMs, endMs, failed, pageUs: this.#pageUs,
-        get record() { return failed ? null : recordOf(); },
-        get frame() { return framesOf(recordOf()); },
-        get names() { return names(); },
-      });
+      if (this.#userTiming) this.#measure(look);
+      this.#observer?.afterFrame(look);
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  // The frame's and its waves' performance.measure, straight from the engine's record.
+  #measure(look) {
+    const { startMs, endMs, failed } = look;
+    const frame = framesOf(look.engineRecord());
+    // The browser's Performance panel records each measure when it is made; the timeline
+    // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
+    const measured = this.#measured;
+    if (measured.length >= 256) for (const name of measured.splice(0)) performance.clearMeasures(name);
+    const name = `ecsia frame ${frame}${failed ? ' (failed)' : ''}`;
+    performance.measure(name, { start: startMs, end: endMs });
+    measured.push(name);
+    if (failed) return;
+    eachWave(look.engineRecord(), (wave, placement, beginUs, endUs) => {
+      const waveName = `ecsia frame ${frame} wave ${wave} (${placement})`;
+      performance.measure(waveName, { start: startMs + beginUs / 1000, end: Math.min(endMs, startMs + endUs / 1000) });
+      measured.push(waveName);
+    });
   }
 
   /**
