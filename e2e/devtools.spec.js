@@ -365,13 +365,24 @@ test('an attached panel costs only what it shows: User Timing only when asked fo
       .map((bar) => bar.getAttribute('data-tip')).filter((tip) => tip.startsWith(`frame ${newest} ·`));
     const rowsShown = moveBars.reduce((sum, tip) => sum + Number(/ \((\d+)\)/.exec(tip)[1]), 0);
     const batches = scheduler.lastFrame().waves[0].batches;
+    // The button turns the measures on and off; the page's own setting shows on it, collapsed
+    // too; detach puts back what the scheduler had before the panel came (off), not the last.
+    const toggled = [];
+    measuresButton.click();
+    toggled.push(scheduler.userTiming, measuresButton.getAttribute('aria-pressed'));
+    measuresButton.click();
+    toggled.push(scheduler.userTiming, measuresButton.getAttribute('aria-pressed'));
+    devtools.element.shadowRoot.querySelector('[data-action="collapse"]').click();
+    scheduler.userTiming = true;
+    await scheduler.update(1 / 60);
+    toggled.push(measuresButton.getAttribute('aria-pressed'));
     devtools.show('world');
     devtools.show('timeline');  // a window opens: recording on
     devtools.detach();
     devtools.resume();  // a detached panel's calls touch the scheduler no more
     const restored = { recordTimeline: scheduler.recordTimeline, userTiming: scheduler.userTiming };
     world.dispose();
-    return { errors, timed, untimed, kept, redrawn, recording, emptyShown, windows, stopped, restored, moveBars, rowsShown, batches };
+    return { errors, timed, untimed, kept, redrawn, recording, emptyShown, windows, stopped, toggled, restored, moveBars, rowsShown, batches };
   });
   expect(r.errors[0]).toContain('options.userTiming must be true or false, got a string');
   expect(r.timed).toEqual({ on: true, measures: 2, after: false });
@@ -391,6 +402,7 @@ test('an attached panel costs only what it shows: User Timing only when asked fo
   expect(r.moveBars.length).toBeLessThan(16);
   expect(r.moveBars.some((tip) => /, \d+ batches\n/.test(tip))).toBe(true);
   expect(r.rowsShown).toBe(1000);
+  expect(r.toggled).toEqual([true, 'true', false, 'false', 'true']);
   expect(r.restored).toEqual({ recordTimeline: false, userTiming: false });
   expectNoPageErrors(log);
 });

@@ -7,10 +7,10 @@
 //
 // Sections: World (entities, memory, archetypes), Entities (find by handle or query; the selected
 // entity's live values, edited in place; despawn), Plan (waves, systems, where each wave ran),
-// Timeline (the last frames, a lane per worker and one for the page's thread), Diagnostics. While
-// attached, each frame and wave is also a performance.measure (scheduler.userTiming), so the
-// browser's Performance panel shows them. Nothing of this runs without a panel attached: a
-// scheduler then checks one field per frame.
+// Timeline (the last frames, a lane per worker and one for the page's thread), Diagnostics. The
+// header's "measures" button (or the option userTiming: true) makes each frame and wave a
+// performance.measure too (scheduler.userTiming), so the browser's Performance panel shows them.
+// Nothing of this runs without a panel attached: a scheduler then checks one field per frame.
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject, knownKeys } from './internal/checks.js';
@@ -78,6 +78,7 @@ class Devtools {
   #timeline;
   #tooltip;
   #measures = null;       // the header's User Timing toggle (with a scheduler)
+  #measuresShown = false; // what it shows: scheduler.userTiming as last seen
   #restore = [];          // what detach() puts back
   #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
   #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
@@ -252,6 +253,8 @@ class Devtools {
   // Every frame: the Timeline keeps a copy of its record (decoded only when drawn) while shown.
   #afterFrame(frame) {
     this.#inFrame = false;
+    // The page may set scheduler.userTiming itself (also while the panel is collapsed or paused).
+    if (this.#scheduler.userTiming !== this.#measuresShown) this.#showMeasures();
     if (this.#pending.length > 0) this.#flushPending();
     if (this.#tab === 'timeline') this.#keep(frame);
     this.#drawSoon(this.#paused);
@@ -361,7 +364,6 @@ class Devtools {
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
     if (due) this.#drawnAt = performance.now();
-    if (due && this.#measures !== null && !this.#scheduler.disposed) this.#showMeasures();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
       else if (!due) return;
@@ -398,10 +400,10 @@ class Devtools {
     this.#showMeasures();
   }
 
-  // The button says what the scheduler does (the page may set scheduler.userTiming itself).
+  // The button says what the scheduler does.
   #showMeasures() {
-    const pressed = String(this.#scheduler.userTiming);
-    if (this.#measures.getAttribute('aria-pressed') !== pressed) this.#measures.setAttribute('aria-pressed', pressed);
+    this.#measuresShown = this.#scheduler.userTiming;
+    this.#measures.setAttribute('aria-pressed', String(this.#measuresShown));
   }
 
   #diagnostic(message) {

@@ -183,7 +183,8 @@ export class Scheduler {
       // failed, pageUs, record, names }) runs once the frame is over, failed or not, with its
       // record (web/internal/frame_record.js: a view of wasm memory, valid during the call, which
       // the observer copies to keep; frame, record and names are fetched from the engine only when
-      // read); disposed() when this scheduler is; null detaches it.
+      // read; the object is the same every frame, its fields valid during the call only);
+      // disposed() when this scheduler is; null detaches it.
       observeFrames: (observer) => {
         if (observer !== null && this.#observer !== null) throw new Error('ecsia: this scheduler already has devtools attached; detach them first');
         this.#observer = observer;

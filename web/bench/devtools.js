@@ -32,7 +32,9 @@ import { interleave, median, ratio } from './timing.js';
 const DT = 1 / 60;
 const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: its first draw is over by then
 const PACED_SETTLE_FRAMES = 3;  // untimed display frames before the timed ones
-const PACED_FRAMES = 30;        // timed display frames a sample
+// Timed display frames a sample: 75 (1.25 s) outlast the Timeline's redraw period, so a sample
+// holds one of its recording windows (the first opens and is drawn within the settle).
+const PACED_FRAMES = 75;
 
 // A macrotask: lets due animation frames (the panel's drawing) run, as a page's loop would.
 const yieldToPage = () => new Promise((resolve) => {
@@ -126,6 +128,7 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
   };
   // A sample of a second of frames: each holds a redraw of the section shown (the Timeline's, once
   // a second; the others', 4 times), so the median of the ratios cannot leave the draws out.
+  // Per display frame, a sample of PACED_FRAMES holds one of the Timeline's recording windows.
   const backToBack = await measure(false, { sampleMs });
   const perDisplayFrame = await measure(true, {});
   panel?.detach();

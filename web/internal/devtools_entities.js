@@ -53,7 +53,7 @@ export class EntitiesSection {
   #listed = '';          // the matches the list shows, as a key
   #selected = null;
   #shownSignature = '';  // the selected entity's components and pairs, as last laid out
-  #inputs = [];          // [{ input, component, field }] of the selected entity's values
+  #inputs = [];          // [{ input, component, field, text }] of the selected entity's values (text: as last written)
 
   constructor(root, world, applyBetweenFrames) {
     this.#world = world;
