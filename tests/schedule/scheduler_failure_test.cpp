@@ -11,7 +11,6 @@
 #include "support/world_checks.hpp"
 
 using namespace ecsia;
-using builtin::Position;
 
 namespace {
 

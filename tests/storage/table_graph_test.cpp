@@ -10,7 +10,7 @@ using namespace ecsia;
 
 namespace {
 
-struct Fixture {
+struct GraphFixture {
     ComponentRegistry registry;
     ComponentId position = registry.register_type<test::Position>();
     ComponentId velocity = registry.register_type<test::Velocity>();
@@ -21,7 +21,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("a table graph starts with one empty table", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     CHECK(f.graph.table_count() == 1);
     CHECK(f.graph.table(0).signature().empty());
     CHECK(f.graph.table(0).columns().empty());
@@ -29,7 +29,7 @@ TEST_CASE("a table graph starts with one empty table", "[storage]") {
 }
 
 TEST_CASE("each component set has exactly one table, with one column per component", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     const TableIndex pv = f.graph.find_or_create({f.position, f.velocity});
     const TableIndex p = f.graph.find_or_create({f.position});
     CHECK(pv != p);
@@ -49,7 +49,7 @@ TEST_CASE("each component set has exactly one table, with one column per compone
 }
 
 TEST_CASE("add and remove edges are cached and walked back without new tables", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     const TableIndex with_position = f.graph.with(0, f.position);
     const std::uint32_t tables = f.graph.table_count();
     const std::uint64_t generation = f.graph.storage_generation();
@@ -72,7 +72,7 @@ TEST_CASE("add and remove edges are cached and walked back without new tables", 
 }
 
 TEST_CASE("adding a component a table has, or removing one it lacks, stays in that table", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     const TableIndex p = f.graph.with(0, f.position);
     const std::uint32_t tables = f.graph.table_count();
     CHECK(f.graph.with(p, f.position) == p);
@@ -82,7 +82,7 @@ TEST_CASE("adding a component a table has, or removing one it lacks, stays in th
 }
 
 TEST_CASE("the storage generation rises when a table is created", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     std::uint64_t generation = f.graph.storage_generation();
     f.graph.find_or_create({f.velocity});
     CHECK(f.graph.storage_generation() > generation);
@@ -94,7 +94,7 @@ TEST_CASE("the storage generation rises when a table is created", "[storage]") {
 }
 
 TEST_CASE("swap-remove moves the last row into the hole and reports who moved", "[storage]") {
-    Fixture f;
+    GraphFixture f;
     Table& table = f.graph.table(f.graph.find_or_create({f.position}));
     const HandleLayout layout;
     for (std::uint32_t i = 0; i < 3; ++i) {

@@ -15,7 +15,7 @@ using test::Velocity;
 namespace {
 
 // Registers the test components in one fixed order, so ids agree between worlds.
-void register_all(World& world) {
+void register_hashed_components(World& world) {
     world.component<Position>();
     world.component<Velocity>();
     world.component<Health>();
@@ -27,8 +27,8 @@ void register_all(World& world) {
 TEST_CASE("worlds that reach the same content through different table histories hash equal", "[world]") {
     World first;
     World second;
-    register_all(first);
-    register_all(second);
+    register_hashed_components(first);
+    register_hashed_components(second);
 
     const Entity a1 = first.spawn(Position{1, 2});
     first.add(a1, Velocity{3, 4});
@@ -50,8 +50,8 @@ TEST_CASE("worlds that reach the same content through different table histories 
 TEST_CASE("worlds whose entities sit in different rows hash equal", "[world]") {
     World first;
     World second;
-    register_all(first);
-    register_all(second);
+    register_hashed_components(first);
+    register_hashed_components(second);
     // Same handles, but in `second` the two entities share their table in the opposite row order.
     const Entity a1 = first.spawn(Position{1, 1});
     const Entity b1 = first.spawn(Position{2, 2});
@@ -66,7 +66,7 @@ TEST_CASE("worlds whose entities sit in different rows hash equal", "[world]") {
 
 TEST_CASE("any value change alters the state hash", "[world]") {
     World world;
-    register_all(world);
+    register_hashed_components(world);
     const Entity e = world.spawn(Position{1, 2}, Health{3, false, 0.25});
     const ComponentId health = world.component<Health>();
     std::uint64_t hash = state_hash(world);
@@ -92,7 +92,7 @@ TEST_CASE("any value change alters the state hash", "[world]") {
 
 TEST_CASE("structural changes alter the state hash", "[world]") {
     World world;
-    register_all(world);
+    register_hashed_components(world);
     const Entity e = world.spawn(Position{1, 2});
     std::uint64_t hash = state_hash(world);
     auto changed = [&] {
@@ -120,7 +120,7 @@ TEST_CASE("structural changes alter the state hash", "[world]") {
 
 TEST_CASE("the state hash ignores what is not logical state", "[world]") {
     World world;
-    register_all(world);
+    register_hashed_components(world);
     const Entity e = world.spawn(Position{1, 2});
     const std::uint64_t hash = state_hash(world);
     ecsia::detail::WorldAccess::advance_tick(world);
