@@ -36,9 +36,8 @@ ComponentId ComponentRegistry::id_of(std::string_view name) const {
     return id;
 }
 
-const ComponentDesc& ComponentRegistry::desc(ComponentId id) const {
-    if (id >= descs_.size()) throw Error(ErrorCode::UnknownComponent, "no component with id " + std::to_string(id));
-    return descs_[id];
+void ComponentRegistry::throw_unknown(ComponentId id) {
+    throw Error(ErrorCode::UnknownComponent, "no component with id " + std::to_string(id));
 }
 
 }  // namespace ecsia

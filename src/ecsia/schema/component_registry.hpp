@@ -32,11 +32,16 @@ public:
     // Throws UnknownComponent naming `name`.
     ComponentId id_of(std::string_view name) const;
     ComponentId find(std::string_view name) const noexcept;
-    // Throws UnknownComponent for an id that was never handed out.
-    const ComponentDesc& desc(ComponentId id) const;
+    // Throws UnknownComponent for an id that was never handed out. Inline: every per-entity call
+    // of World asks at least once.
+    const ComponentDesc& desc(ComponentId id) const {
+        if (id >= descs_.size()) [[unlikely]] throw_unknown(id);
+        return descs_[id];
+    }
     std::size_t size() const noexcept { return descs_.size(); }
 
 private:
+    [[noreturn]] static void throw_unknown(ComponentId id);
     ComponentId add(ComponentDesc desc, const void* type_key);
     std::vector<ComponentDesc> descs_;
     std::unordered_map<std::string, ComponentId> by_name_;

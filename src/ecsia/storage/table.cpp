@@ -58,7 +58,11 @@ void Table::keep_added_matches(std::uint64_t matched, std::uint32_t row, std::ui
     const Column& reference = columns_[ticks_reference_];
     for (; matched != 0; matched &= matched - 1) {
         Column& column = columns_[static_cast<std::size_t>(std::countr_zero(matched))];
-        if (std::memcmp(column.added_ticks_.data() + row, reference.added_ticks_.data() + row, std::size_t(count) * sizeof(Tick)) == 0) {
+        // One row (a spawn or a move) compares inline: a memcmp call cost more than the compare.
+        const bool same = count == 1 ? column.added_ticks_[row] == reference.added_ticks_[row]
+                                     : std::memcmp(column.added_ticks_.data() + row, reference.added_ticks_.data() + row,
+                                                   std::size_t(count) * sizeof(Tick)) == 0;
+        if (same) {
             column.record_added_matches(reference);
         }
     }

@@ -55,12 +55,9 @@ ComponentId World::define_component(std::string name, const std::vector<FieldSpe
     return registry_.define(std::move(name), fields);
 }
 
-EntityLocation World::locate(Entity entity) const {
-    if (!pool_.is_alive(entity)) {
-        throw Error(ErrorCode::StaleEntity, describe(entity, pool_.layout()) +
-                                                " is not alive: it was despawned, never spawned, or is from an older generation");
-    }
-    return locations_[pool_.layout().index(entity)];
+void World::throw_stale(Entity entity) const {
+    throw Error(ErrorCode::StaleEntity, describe(entity, pool_.layout()) +
+                                            " is not alive: it was despawned, never spawned, or is from an older generation");
 }
 
 bool World::has(Entity entity, ComponentId id) const {

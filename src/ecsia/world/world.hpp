@@ -355,11 +355,15 @@ public:
     // the world's entity -> row map, is for the engine's own layers only (world_access.hpp).
     const TableGraph& tables() const noexcept { return graph_; }
     std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
-    // Throws StaleEntity when not alive.
-    EntityLocation locate(Entity entity) const;
+    // Throws StaleEntity when not alive. Inline: every per-entity call asks first.
+    EntityLocation locate(Entity entity) const {
+        if (!pool_.is_alive(entity)) [[unlikely]] throw_stale(entity);
+        return locations_[pool_.layout().index(entity)];
+    }
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
 private:
+    [[noreturn]] void throw_stale(Entity entity) const;
     // Whether two layouts have the same fields (names, types, offsets) and size.
     static bool same_layout(const ComponentDesc& a, const ComponentDesc& b) noexcept;
     // The engine's own layers reach the bookkeeping below through these, never users:
