@@ -97,6 +97,12 @@ for (const { variant, server } of variants) {
           'dead handle (add)': () => world.add(dead, 'enemy'),
           'dead handle (despawn)': () => world.despawn(dead),
           'missing component (get)': () => world.get(a, 'velocity'),
+          // The name memo of a world that has looked nothing up yet must not match undefined.
+          'name not a string (a fresh world\'s first lookup)': () => {
+            const fresh = ecsia.createWorld({ maxEntities: 2 });
+            fresh.has(fresh.spawn(), undefined);
+          },
+          'name not a string (after lookups)': () => world.get(a, 42),
           'not a handle': () => world.get('abc', 'position'),
           'tag with fields': () => world.add(a, 'enemy', { level: 1 }),
           'bad field type (define)': () => world.defineComponent('bad', { v: 'float' }),
@@ -159,6 +165,8 @@ for (const { variant, server } of variants) {
         'dead handle (add)': /not alive/,
         'dead handle (despawn)': /not alive/,
         'missing component (get)': /velocity/,
+        'name not a string (a fresh world\'s first lookup)': /^world\.has: a component name must be a string, got undefined$/,
+        'name not a string (after lookups)': /^world\.get: a component name must be a string, got number 42$/,
         'not a handle': /not an entity handle/,
         'tag with fields': /enemy.*tag.*level/,
         'bad field type (define)': /float/,

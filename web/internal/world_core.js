@@ -146,7 +146,19 @@ function componentEntry(info) {
     ? fields.map((f) => f.name) : null;
   // set's checked values by field index, between stageValues and writeStaged.
   const staged = new Float64Array(fields.length);
-  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names, staged };
+  // lastKey/lastField: fieldOf's memo, the field a values object last named (a one-field
+  // component's values name the same key every call: one string compare instead of a Map lookup).
+  return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names, staged, lastKey: undefined, lastField: undefined };
+}
+
+// The field `key` of a values object names, remembered as the entry's memo; an unknown key is
+// unknownField's (an error, or undefined for a key to skip).
+function fieldOf(op, entry, values, key) {
+  const field = entry.fieldMap.get(key);
+  if (field === undefined) return unknownField(op, entry, values, key);
+  entry.lastKey = key;
+  entry.lastField = field;
+  return field;
 }
 
 /** The world's C exports of an engine, once per engine: { spawn, despawn, ..., errorCode, errorMessage }. */
@@ -176,9 +188,14 @@ function unknownField(op, entry, values, key) {
     ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
     : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
 }
+// component()'s memo before its first find: equal to nothing a caller can pass.
+const NO_NAME = Symbol('no component found yet');
+
 export class WorldCore {
   #raw;
   #components = new Map();  // name -> component entry
+  #lastName = NO_NAME;  // component()'s memo: the name it last found, and its entry
+  #lastEntry = undefined;
   #relations = new Map();   // name -> relation entry (a component entry of the pair data, and the options)
   #topics = new Map();      // name -> topic entry (a component entry of one message, and the topic)
   #scratch = 0;             // address of the raw world's scratch area
@@ -262,8 +279,15 @@ export class WorldCore {
    * defaults, defaultWords }, cached; an unknown name is the engine's UnknownComponent error.
    */
   component(op, name) {
+    // A loop of calls names one component again and again: the same string is one compare, where
+    // the Map's lookup hashes and probes (entries are never replaced, so the memo stays true).
+    if (name === this.#lastName) return this.#lastEntry;
     const entry = this.#components.get(name);
-    if (entry !== undefined) return entry;
+    if (entry !== undefined) {
+      this.#lastName = name;
+      this.#lastEntry = entry;
+      return entry;
+    }
     if (typeof name !== 'string') throw new Error(`world.${op}: a component name must be a string, got ${describe(name)}`);
     const created = componentEntry(this.call(op, (r) => r.componentInfo(name)));
     this.#components.set(name, created);
@@ -375,7 +399,7 @@ export class WorldCore {
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
     for (const key in values) {
-      const field = entry.fieldMap.get(key) ?? unknownField(op, entry, values, key);
+      const field = key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
       if (field === undefined) continue;
       const value = values[key];
       if (value === undefined) continue;
@@ -461,7 +485,7 @@ export class WorldCore {
     const staged = entry.staged;
     let mask = 0;
     for (const key in values) {
-      const field = entry.fieldMap.get(key) ?? unknownField(op, entry, values, key);
+      const field = key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
       if (field === undefined) continue;
       const value = values[key];
       if (value === undefined) continue;
