@@ -246,10 +246,10 @@ void World::despawn_row(Entity entity) {
     }
 }
 
-void World::move_to(Entity entity, TableIndex target) {
+std::uint32_t World::move_to(Entity entity, TableIndex target) {
     const std::uint32_t slot = pool_.layout().index(entity);
     const EntityLocation from = locations_[slot];
-    if (from.table == target) return;
+    if (from.table == target) return from.row;
     Table& source = graph_.table(from.table);
     Table& destination = graph_.table(target);
     const std::uint32_t row = destination.push_moved(entity, source, from.row, tick_);
@@ -257,6 +257,7 @@ void World::move_to(Entity entity, TableIndex target) {
     ++structure_version_;
     if (!moved.is_null()) locations_[pool_.layout().index(moved)] = EntityLocation{from.table, from.row, moved};
     locations_[slot] = EntityLocation{target, row, entity};
+    return row;
 }
 
 void World::add(Entity entity, const ComponentValue& value) {
@@ -274,9 +275,7 @@ void World::add_checked(Entity entity, EntityLocation at, TableIndex target, con
         if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});
         return;
     }
-    move_to(entity, target);
-    const EntityLocation now = locations_[pool_.layout().index(entity)];
-    write_value(graph_.table(now.table), now.row, value);
+    write_value(graph_.table(target), move_to(entity, target), value);
     fire(ObserverEvent::OnAdd, value.id, entity);
 }
 
@@ -315,9 +314,8 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
         if (removed_at(i)) target = graph_.without(target, removes[i]);
     }
     for (const ComponentValue& value : adds) target = graph_.with(target, value.id);
-    move_to(entity, target);
+    const EntityLocation now{target, move_to(entity, target), entity};
 
-    const EntityLocation now = locations_[pool_.layout().index(entity)];
     Table& table = graph_.table(now.table);
     for (const ComponentValue& value : adds) {
         Column* column = table.column(value.id);

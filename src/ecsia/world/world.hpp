@@ -434,7 +434,9 @@ private:
     // would allocate, done before anything changes.
     TableIndex prepare_rows(std::span<const ComponentValue> values, std::uint32_t count);
     void place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values);
-    void move_to(Entity entity, TableIndex target);
+    // Returns the entity's row in `target`, which a caller uses rather than reading its location
+    // back: a load of the 12 bytes just stored waited for the store (a stall in every add).
+    std::uint32_t move_to(Entity entity, TableIndex target);
     // add() after its checks: `entity` is at `at`, and `target` is its table with value.id.
     void add_checked(Entity entity, EntityLocation at, TableIndex target, const ComponentValue& value);
     // Runs the observers of one event with structural changes locked out. The test is inline:
