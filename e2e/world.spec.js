@@ -100,7 +100,7 @@ for (const { variant, server } of variants) {
           // The name memo of a world that has looked nothing up yet must not match undefined.
           'name not a string (a fresh world\'s first lookup)': () => {
             const fresh = ecsia.createWorld({ maxEntities: 2 });
-            fresh.has(fresh.spawn(), undefined);
+            try { fresh.has(fresh.spawn(), undefined); } finally { fresh.dispose(); }
           },
           'name not a string (after lookups)': () => world.get(a, 42),
           'not a handle': () => world.get('abc', 'position'),

@@ -314,19 +314,19 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
         if (removed_at(i)) target = graph_.without(target, removes[i]);
     }
     for (const ComponentValue& value : adds) target = graph_.with(target, value.id);
-    const EntityLocation now{target, move_to(entity, target), entity};
+    const std::uint32_t row = move_to(entity, target);
 
-    Table& table = graph_.table(now.table);
+    Table& table = graph_.table(target);
     for (const ComponentValue& value : adds) {
         Column* column = table.column(value.id);
         if (kept(value.id)) {
-            write_value(table, now.row, value);
-            column->mark_changed(now.row, tick_);
+            write_value(table, row, value);
+            column->mark_changed(row, tick_);
             if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});
         } else {
             // Removed and re-added in one change: the component starts over, as if freshly added.
-            if (before.has(value.id)) column->init_row(now.row, tick_);
-            write_value(table, now.row, value);
+            if (before.has(value.id)) column->init_row(row, tick_);
+            write_value(table, row, value);
         }
     }
     for (const ComponentValue& value : adds) {
