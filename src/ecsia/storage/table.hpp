@@ -57,8 +57,9 @@ public:
     // Used by cascade systems, which keep each table's rows grouped by hierarchy depth.
     void permute_rows(const std::vector<std::uint32_t>& order);
 
-    // Cached graph edges: the table reached by adding or removing one component.
-    // Indexed by component id (a load, no hashing: every add and remove of one entity asks).
+    // Cached graph edges: the table reached by adding or removing one component (this table's own
+    // index when it already has, or lacks, the component). Indexed by component id (a load, no
+    // hashing: every add and remove of one entity asks).
     TableIndex add_edge(ComponentId id) const noexcept { return id < add_edges_.size() ? add_edges_[id] : kNoTable; }
     TableIndex remove_edge(ComponentId id) const noexcept {
         return id < remove_edges_.size() ? remove_edges_[id] : kNoTable;

@@ -24,8 +24,17 @@ public:
 
     // `signature` must be sorted and free of duplicates.
     TableIndex find_or_create(const std::vector<ComponentId>& signature);
-    TableIndex with(TableIndex from, ComponentId id);
-    TableIndex without(TableIndex from, ComponentId id);
+    // The table reached from `from` by adding (removing) `id`; `from` itself when it has (lacks)
+    // `id`. Inline: every add or remove of one entity asks, and a known edge is one load (an
+    // edge to itself stands for "already has it", so no column lookup comes first).
+    TableIndex with(TableIndex from, ComponentId id) {
+        const TableIndex cached = tables_[from]->add_edge(id);
+        return cached != kNoTable ? cached : find_with(from, id);
+    }
+    TableIndex without(TableIndex from, ComponentId id) {
+        const TableIndex cached = tables_[from]->remove_edge(id);
+        return cached != kNoTable ? cached : find_without(from, id);
+    }
 
     std::uint64_t storage_generation() const noexcept { return storage_generation_; }
     // Rises whenever the table list is replaced rather than appended to (a snapshot restore), so
@@ -34,6 +43,11 @@ public:
 
 private:
     friend class SnapshotAccess;  // snapshot/: reads and replaces the whole state
+    // with() and without() of an edge not known yet: finds (or makes) the table and records the
+    // edge both ways.
+    TableIndex find_with(TableIndex from, ComponentId id);
+    TableIndex find_without(TableIndex from, ComponentId id);
+
     const ComponentRegistry& registry_;
     std::vector<std::unique_ptr<Table>> tables_;
     std::map<std::vector<ComponentId>, TableIndex> by_signature_;

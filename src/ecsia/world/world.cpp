@@ -122,41 +122,31 @@ void World::require_serial(const char* operation) const {
     }
 }
 
-void World::require_structural(const char* operation) const {
+void World::refuse_structural(const char* operation) const {
     if (phase_ == WorldPhase::Wave) {
         throw Error(ErrorCode::WrongPhase, std::string(operation) +
                                                " during a wave: record it in the system's command buffer instead");
     }
-    if (observer_depth_ > 0) {
-        throw Error(ErrorCode::WrongPhase, std::string(operation) +
-                                               " inside an observer: record it in the observer's command buffer instead");
-    }
+    throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                           " inside an observer: record it in the observer's command buffer instead");
 }
 
-void World::refuse_reserved(const ComponentDesc& desc, const char* pair_call) const {
+void World::throw_reserved(const ComponentDesc& desc, const char* pair_call) const {
     if (desc.relation) {
         throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a relation, not a component: use " + pair_call);
     }
-    if (desc.id == kPrefab) {
-        throw Error(ErrorCode::BadValue, "'" + desc.name + "' is the built-in prefab tag, not a component to add or "
-                                         "remove: use define_prefab to make a prefab");
-    }
+    throw Error(ErrorCode::BadValue, "'" + desc.name + "' is the built-in prefab tag, not a component to add or "
+                                     "remove: use define_prefab to make a prefab");
 }
 
-void World::check_values(std::span<const ComponentValue> values) const {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const ComponentDesc& desc = registry_.desc(values[i].id);
-        refuse_reserved(desc, "add_pair");
-        if (values[i].bytes != nullptr && values[i].size != desc.size) {
-            throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes " + std::to_string(desc.size) + " bytes, got " +
-                                                 std::to_string(values[i].size));
-        }
-        for (std::size_t j = 0; j < i; ++j) {
-            if (values[j].id == values[i].id) {
-                throw Error(ErrorCode::BadValue, "'" + desc.name + "' is given twice in one operation");
-            }
-        }
+void World::check_value_failed(std::span<const ComponentValue> values, std::size_t i) const {
+    const ComponentDesc& desc = registry_.desc(values[i].id);
+    refuse_reserved(desc, "add_pair");
+    if (values[i].bytes != nullptr && values[i].size != desc.size) {
+        throw Error(ErrorCode::BadValue, "'" + desc.name + "' takes " + std::to_string(desc.size) + " bytes, got " +
+                                             std::to_string(values[i].size));
     }
+    throw Error(ErrorCode::BadValue, "'" + desc.name + "' is given twice in one operation");
 }
 
 void World::write_value(Table& table, std::uint32_t row, const ComponentValue& value) {
@@ -188,9 +178,19 @@ Entity World::spawn_with(std::span<const ComponentValue> values) {
 
 TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint32_t count) {
     std::vector<ComponentId>& signature = place_signature_;
-    signature.clear();
-    for (const ComponentValue& value : values) signature.push_back(value.id);
-    std::sort(signature.begin(), signature.end());
+    signature.resize(values.size());
+    if (values.size() <= 16) {
+        // An insertion sort: a spawn names a handful of components, and std::sort's call and
+        // set-up cost more than sorting them.
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            std::size_t at = i;
+            for (; at > 0 && signature[at - 1] > values[i].id; --at) signature[at] = signature[at - 1];
+            signature[at] = values[i].id;
+        }
+    } else {
+        for (std::size_t i = 0; i < values.size(); ++i) signature[i] = values[i].id;
+        std::sort(signature.begin(), signature.end());
+    }
     const TableIndex index = graph_.find_or_create(signature);
     Table& table = graph_.table(index);
     table.reserve(table.size() + count);

@@ -421,13 +421,32 @@ private:
     }
     [[noreturn]] static void throw_unregistered();
     std::byte* element(Entity entity, ComponentId id) const;
-    void require_structural(const char* operation) const;
+    // Inline, with the error out of line: every structural call asks first.
+    void require_structural(const char* operation) const {
+        if (phase_ == WorldPhase::Wave || observer_depth_ > 0) [[unlikely]] refuse_structural(operation);
+    }
+    [[noreturn]] void refuse_structural(const char* operation) const;
     // mark_changed without its checks, for callers that have just checked the same things.
     void touch(Entity entity, ComponentId id);
-    void check_values(std::span<const ComponentValue> values) const;
-    // A component id that users may not add or remove (a relation's presence, the Prefab tag):
-    // throws BadValue saying what to use instead. `pair_call` names the pair call to suggest.
-    void refuse_reserved(const ComponentDesc& desc, const char* pair_call) const;
+    // Each value's component is known, one users may add, its bytes its size, and no component
+    // is given twice. Inline, the errors out of line (check_value_failed): every add asks.
+    void check_values(std::span<const ComponentValue> values) const {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const ComponentDesc& desc = registry_.desc(values[i].id);
+            bool bad = reserved(desc) || (values[i].bytes != nullptr && values[i].size != desc.size);
+            for (std::size_t j = 0; j < i; ++j) bad |= values[j].id == values[i].id;
+            if (bad) [[unlikely]] check_value_failed(values, i);
+        }
+    }
+    [[noreturn]] void check_value_failed(std::span<const ComponentValue> values, std::size_t i) const;
+    // A component id that users may not add or remove (a relation's presence, the Prefab tag).
+    static bool reserved(const ComponentDesc& desc) noexcept { return desc.relation || desc.id == kPrefab; }
+    // Throws BadValue for a reserved component, saying what to use instead. `pair_call` names the
+    // pair call to suggest.
+    void refuse_reserved(const ComponentDesc& desc, const char* pair_call) const {
+        if (reserved(desc)) [[unlikely]] throw_reserved(desc, pair_call);
+    }
+    [[noreturn]] void throw_reserved(const ComponentDesc& desc, const char* pair_call) const;
     // Places an allocated handle into the table for `values` and fires add observers.
     void place(Entity entity, std::span<const ComponentValue> values);
     // The table for `values`, with room for `count` more rows and locations: everything place()
