@@ -76,7 +76,7 @@ public:
     // Reallocates to hold `capacity` rows, keeping the first `rows`. Returns true if data moved.
     bool reserve(std::uint32_t capacity, std::uint32_t rows);
     // Writes the component's default element: zero bytes, entity fields null.
-    void init_row(std::uint32_t row, Tick tick) noexcept;
+    [[gnu::always_inline]] void init_row(std::uint32_t row, Tick tick) noexcept;
     void copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept;
     // copy_row_from of `count` rows: source rows [source_row, +count) to rows [row, +count), which
     // are freshly appended.

@@ -36,13 +36,6 @@ void Table::reserve(std::uint32_t rows) {
     if (moved) ++*storage_generation_;
 }
 
-std::uint32_t Table::push_entity(Entity entity) {
-    if (size() + 1 > capacity_) reserve(size() + 1);
-    entities_.push_back(entity);
-    ++row_version_;
-    return size() - 1;
-}
-
 std::uint64_t Table::added_matches_before() const noexcept {
     if (columns_.empty() || columns_.size() > 64) return 0;
     const Column& reference = columns_[ticks_reference_];

@@ -77,7 +77,14 @@ private:
     int column_slot(ComponentId id) const noexcept {
         return id < column_slot_by_component_.size() ? column_slot_by_component_[id] : -1;
     }
-    std::uint32_t push_entity(Entity entity);
+    // Always inlined (clang left it a call in wasm, where a call per row costs more than the
+    // append); growth out of line.
+    [[gnu::always_inline]] std::uint32_t push_entity(Entity entity) {
+        if (size() + 1 > capacity_) [[unlikely]] reserve(size() + 1);
+        entities_.push_back(entity);
+        ++row_version_;
+        return size() - 1;
+    }
     // Before rows are appended: a bit per column whose added ticks match the reference column's
     // (none for a table of more than 64 columns). After: those whose appended rows [row, + count)
     // match too match again, at the columns' new versions.
