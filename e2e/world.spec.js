@@ -69,6 +69,107 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('values name components and fields in any order: random spawns, adds and sets agree with a model', async ({ page }) => {
+      // The encoders remember the names a row and a values object gave last (world_core.js):
+      // orders that change from call to call, fields left out, unknown names in between must
+      // still put every value where it belongs.
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 500 });
+        const schema = {
+          position: { x: 'f32', y: 'f32' },
+          vec3: { x: 'f32', y: 'f32', z: 'f32' },
+          stats: { hp: 'i32', alive: 'bool', regen: 'f64' },
+          marker: {},
+        };
+        for (const [name, fields] of Object.entries(schema)) if (name !== 'position') world.defineComponent(name, fields);
+        let seed = 0x9e3779b9;
+        const random = () => {  // mulberry32
+          seed = (seed + 0x6d2b79f5) >>> 0;
+          let t = seed;
+          t = Math.imul(t ^ (t >>> 15), t | 1);
+          t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+          return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+        };
+        const below = (n) => Math.floor(random() * n);
+        const shuffled = (list) => {
+          const out = [...list];
+          for (let i = out.length - 1; i > 0; i -= 1) { const j = below(i + 1); [out[i], out[j]] = [out[j], out[i]]; }
+          return out;
+        };
+        const valueOf = (type) => (type === 'bool' ? random() < 0.5 : type === 'f64' ? below(64) / 4 : below(2000) - 1000);
+        const defaults = (name) => Object.fromEntries(Object.entries(schema[name]).map(([f, t]) => [f, t === 'bool' ? false : 0]));
+        // Some fields of a component, in a random order, with random values.
+        const someValues = (name) => {
+          const out = {};
+          for (const f of shuffled(Object.keys(schema[name]))) if (random() < 0.7) out[f] = valueOf(schema[name][f]);
+          return out;
+        };
+        const model = new Map();  // entity -> { component: values }
+        let failures = 0;
+        let refusedRight = 0;
+        for (let step = 0; step < 3000; step += 1) {
+          const roll = random();
+          const alive = [...model.keys()];
+          if (roll < 0.35 || alive.length === 0) {
+            if (model.size >= 400) { const e = alive[below(alive.length)]; world.despawn(e); model.delete(e); continue; }
+            const row = {};
+            const expected = {};
+            for (const name of shuffled(Object.keys(schema))) {
+              if (random() < 0.5) continue;
+              const values = name === 'marker' ? true : someValues(name);
+              row[name] = values;
+              expected[name] = name === 'marker' ? {} : { ...defaults(name), ...values };
+            }
+            if (random() < 0.05) {  // an unknown name somewhere in the row: refused, nothing spawned
+              const withBad = {};
+              const at = below(Object.keys(row).length + 1);
+              Object.keys(row).forEach((name, i) => { if (i === at) withBad.nope = { v: 1 }; withBad[name] = row[name]; });
+              if (at === Object.keys(row).length) withBad.nope = { v: 1 };
+              const count = world.count([]);
+              try { world.spawn(withBad); failures += 1; } catch (e) { if (/nope/.test(e.message) && world.count([]) === count) refusedRight += 1; else failures += 1; }
+              continue;
+            }
+            model.set(world.spawn(row), expected);
+          } else {
+            const e = alive[below(alive.length)];
+            const name = Object.keys(schema)[below(4)];
+            const has = name in model.get(e);
+            if (name === 'marker') {
+              if (has) { world.remove(e, name); delete model.get(e)[name]; } else { world.add(e, name); model.get(e)[name] = {}; }
+            } else if (roll < 0.7 || !has) {
+              const values = someValues(name);
+              world.add(e, name, values);  // whole: the fields not given get defaults
+              model.get(e)[name] = { ...defaults(name), ...values };
+            } else {
+              const values = someValues(name);
+              world.set(e, name, values);  // only the fields given
+              Object.assign(model.get(e)[name], values);
+            }
+          }
+        }
+        let mismatches = 0;
+        let compared = 0;
+        for (const [e, components] of model) {
+          for (const name of Object.keys(schema)) {
+            const has = world.has(e, name);
+            if (has !== name in components) { mismatches += 1; continue; }
+            if (!has) continue;
+            compared += 1;
+            if (JSON.stringify(world.get(e, name)) !== JSON.stringify(components[name])) mismatches += 1;
+          }
+        }
+        world.dispose();
+        return { mismatches, compared, failures, refusedRight };
+      });
+      expect(r.mismatches).toBe(0);
+      expect(r.failures).toBe(0);
+      expect(r.compared).toBeGreaterThan(300);
+      expect(r.refusedRight).toBeGreaterThan(10);
+      expectNoPageErrors(log);
+    });
+
     test('bad input throws an Error naming the problem and leaves the state hash unchanged', async ({ page }) => {
       const log = await openTestPage(page, server);
       const cases = await page.evaluate(async () => {

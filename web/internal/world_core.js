@@ -146,8 +146,9 @@ function componentEntry(info) {
     ? fields.map((f) => f.name) : null;
   // set's checked values by field index, between stageValues and writeStaged.
   const staged = new Float64Array(fields.length);
-  // lastKey/lastField: fieldOf's memo, the field a values object last named (a one-field
-  // component's values name the same key every call: one string compare instead of a Map lookup).
+  // lastKey/lastField: fieldOf's memo, the field a values object last named out of declaration
+  // order (values that name one field, say only `y`, name the same key every call: one string
+  // compare instead of a Map lookup).
   return { id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names, staged, lastKey: undefined, lastField: undefined };
 }
 
@@ -398,9 +399,14 @@ export class WorldCore {
     const dv = views.dv;
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
+    // Values name fields in declaration order as a rule: the field expected next is one compare.
+    const fields = entry.fields;
+    let next = 0;
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = next < fields.length && key === fields[next].name ? fields[next]
+        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
       if (field === undefined) continue;
+      next = field.index + 1;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
@@ -430,13 +436,18 @@ export class WorldCore {
     }
     // One pass over the names; their entries go to a list kept for the next call.
     const entries = this.#rowEntries;
+    const names = this.#rowNames;
     let count = 0;
     let bytes = 0;
     for (const name in components) {
-      const entry = this.component(op, name);
-      entries[count] = entry;
+      // A loop of spawns names the same components in the same order: the entry the last row had
+      // at this place, for one compare (component()'s memo holds one name, a row has several).
+      if (name !== names[count]) {
+        entries[count] = this.component(op, name);
+        names[count] = name;
+      }
+      bytes += align8(entries[count].size);
       count += 1;
-      bytes += align8(entry.size);
     }
     const header = align8(4 * (1 + count));
     const address = this.scratch(header + bytes, op);
@@ -455,6 +466,7 @@ export class WorldCore {
   }
 
   #rowEntries = [];  // encodeComponents' entries of one row (reused: nothing allocated per spawn)
+  #rowNames = [];    // the names they are the entries of
 
   /**
    * One component's element for add, whole (fields not given get default values): its address
@@ -482,15 +494,18 @@ export class WorldCore {
    * inline where it is called (in a probe page, 9 of an add's 64 ns went to the general form).
    */
   #encodeF32(op, entry, values, f32, base) {
-    const count = entry.fields.length;
-    for (let i = 0; i < count; i += 1) f32[base + i] = 0;  // the defaults: an f32 field's is 0
+    const fields = entry.fields;
+    for (let i = 0; i < fields.length; i += 1) f32[base + i] = 0;  // the defaults: an f32 field's is 0
     if (values === undefined || values === null || values === true) return;
     if (!isPlainObject(values)) {
       throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
     }
+    let next = 0;  // the field expected next, as in encodeElement
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = next < fields.length && key === fields[next].name ? fields[next]
+        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
       if (field === undefined) continue;
+      next = field.index + 1;
       const value = values[key];
       if (value === undefined) continue;
       // NaN fails every comparison here and so takes checkField's error.
@@ -511,9 +526,14 @@ export class WorldCore {
     }
     const staged = entry.staged;
     let mask = 0;
+    // Values name fields in declaration order as a rule: the field expected next is one compare.
+    const fields = entry.fields;
+    let next = 0;
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = next < fields.length && key === fields[next].name ? fields[next]
+        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
       if (field === undefined) continue;
+      next = field.index + 1;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
