@@ -81,6 +81,8 @@ for (const { variant, server } of variants) {
           position: { x: 'f32', y: 'f32' },
           vec3: { x: 'f32', y: 'f32', z: 'f32' },
           stats: { hp: 'i32', alive: 'bool', regen: 'f64' },
+          quad: { q0: 'f32', q1: 'f32', q2: 'f32', q3: 'f32' },
+          wide: { w0: 'f32', w1: 'f32', w2: 'f32', w3: 'f32', w4: 'f32' },  // past the f32 object makers
           marker: {},
         };
         for (const [name, fields] of Object.entries(schema)) if (name !== 'position') world.defineComponent(name, fields);
@@ -134,7 +136,7 @@ for (const { variant, server } of variants) {
             model.set(world.spawn(row), expected);
           } else {
             const e = alive[below(alive.length)];
-            const name = Object.keys(schema)[below(4)];
+            const name = Object.keys(schema)[below(Object.keys(schema).length)];
             const has = name in model.get(e);
             if (name === 'marker') {
               if (has) { world.remove(e, name); delete model.get(e)[name]; } else { world.add(e, name); model.get(e)[name] = {}; }
