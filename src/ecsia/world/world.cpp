@@ -84,22 +84,32 @@ std::byte* World::element(Entity entity, ComponentId id) const {
 }
 
 std::byte* World::find_bytes(Entity entity, ComponentId id) const noexcept {
-    if (!pool_.is_alive(entity) || id >= registry_.size()) return nullptr;
-    const EntityLocation at = locations_[pool_.layout().index(entity)];
+    std::uint32_t row = 0;
+    Column* column = find_column(entity, id, row);
+    return column == nullptr ? nullptr : column->element(row);
+}
+
+Column* World::find_column(Entity entity, ComponentId id, std::uint32_t& row) const noexcept {
+    // The location names the handle placed in its slot: alive, and where, in one read (locate()).
+    const std::uint32_t slot = pool_.layout().index(entity);
+    if (slot >= locations_.size() || id >= registry_.size()) return nullptr;
+    const EntityLocation at = locations_[slot];
+    if (at.entity != entity) return nullptr;
     Column* column = const_cast<TableGraph&>(graph_).table(at.table).column(id);
     // A tag's column holds no bytes. (Not registry_.desc(id).is_tag(): desc() may throw, and with
     // JS-based exceptions in wasm a call that may throw from a noexcept function goes through JS.)
     if (column == nullptr || column->element_size() == 0) return nullptr;
-    return column->element(at.row);
+    row = at.row;
+    return column;
 }
 
 std::byte* World::change_in_place(Entity entity, ComponentId id) noexcept {
     if (phase_ != WorldPhase::Serial || !pending_changes_.empty() || !observer_commands_.empty()) return nullptr;
-    std::byte* bytes = find_bytes(entity, id);
-    if (bytes == nullptr || observers_.any(ObserverEvent::OnChange, id)) return nullptr;
-    const EntityLocation at = locations_[pool_.layout().index(entity)];
-    graph_.table(at.table).column(id)->mark_changed(at.row, tick_);
-    return bytes;
+    std::uint32_t row = 0;
+    Column* column = find_column(entity, id, row);
+    if (column == nullptr || observers_.any(ObserverEvent::OnChange, id)) return nullptr;
+    column->mark_changed(row, tick_);
+    return column->element(row);
 }
 
 void World::mark_changed(Entity entity, ComponentId id) {

@@ -357,8 +357,11 @@ public:
     std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
     // Throws StaleEntity when not alive. Inline: every per-entity call asks first.
     EntityLocation locate(Entity entity) const {
-        if (!pool_.is_alive(entity)) [[unlikely]] throw_stale(entity);
-        return locations_[pool_.layout().index(entity)];
+        // A slot's location names the handle placed there (null once it left), so one read says
+        // both whether `entity` is alive and where: the pool's slot is not read too.
+        const std::uint32_t slot = pool_.layout().index(entity);
+        if (slot >= locations_.size() || locations_[slot].entity != entity) [[unlikely]] throw_stale(entity);
+        return locations_[slot];
     }
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
@@ -377,6 +380,8 @@ private:
     // the current tick and returns its bytes. nullptr otherwise, and nothing changed: the caller
     // then takes set_bytes' path (its checks and errors, then flush()).
     std::byte* change_in_place(Entity entity, ComponentId id) noexcept;
+    // find_bytes' search: the column holding `id`'s bytes for `entity`, and its row there.
+    Column* find_column(Entity entity, ComponentId id, std::uint32_t& row) const noexcept;
 
     // Applies buffers in the given order (the batch-id order). See apply_commands.cpp.
     ApplyStats apply(std::span<CommandBuffer* const> buffers, std::span<EntityReservation* const> reservations = {});
