@@ -168,6 +168,14 @@ function f32ObjectMaker(names) {
   }
 }
 
+// The field `key` names when it is not the entry's memo: the field expected next (`next`: values
+// name fields in declaration order as a rule, one compare), else fieldOf's lookup. Out of the
+// encoders' loops so that they stay small enough for V8 to inline into the calls.
+function fieldNamed(op, entry, values, key, next) {
+  const expected = entry.fields[next];
+  return expected !== undefined && expected.name === key ? expected : fieldOf(op, entry, values, key);
+}
+
 // The field `key` of a values object names, remembered as the entry's memo; an unknown key is
 // unknownField's (an error, or undefined for a key to skip).
 function fieldOf(op, entry, values, key) {
@@ -415,12 +423,9 @@ export class WorldCore {
     const dv = views.dv;
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
-    // Values name fields in declaration order as a rule: the field expected next is one compare.
-    const fields = entry.fields;
-    let next = 0;
+    let next = 0;  // the field expected next (fieldNamed)
     for (const key in values) {
-      const field = next < fields.length && key === fields[next].name ? fields[next]
-        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
       if (field === undefined) continue;
       next = field.index + 1;
       const value = values[key];
@@ -510,16 +515,15 @@ export class WorldCore {
    * inline where it is called (in a probe page, 9 of an add's 64 ns went to the general form).
    */
   #encodeF32(op, entry, values, f32, base) {
-    const fields = entry.fields;
-    for (let i = 0; i < fields.length; i += 1) f32[base + i] = 0;  // the defaults: an f32 field's is 0
+    const count = entry.fields.length;
+    for (let i = 0; i < count; i += 1) f32[base + i] = 0;  // the defaults: an f32 field's is 0
     if (values === undefined || values === null || values === true) return;
     if (!isPlainObject(values)) {
       throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
     }
-    let next = 0;  // the field expected next, as in encodeElement
+    let next = 0;  // the field expected next (fieldNamed)
     for (const key in values) {
-      const field = next < fields.length && key === fields[next].name ? fields[next]
-        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
       if (field === undefined) continue;
       next = field.index + 1;
       const value = values[key];
@@ -542,12 +546,9 @@ export class WorldCore {
     }
     const staged = entry.staged;
     let mask = 0;
-    // Values name fields in declaration order as a rule: the field expected next is one compare.
-    const fields = entry.fields;
-    let next = 0;
+    let next = 0;  // the field expected next (fieldNamed)
     for (const key in values) {
-      const field = next < fields.length && key === fields[next].name ? fields[next]
-        : key === entry.lastKey ? entry.lastField : fieldOf(op, entry, values, key);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
       if (field === undefined) continue;
       next = field.index + 1;
       const value = values[key];
