@@ -168,11 +168,12 @@ function f32ObjectMaker(names) {
   }
 }
 
-// The field `key` names when it is not the entry's memo: the field expected next (`next`: values
-// name fields in declaration order as a rule, one compare), else fieldOf's lookup. Out of the
-// encoders' loops so that they stay small enough for V8 to inline into the calls.
-function fieldNamed(op, entry, values, key, next) {
-  const expected = entry.fields[next];
+// The field `key` names when it is not the entry's memo: the field after `last` (the one named
+// before it; undefined: none), since values name fields in declaration order as a rule (one
+// compare), else fieldOf's lookup. Out of the encoders' loops so that they stay small enough for
+// V8 to inline into the calls.
+function fieldNamed(op, entry, values, key, last) {
+  const expected = entry.fields[last === undefined ? 0 : last.index + 1];
   return expected !== undefined && expected.name === key ? expected : fieldOf(op, entry, values, key);
 }
 
@@ -423,11 +424,11 @@ export class WorldCore {
     const dv = views.dv;
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
-    let next = 0;  // the field expected next (fieldNamed)
+    let last;  // the field named before (fieldNamed expects the one after it)
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, last);
       if (field === undefined) continue;
-      next = field.index + 1;
+      last = field;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
@@ -521,11 +522,11 @@ export class WorldCore {
     if (!isPlainObject(values)) {
       throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
     }
-    let next = 0;  // the field expected next (fieldNamed)
+    let last;  // the field named before (fieldNamed expects the one after it)
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, last);
       if (field === undefined) continue;
-      next = field.index + 1;
+      last = field;
       const value = values[key];
       if (value === undefined) continue;
       // NaN fails every comparison here and so takes checkField's error.
@@ -546,11 +547,11 @@ export class WorldCore {
     }
     const staged = entry.staged;
     let mask = 0;
-    let next = 0;  // the field expected next (fieldNamed)
+    let last;  // the field named before (fieldNamed expects the one after it)
     for (const key in values) {
-      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, next);
+      const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, last);
       if (field === undefined) continue;
-      next = field.index + 1;
+      last = field;
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
