@@ -357,8 +357,11 @@ public:
     std::uint64_t storage_generation() const noexcept { return graph_.storage_generation(); }
     // Throws StaleEntity when not alive. Inline: every per-entity call asks first.
     EntityLocation locate(Entity entity) const {
-        if (!pool_.is_alive(entity)) [[unlikely]] throw_stale(entity);
-        return locations_[pool_.layout().index(entity)];
+        // A slot's location names the handle placed there (null once it left), so one read says
+        // both whether `entity` is alive and where: the pool's slot is not read too.
+        const std::uint32_t slot = pool_.layout().index(entity);
+        if (slot >= locations_.size() || locations_[slot].entity != entity) [[unlikely]] throw_stale(entity);
+        return locations_[slot];
     }
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
 
