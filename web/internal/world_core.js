@@ -146,9 +146,8 @@ function componentEntry(info) {
     ? fields.map((f) => f.name) : null;
   // set's checked values by field index, between stageValues and writeStaged.
   const staged = new Float64Array(fields.length);
-  // lastKey/lastField: fieldOf's memo, the field a values object last named out of declaration
-  // order (values that name one field, say only `y`, name the same key every call: one string
-  // compare instead of a Map lookup).
+  // lastKey/lastField: the encoders' memo of the field a values object last named (values that
+  // name one field name the same key every call: one string compare; fieldNamed).
   const makeF32 = f32Names === null ? null : f32ObjectMaker(f32Names);
   return { makeF32, id: info.id, name: info.name, info, layout: columnLayout(info), size: info.size, tag: info.tag, fields, byName, fieldMap, defaults, defaultWords, read, f32Names, staged, lastKey: undefined, lastField: undefined };
 }
@@ -170,11 +169,15 @@ function f32ObjectMaker(names) {
 
 // The field `key` names when it is not the entry's memo: the field after `last` (the one named
 // before it; undefined: none), since values name fields in declaration order as a rule (one
-// compare), else fieldOf's lookup. Out of the encoders' loops so that they stay small enough for
-// V8 to inline into the calls.
+// compare), else fieldOf's lookup; either way it becomes the memo, so that values naming one
+// field (a one-field component's, every call) find it at the first compare. Out of the
+// encoders' loops so that they stay small enough for V8 to inline into the calls.
 function fieldNamed(op, entry, values, key, last) {
   const expected = entry.fields[last === undefined ? 0 : last.index + 1];
-  return expected !== undefined && expected.name === key ? expected : fieldOf(op, entry, values, key);
+  if (expected === undefined || expected.name !== key) return fieldOf(op, entry, values, key);
+  entry.lastKey = key;
+  entry.lastField = expected;
+  return expected;
 }
 
 // The field `key` of a values object names, remembered as the entry's memo; an unknown key is
