@@ -23,6 +23,10 @@ export const VIEW_TYPES = Object.freeze(Object.fromEntries(FIELD_TYPES.map((type
 })));
 
 const F32_MAX = 3.4028234663852886e38;
+// The encoders' inline test of an f32 field's value: a number within the f32 range, or an
+// infinity. NaN fails every comparison here, so it takes checkField's error.
+const fitsF32 = (value) => typeof value === 'number' &&
+  ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity);
 const NULL_BITS = NULL_ENTITY;
 // Whole-number field types: [lowest, highest].
 const INTEGER_RANGE = {
@@ -436,9 +440,7 @@ export class WorldCore {
       if (value === undefined) continue;
       const type = field.type;
       const where = address + field.offset;
-      // NaN fails every comparison here and so takes checkField's error.
-      if (type === 'f32' && typeof value === 'number' &&
-          ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity)) {
+      if (type === 'f32' && fitsF32(value)) {
         f32[where >>> 2] = value;  // f32 fields are 4-aligned: the typed array is cheaper than the DataView
       } else if (type === 'f64' && typeof value === 'number' && value === value) {
         dv.setFloat64(where, value, true);
@@ -532,10 +534,7 @@ export class WorldCore {
       last = field;
       const value = values[key];
       if (value === undefined) continue;
-      // NaN fails every comparison here and so takes checkField's error.
-      f32[base + field.index] = typeof value === 'number' &&
-        ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity)
-        ? value : checkField(`world.${op}`, entry.name, field, value);
+      f32[base + field.index] = fitsF32(value) ? value : checkField(`world.${op}`, entry.name, field, value);
     }
   }
 
@@ -558,9 +557,7 @@ export class WorldCore {
       const value = values[key];
       if (value === undefined) continue;
       const type = field.type;
-      // NaN fails every comparison here and so takes checkField's error.
-      if (type === 'f32' && typeof value === 'number' &&
-          ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity)) {
+      if (type === 'f32' && fitsF32(value)) {
         staged[field.index] = value;
       } else if (type === 'f64' && typeof value === 'number' && value === value) {
         staged[field.index] = value;
