@@ -485,8 +485,7 @@ export class WorldCore {
     for (let i = 0; i < count; i += 1) {
       const entry = entries[i];
       u32[(address >>> 2) + 1 + i] = entry.id;
-      if (entry.f32Names !== null) this.#encodeF32(op, entry, components[entry.name], this.#f32Of(views.buffer), at >>> 2);
-      else this.encodeElement(op, entry, components[entry.name], views, at, true);
+      this.#encodeWhole(op, entry, components[entry.name], views, at);
       at += align8(entry.size);
     }
     return address;
@@ -509,10 +508,14 @@ export class WorldCore {
       return 0;
     }
     const address = this.scratch(entry.size, op);
-    const views = this.engine.viewsCovering(address + entry.size);
+    this.#encodeWhole(op, entry, values, this.engine.viewsCovering(address + entry.size), address);
+    return address;
+  }
+
+  // encodeElement(..., whole), through #encodeF32 for a component of packed f32 fields.
+  #encodeWhole(op, entry, values, views, address) {
     if (entry.f32Names !== null) this.#encodeF32(op, entry, values, this.#f32Of(views.buffer), address >>> 2);
     else this.encodeElement(op, entry, values, views, address, true);
-    return address;
   }
 
   /**
