@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 #include "boundary_constants.hpp"
 #include "encoded_values.hpp"
@@ -66,7 +67,13 @@ ComponentValue value_at(const World& world, ComponentId id, std::uint32_t src) {
 // false when an id is unknown or repeated, or there are more components than fit (the core
 // refuses those, so the caller takes its failure path).
 constexpr std::uint32_t kMaxComponents = 64;
-bool decode_row(const World& world, const std::byte* base, ComponentValue (&out)[kMaxComponents], std::uint32_t& n) {
+// Room for a row's values that is not initialized: ComponentValue's members have defaults, so an
+// array of 64 of them wrote 768 bytes on every spawn before the first value was decoded.
+union RowValues {
+    RowValues() {}
+    ComponentValue items[kMaxComponents];
+};
+bool decode_row(const World& world, const std::byte* base, RowValues& out, std::uint32_t& n) {
     const auto* words = reinterpret_cast<const std::uint32_t*>(base);
     n = words[0];
     if (n > kMaxComponents) return false;
@@ -75,10 +82,10 @@ bool decode_row(const World& world, const std::byte* base, ComponentValue (&out)
         const ComponentId id = words[1 + i];
         if (!known(world, id)) return false;
         for (std::uint32_t j = 0; j < i; ++j) {
-            if (out[j].id == id) return false;
+            if (out.items[j].id == id) return false;
         }
         const std::uint32_t size = world.components().desc(id).size;
-        out[i] = ComponentValue{id, size == 0 ? nullptr : base + offset, size};
+        ::new (&out.items[i]) ComponentValue{id, size == 0 ? nullptr : base + offset, size};
         offset += ecsia::wasm::align8(size);
     }
     return true;
@@ -96,10 +103,10 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn(WorldBinding* binding, std::uint32_t src) {
     if (binding == nullptr) return world_disposed() ? 0 : kNull;
     World& world = binding->world();
-    ComponentValue values[kMaxComponents];
+    RowValues values;
     std::uint32_t n = 0;
     if (world.structural_allowed() && world.entities().available() != 0 && decode_row(world, heap_bytes(src), values, n)) {
-        return world.spawn_with({values, n}).bits;
+        return world.spawn_with({values.items, n}).bits;
     }
     std::uint32_t spawned = kNull;
     // The core's checks on the values as given: an unknown or repeated id, the phase, capacity.
