@@ -41,19 +41,11 @@ void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t seen) {
 void futex_wake(std::atomic<std::uint32_t>* word) { emscripten_futex_wake(reinterpret_cast<void*>(word), 1); }
 #endif
 
-// The time in ms on a clock every thread shares: performance.timeOrigin + performance.now() is
-// comparable across a page and its workers (High Resolution Time), where emscripten_get_now()'s
-// correction of a worker's clock is off by the latency of the message that started the worker
-// (hundreds of µs: a batch on a worker then seemed to start before its wave). Less a fixed recent
-// instant, so that the nanoseconds keep a double's precision (about 16 ns). timeOrigin is fixed
-// for a thread's lifetime and costs a call into the browser as now() does: read once per thread.
-EM_JS(double, ecsia_shared_clock_ms, (), {
-  var base = globalThis.ecsiaClockBaseMs;
-  if (base === undefined) base = globalThis.ecsiaClockBaseMs = performance.timeOrigin - 1.7e12;
-  return base + performance.now();
-});
+// The shared clock's ms (wasm/shared_clock.lib.js, a JS library function: unlike EM_JS, it can be
+// declared noexcept, which keeps every clock read inside a frame's try block a direct call).
+extern "C" double ecsia_shared_clock_ms() noexcept;
 
-std::int64_t now_ns() { return static_cast<std::int64_t>(ecsia_shared_clock_ms() * 1e6); }
+std::int64_t now_ns() noexcept { return static_cast<std::int64_t>(ecsia_shared_clock_ms() * 1e6); }
 
 }  // namespace
 

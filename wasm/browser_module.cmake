@@ -37,6 +37,8 @@ set(ECSIA_BROWSER_LINK
     # the URL the .wasm is fetched from, for the loader's "not a wasm file" error (every module
     # loadEcsia loads needs it, a user's too)
     "SHELL:--post-js ${ECSIA_WASM_DIR}/wasm_url.post.js"
+    # the engine's clock (bind_scheduler.cpp)
+    "SHELL:--js-library ${ECSIA_WASM_DIR}/shared_clock.lib.js"
     CACHE INTERNAL "link flags of every browser module")
 if(ECSIA_WASM_SIMD)
     set(ECSIA_BROWSER_COMPILE ${ECSIA_BROWSER_COMPILE} -msimd128 CACHE INTERNAL "")
@@ -163,6 +165,6 @@ function(ecsia_add_browser_module name)
                             -sEXPORT_NAME=${ECSIA_BROWSER_${variant}_EXPORT})
         # The .mjs, .wasm (and .worker.js) sit side by side: the worker imports ./<name>_threaded.mjs.
         set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${out}
-                              LINK_DEPENDS "${ECSIA_WASM_DIR}/wasm_url.post.js;${ECSIA_WASM_DIR}/worker_kernels.post.js;${ECSIA_WASM_DIR}/native_import.extern.js;${ECSIA_WASM_POOL_PRE_JS}")
+                              LINK_DEPENDS "${ECSIA_WASM_DIR}/wasm_url.post.js;${ECSIA_WASM_DIR}/shared_clock.lib.js;${ECSIA_WASM_DIR}/worker_kernels.post.js;${ECSIA_WASM_DIR}/native_import.extern.js;${ECSIA_WASM_POOL_PRE_JS}")
     endforeach()
 endfunction()

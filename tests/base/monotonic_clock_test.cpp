@@ -16,7 +16,7 @@ namespace {
 
 // A fake source: every read advances 1 µs (relaxed: one thread reads it in this test).
 std::atomic<std::int64_t> g_fake_ns{1'000'000};
-std::int64_t fake_source() { return g_fake_ns.fetch_add(1'000, std::memory_order_relaxed); }
+std::int64_t fake_source() noexcept { return g_fake_ns.fetch_add(1'000, std::memory_order_relaxed); }
 
 // Puts steady_clock back whatever the test does.
 struct RestoreSource {

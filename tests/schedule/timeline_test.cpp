@@ -122,7 +122,7 @@ TEST_CASE("turning the timeline off takes effect at the next frame, which record
 }
 
 namespace {
-std::int64_t frozen_clock_ns() { return 1'000'000; }
+std::int64_t frozen_clock_ns() noexcept { return 1'000'000; }
 }  // namespace
 
 TEST_CASE("whether the last frame was timed is said, not read from its times: a clock too coarse to move reads 0 throughout",
@@ -148,7 +148,7 @@ TEST_CASE("whether the last frame was timed is said, not read from its times: a 
 namespace {
 // A clock that runs 3 ms ahead on every thread but the test's, as a browser's workers' clocks may.
 thread_local bool clock_is_coordinators = false;
-std::int64_t skewed_clock_ns() {
+std::int64_t skewed_clock_ns() noexcept {
     const std::int64_t now =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     return clock_is_coordinators ? now : now + 3'000'000;

@@ -13,7 +13,9 @@
 
 namespace ecsia {
 
-using MonotonicSource = std::int64_t (*)();
+// noexcept: in wasm, with JS-based exceptions, a call that may throw made inside a try block (a
+// frame's step is one) goes out to JS and back through an invoke_ trampoline.
+using MonotonicSource = std::int64_t (*)() noexcept;
 
 namespace detail {
 inline std::atomic<MonotonicSource> monotonic_source{nullptr};
