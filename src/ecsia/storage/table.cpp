@@ -36,8 +36,8 @@ void Table::reserve(std::uint32_t rows) {
     if (moved) ++*storage_generation_;
 }
 
-std::uint64_t Table::added_matches_before() const noexcept {
-    if (columns_.empty() || columns_.size() > 64) return 0;
+std::uint64_t Table::added_matches_among() const noexcept {
+    if (columns_.size() > 64) return 0;
     const Column& reference = columns_[ticks_reference_];
     std::uint64_t matched = 0;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
@@ -46,8 +46,7 @@ std::uint64_t Table::added_matches_before() const noexcept {
     return matched;
 }
 
-void Table::keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
-    if (matched == 0) return;
+void Table::keep_added_matches_among(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
     const Column& reference = columns_[ticks_reference_];
     for (; matched != 0; matched &= matched - 1) {
         Column& column = columns_[static_cast<std::size_t>(std::countr_zero(matched))];
@@ -65,20 +64,6 @@ std::uint32_t Table::push_default(Entity entity, Tick tick) {
     const std::uint32_t row = push_entity(entity);
     const std::uint64_t matched = added_matches_before();
     for (Column& column : columns_) column.init_row(row, tick);
-    keep_added_matches(matched, row, 1);
-    return row;
-}
-
-std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick) {
-    const std::uint32_t row = push_entity(entity);
-    const std::uint64_t matched = added_matches_before();
-    for (Column& column : columns_) {
-        if (const Column* from = source.column(column.component())) {
-            column.copy_row_from(row, *from, source_row);
-        } else {
-            column.init_row(row, tick);
-        }
-    }
     keep_added_matches(matched, row, 1);
     return row;
 }
@@ -112,16 +97,6 @@ void Table::permute_rows(const std::vector<std::uint32_t>& order) {
     for (std::size_t row = 0; row < order.size(); ++row) entities_[row] = old[order[row]];
     counted_rows_ = 0;
     ++row_version_;
-}
-
-Entity Table::swap_remove(std::uint32_t row) noexcept {
-    const std::uint32_t last = size() - 1;
-    for (Column& column : columns_) column.move_last_into(row, last);
-    entities_[row] = entities_[last];
-    entities_.pop_back();
-    ++row_version_;
-    if (row < counted_rows_) counted_rows_ = row;
-    return row == last ? kNullEntity : entities_[row];
 }
 
 void Table::clear() noexcept {

@@ -88,8 +88,13 @@ private:
     // Before rows are appended: a bit per column whose added ticks match the reference column's
     // (none for a table of more than 64 columns). After: those whose appended rows [row, + count)
     // match too match again, at the columns' new versions.
-    std::uint64_t added_matches_before() const noexcept;
-    void keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept;
+    // A table of one column has no other to match (the common small table: no call).
+    std::uint64_t added_matches_before() const noexcept { return columns_.size() < 2 ? 0 : added_matches_among(); }
+    std::uint64_t added_matches_among() const noexcept;
+    void keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
+        if (matched != 0) keep_added_matches_among(matched, row, count);
+    }
+    void keep_added_matches_among(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept;
     static void set_edge(std::vector<TableIndex>& edges, ComponentId id, TableIndex target) {
         if (id >= edges.size()) edges.resize(std::size_t(id) + 1, kNoTable);
         edges[id] = target;
@@ -112,5 +117,32 @@ private:
     std::vector<TableIndex> add_edges_;     // by component id; kNoTable: not known yet
     std::vector<TableIndex> remove_edges_;
 };
+
+// A row's move between tables is defined here, inline, because a single add or remove is little
+// more than it: out of line, the calls' own cost was a fifth of a native add of a tag.
+
+inline std::uint32_t Table::push_moved(Entity entity, const Table& source, std::uint32_t source_row, Tick tick) {
+    const std::uint32_t row = push_entity(entity);
+    const std::uint64_t matched = added_matches_before();
+    for (Column& column : columns_) {
+        if (const Column* from = source.column(column.component())) {
+            column.copy_row_from(row, *from, source_row);
+        } else {
+            column.init_row(row, tick);
+        }
+    }
+    keep_added_matches(matched, row, 1);
+    return row;
+}
+
+inline Entity Table::swap_remove(std::uint32_t row) noexcept {
+    const std::uint32_t last = size() - 1;
+    for (Column& column : columns_) column.move_last_into(row, last);
+    entities_[row] = entities_[last];
+    entities_.pop_back();
+    ++row_version_;
+    if (row < counted_rows_) counted_rows_ = row;
+    return row == last ? kNullEntity : entities_[row];
+}
 
 }  // namespace ecsia
