@@ -456,6 +456,10 @@ int main(int argc, char** argv) {
                                                 bench::json_member("frame_after_roots_ms", bench::json_number(median_of(roots_frame_ms)))}));
     }
     const LookupCost lookup = lookup_cost(nodes, repetitions);
+    // The same at 20,000 rows, whose entity table and column (480 kB together) stay in a core's L2
+    // cache: at 100,000 (2 MB) a lookup's second array costs misses the precomputed read does not.
+    const std::uint32_t in_cache_rows = std::min(nodes, 20000u);
+    const LookupCost in_cache = lookup_cost(in_cache_rows, repetitions);
     const double spread_ns = lookup_spread_ns(nodes, repetitions);
     std::printf("lookup: %u rows with a random target each, serial frames, ns per row: ctx.lookup %.2f, the same reads at a precomputed row %.2f "
                 "(%.2fx), the row's own position %.2f (%.2fx); %llu rows' sums differ\n",
@@ -464,13 +468,21 @@ int main(int argc, char** argv) {
     std::printf("lookup: through a Lookup<T> reader (ctx.lookup_of) %.2f ns per row (%.2fx the precomputed row's)\n", lookup.lookup_of_ns,
                 lookup.lookup_of_ns / lookup.direct_random_ns);
     std::printf("lookup: the targets in four tables at random: ctx.lookup %.2f ns per row\n", spread_ns);
+    std::printf("lookup at %u rows: ctx.lookup %.2f ns per row (%.2fx the precomputed row's %.2f), Lookup<T> %.2f (%.2fx)\n", in_cache_rows,
+                in_cache.lookup_ns, in_cache.lookup_ns / in_cache.direct_random_ns, in_cache.direct_random_ns, in_cache.lookup_of_ns,
+                in_cache.lookup_of_ns / in_cache.direct_random_ns);
     const std::string lookup_json =
         bench::json_object({bench::json_member("ns_per_row_lookup", bench::json_number(lookup.lookup_ns)),
                             bench::json_member("ns_per_row_lookup_of", bench::json_number(lookup.lookup_of_ns)),
                             bench::json_member("ns_per_row_direct_random", bench::json_number(lookup.direct_random_ns)),
                             bench::json_member("ns_per_row_own", bench::json_number(lookup.own_ns)),
                             bench::json_member("ns_per_row_lookup_four_tables", bench::json_number(spread_ns)),
-                            bench::json_member("rows_differing", std::to_string(lookup.wrong))});
+                            bench::json_member("rows_differing", std::to_string(lookup.wrong + in_cache.wrong)),
+                            bench::json_member("in_cache", bench::json_object({
+                                bench::json_member("rows", std::to_string(in_cache_rows)),
+                                bench::json_member("ns_per_row_lookup", bench::json_number(in_cache.lookup_ns)),
+                                bench::json_member("ns_per_row_lookup_of", bench::json_number(in_cache.lookup_of_ns)),
+                                bench::json_member("ns_per_row_direct_random", bench::json_number(in_cache.direct_random_ns))}))});
     const bool written = bench::write_json(
         json_path, bench::json_object({bench::json_member("nodes", std::to_string(nodes)), bench::json_member("roots", std::to_string(roots)),
                                        bench::json_member("lookup", lookup_json),

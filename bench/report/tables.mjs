@@ -278,7 +278,12 @@ position ${n2(native.lookup.ns_per_row_own)} ns; rows whose sums differ from the
 (\`ctx.lookup_of\`, its memo a local of the kernel): **${n2(native.lookup.ns_per_row_lookup_of)} ns per row**
 (**${n2(native.lookup.ns_per_row_lookup_of / native.lookup.ns_per_row_direct_random)}x**).`}${
   native.lookup.ns_per_row_lookup_four_tables === undefined ? '' : ` With the targets in four tables at random (most lookups
-in another table than the last one's): ${n2(native.lookup.ns_per_row_lookup_four_tables)} ns per row.`}`}`;
+in another table than the last one's): ${n2(native.lookup.ns_per_row_lookup_four_tables)} ns per row.`}${
+  native.lookup.in_cache === undefined ? '' : ` At ${count(native.lookup.in_cache.rows)} rows (the entity table and the column
+within a core's L2 cache): \`ctx.lookup\` ${n2(native.lookup.in_cache.ns_per_row_lookup)} ns
+(**${n2(native.lookup.in_cache.ns_per_row_lookup / native.lookup.in_cache.ns_per_row_direct_random)}x** the precomputed read's
+${n2(native.lookup.in_cache.ns_per_row_direct_random)} ns), \`Lookup<T>\` ${n2(native.lookup.in_cache.ns_per_row_lookup_of)} ns
+(**${n2(native.lookup.in_cache.ns_per_row_lookup_of / native.lookup.in_cache.ns_per_row_direct_random)}x**).`}`}`;
   const loop = h.msPerFrame['JS loop'];
   const rows = Object.entries(h.msPerFrame).map(([name, ms]) => [name, n3(ms), `**${n2(ms / loop)}x**`,
     name === 'JS loop' ? '(reference)' : String(h.differ[name])]);
@@ -296,7 +301,10 @@ Reading a random target's position (${count(h.lookup.entities)} rows, serial): o
 precomputed index (the same random memory traffic, no handle check): ${n2(h.lookup.nsPerRowRandom)} ns, so
 **${n2(h.lookup.lookupOverRandom)}x** and **${n2(h.lookup.lookupAllOverRandom)}x**; against the row's own
 position read in order from its column (${n2(h.lookup.nsPerRowDirect)} ns): ${n2(h.lookup.lookupOverDirect)}x and
-${n2(h.lookup.lookupAllOverDirect)}x.
+${n2(h.lookup.lookupAllOverDirect)}x.${h.lookupInCache === undefined ? '' : ` At ${count(h.lookupInCache.entities)} rows (the entity table and
+the column within a core's L2 cache): \`chunk.lookup\` ${n2(h.lookupInCache.nsPerRowLookup)} ns and \`chunk.lookupAll\`
+${n2(h.lookupInCache.nsPerRowLookupAll)} ns per row against ${n2(h.lookupInCache.nsPerRowRandom)} ns,
+**${n2(h.lookupInCache.lookupOverRandom)}x** and **${n2(h.lookupInCache.lookupAllOverRandom)}x**.`}
 
 Prefabs: \`instantiateMany\` of ${count(h.prefab.entities)} instances (a position per row, health from the prefab, the IsA
 pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawnManyMs)} ms for \`spawnMany\` of the same two components:
