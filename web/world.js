@@ -11,7 +11,7 @@ import { checkEntity, checkFunction, describe, isPlainObject, knownKeys } from '
 import { NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
-import { align8, checkField, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
+import { align8, checkField, fitsF32, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
 import { Chunk, Query } from './query.js';
 import { Scheduler } from './scheduler.js';
 
@@ -852,7 +852,7 @@ export class World {
       const offset = layout.offsets[field.name];
       for (let i = 0; i < count; i += 1) {
         const v = values[i];
-        if (typeof v !== 'number' || v !== v || ((v > 3.4028234663852886e38 || v < -3.4028234663852886e38) && v !== Infinity && v !== -Infinity)) {
+        if (!fitsF32(v)) {
           checkField(`${where} (entity ${i})`, entry.name, field, v);  // throws the worded error
         }
         f32[i * stride + offset] = v;

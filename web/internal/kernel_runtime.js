@@ -36,7 +36,8 @@ const INTEGER_RANGES = {
   i8: [-128, 127], i16: [-32768, 32767], i32: [-2147483648, 2147483647],
   u8: [0, 255], u16: [0, 65535], u32: [0, 4294967295], entity: [0, 4294967295],
 };
-const FLOAT32_MAX = 3.4028234663852886e38;
+// The largest finite f32 (the world's value checks, web/internal/world_core.js, use it too).
+export const FLOAT32_MAX = 3.4028234663852886e38;
 const NULL_ENTITY = 0xffffffff;
 // Undefined where the page is not cross-origin isolated (the single build's pages).
 const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;

@@ -10,7 +10,7 @@
 
 import { describe, isPlainObject } from './checks.js';
 import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
-import { topicOf } from './kernel_runtime.js';
+import { FLOAT32_MAX, topicOf } from './kernel_runtime.js';
 
 // Typed arrays for homogeneous components (every field the same type), by the engine's field types.
 const TYPED_ARRAYS = {
@@ -22,11 +22,12 @@ export const VIEW_TYPES = Object.freeze(Object.fromEntries(FIELD_TYPES.map((type
   return [type, TYPED_ARRAYS[type]];
 })));
 
-const F32_MAX = 3.4028234663852886e38;
-// The encoders' inline test of an f32 field's value: a number within the f32 range, or an
-// infinity. NaN fails every comparison here, so it takes checkField's error.
-const fitsF32 = (value) => typeof value === 'number' &&
-  ((value <= F32_MAX && value >= -F32_MAX) || value === Infinity || value === -Infinity);
+/**
+ * The encoders' inline test of an f32 field's value: a number within the f32 range, or an
+ * infinity. NaN fails every comparison here, so it takes checkField's error.
+ */
+export const fitsF32 = (value) => typeof value === 'number' &&
+  ((value <= FLOAT32_MAX && value >= -FLOAT32_MAX) || value === Infinity || value === -Infinity);
 const NULL_BITS = NULL_ENTITY;
 // Whole-number field types: [lowest, highest].
 const INTEGER_RANGE = {
@@ -64,7 +65,7 @@ export function checkField(op, component, field, value) {
   const type = field.type;
   if (type === 'f32' || type === 'f64') {
     if (typeof value === 'number' && value === value) {  // not NaN
-      if (type === 'f32' && (value > F32_MAX || value < -F32_MAX) && value !== Infinity && value !== -Infinity) {
+      if (type === 'f32' && (value > FLOAT32_MAX || value < -FLOAT32_MAX) && value !== Infinity && value !== -Infinity) {
         throw new Error(`${op}: field '${component}.${field.name}' is f32 and cannot hold ${value} (beyond the f32 range; Infinity is allowed)`);
       }
       return value;

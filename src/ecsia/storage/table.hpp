@@ -87,8 +87,8 @@ private:
     }
     // Before rows are appended: a bit per column whose added ticks match the reference column's
     // (none for a table of more than 64 columns). After: those whose appended rows [row, + count)
-    // match too match again, at the columns' new versions.
-    // A table of one column has no other to match (the common small table: no call).
+    // match too match again, at the columns' new versions. Inline for the common cases, a table of
+    // one column (no other column to match) and nothing matched; the scans are out of line.
     std::uint64_t added_matches_before() const noexcept { return columns_.size() < 2 ? 0 : added_matches_among(); }
     std::uint64_t added_matches_among() const noexcept;
     void keep_added_matches(std::uint64_t matched, std::uint32_t row, std::uint32_t count) noexcept {
