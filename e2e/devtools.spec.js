@@ -69,9 +69,17 @@ for (const { variant, server } of variants) {
     const first = await tools.locator('[data-role="list"] button').first().getAttribute('data-entity');
     await tools.locator('[data-role="list"] button').first().click();
     await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${first}`);
+    // The values are drawn on a canvas behind their inputs; each input says in data-value what
+    // the canvas shows, and holds text only while it is being edited.
     const x = tools.locator('[data-field="position.x"]');
-    const before = Number(await x.inputValue());
-    await expect.poll(async () => Number(await x.inputValue()), { message: 'the value follows the frames' }).not.toBe(before);
+    const shownValue = async (field) => Number(await field.getAttribute('data-value'));
+    await expect(x).toHaveAttribute('data-value', /\d/);
+    const before = await shownValue(x);
+    await expect.poll(() => shownValue(x), { message: 'the value follows the frames' }).not.toBe(before);
+    await expect(x).toHaveValue('');
+    const values = tools.locator('canvas.values');
+    const drawn = await values.screenshot();
+    await expect.poll(async () => Buffer.compare(await values.screenshot(), drawn), { message: 'the canvas redraws the values as they change' }).not.toBe(0);
 
     // Paused, the value shown is the world's; an edit is world.set's, a bad one changes nothing.
     await tools.locator('[data-action="pause"]').click();
@@ -88,7 +96,10 @@ for (const { variant, server } of variants) {
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => window.dev.scheduler.frames), 'no frame runs while paused').toBe(framesPaused);
     const shown = await page.evaluate((e) => window.dev.world.get(e, 'position').x, Number(first));
-    await expect.poll(async () => Number(await x.inputValue())).toBe(shown);
+    await expect.poll(() => shownValue(x)).toBe(shown);
+    await x.focus();
+    await expect(x, 'an input being edited holds the value as text').toHaveValue(String(shown));
+    await x.blur();
     const dx = tools.locator('[data-field="velocity.dx"]');
     await dx.fill('-7.5');
     await dx.press('Enter');
@@ -99,7 +110,8 @@ for (const { variant, server } of variants) {
     await dx.press('Enter');
     await expect(tools.locator('[data-role="error"]')).toContainText('velocity');
     expect(await page.evaluate(() => window.dev.world.stateHash()), 'a refused edit leaves the world unchanged').toBe(hash);
-    await expect(dx).toHaveValue('-7.5');
+    await expect(dx).toHaveAttribute('data-value', '-7.5');
+    await expect(dx).toHaveValue('');
 
     // A pair, followed to its target; then a despawn from the panel.
     const { parent, child } = await page.evaluate(() => ({ parent: window.dev.parent, child: window.dev.child }));
@@ -107,7 +119,7 @@ for (const { variant, server } of variants) {
     await tools.locator('[data-role="find"]').press('Enter');
     await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${child}`);
     await expect(tools.locator('[data-component="flag"]')).toContainText('(tag)');
-    await expect(tools.locator('[data-field="hp.value"]')).toHaveValue('50');
+    await expect(tools.locator('[data-field="hp.value"]')).toHaveAttribute('data-value', '50');
     await tools.locator(`[data-pair="ChildOf"] button[data-entity="${parent}"]`).click();
     await expect(tools.locator('[data-role="selected"]')).toHaveText(`entity #${parent}`);
     await tools.locator('[data-role="find"]').fill('pair ChildOf *');
@@ -226,6 +238,30 @@ for (const { variant, server } of variants) {
     expectNoPageErrors(log);
   });
 }
+
+test('where the page refuses workers from blob: URLs, the Entities section draws its values on the page\'s thread', async ({ page }) => {
+  const server = variants[1].server;
+  // The single build (no worker at all) under a policy that allows workers from the page's
+  // origin only: the canvas's worker is refused, and the same drawing runs on the page.
+  await page.route(`${server}/web/test/index.html`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "worker-src 'self'" } });
+  });
+  const log = await openTestPage(page, server);
+  await attach(page, { workers: 0 });
+  const tools = panel(page);
+  await page.evaluate(() => window.dev.devtools.select(window.dev.movers[0]));
+  const x = tools.locator('[data-field="position.x"]');
+  await expect(x).toHaveAttribute('data-value', /\d/);
+  const values = tools.locator('canvas.values');
+  const drawn = await values.screenshot();
+  await expect.poll(async () => Buffer.compare(await values.screenshot(), drawn), { message: 'the canvas redraws the values as they change' }).not.toBe(0);
+  // Drawn here, the canvas has a 2D context of the page's own (a transferred one has none).
+  expect(await values.evaluate((canvas) => canvas.getContext('2d') !== null)).toBe(true);
+  expect(log.console.some((m) => /Content Security Policy/.test(m.text)), 'the worker was refused').toBe(true);
+  await page.evaluate(() => window.dev.stop());
+  expectNoPageErrors(log);
+});
 
 test('attachDevtools refuses bad options, one panel per scheduler, a paused update() ends when its scheduler is disposed, and a disposed world takes its panel', async ({ page }) => {
   const log = await openTestPage(page, variants[0].server);

@@ -47,6 +47,7 @@ const EXPECTED_FILES = [
   'internal/devtools_plan.js',
   'internal/devtools_style.js',
   'internal/devtools_timeline.js',
+  'internal/devtools_values.js',
   'internal/devtools_world.js',
   'internal/engine.js',
   'internal/frame_record.js',

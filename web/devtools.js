@@ -30,6 +30,14 @@ const REFRESH_MS = 250;   // the World and Plan sections redraw at most this oft
 // them), and a redraw (a few ms of layout and paint) costs a quarter of what 4 a second would.
 const TIMELINE_REFRESH_MS = 1000;
 const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_MS);
+// The selected entity's values follow the frames at about the display's rate, drawn on a canvas a
+// worker owns: no animation frame of the page is needed for them (one requested makes the browser
+// run its rendering steps, about 3% of a busy page here). They are read right after a frame once
+// VALUES_MS have passed since the last time, so that the worker draws between the page's frames,
+// not during its next one (frames once per display frame come 16.7 ms apart); when frames stop,
+// the last one's values are drawn VALUES_LAST_MS later.
+const VALUES_MS = 15;
+const VALUES_LAST_MS = 50;
 const DIAGNOSTICS_KEPT = 500;
 
 /**
@@ -84,6 +92,7 @@ class Devtools {
   #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
   #later = 0;             // the timer that asks for the next periodic redraw, or 0
   #drawnAt = -Infinity;   // when World, Plan or Timeline was last drawn
+  #valuesAt = -Infinity;  // when the Entities section's values were last drawn
   #paused = false;
   #steps = 0;             // frames step() let through while paused
   #gate = null;           // { promise, open }: what a paused update() awaits
@@ -129,6 +138,7 @@ class Devtools {
       el('div', { class: 'body' }, Object.values(this.#sections)));
     shadow.append(style, this.#panel, this.#tooltip);
     this.#entities = new EntitiesSection(this.#sections.entities, world, (change) => this.#applyBetweenFrames(change));
+    this.#restore.push(() => this.#entities.dispose());
     this.#diagnostics = el('div', { 'data-role': 'diagnostics' });
     fill(this.#sections.diagnostics, el('p', { class: 'muted' }, 'the engine\'s diagnostics, as they arrive'), this.#diagnostics);
 
@@ -319,11 +329,15 @@ class Devtools {
 
   // ---- drawing
 
-  // A draw at the next animation frame: at once when `now` or for the selected entity's values
-  // (every frame), else once REFRESH_MS have passed since the last. Nothing is asked of the
-  // browser until then: an animation frame requested makes it run its rendering steps.
+  // A draw at the next animation frame: at once when `now`, else once REFRESH_MS have passed
+  // since the last (the selected entity's values in between: #valuesSoon). Nothing is asked of
+  // the browser until then: an animation frame requested makes it run its rendering steps.
   #drawSoon(now) {
     if (this.#detached || this.#redraw !== 0 || this.#redrawTask !== 0) return;
+    if (!now && this.#tab === 'entities' && performance.now() - this.#drawnAt < refreshMs('entities')) {
+      this.#valuesSoon();
+      return;
+    }
     if (now) {
       this.#drawnAt = -Infinity;
       clearTimeout(this.#later);
@@ -331,7 +345,7 @@ class Devtools {
     } else if (this.#later !== 0 || this.#panel.classList.contains('collapsed')) {
       return;
     }
-    const wait = now || this.#tab === 'entities' ? 0 : this.#drawnAt + refreshMs(this.#tab) - performance.now();
+    const wait = now ? 0 : this.#drawnAt + refreshMs(this.#tab) - performance.now();
     if (wait > 0) {
       this.#later = setTimeout(() => {
         this.#later = 0;
@@ -344,7 +358,7 @@ class Devtools {
     this.#redraw = requestAnimationFrame(this.#onAnimationFrame);
   }
 
-  // Made once: the Entities section asks for them every frame.
+  // Made once: redraws ask for them a few times a second.
   #onAnimationFrame = () => {
     this.#redraw = 0;
     this.#redrawTask = setTimeout(this.#onRedrawTask, 0);
@@ -352,6 +366,22 @@ class Devtools {
 
   #onRedrawTask = () => {
     this.#redrawTask = 0;
+    this.#draw();
+  };
+
+  // After a frame: the selected entity's values in a task of their own when VALUES_MS have passed
+  // since they were last drawn, else the last frame's once VALUES_LAST_MS have (unless a later
+  // frame draws them first).
+  #valuesSoon() {
+    if (this.#panel.classList.contains('collapsed')) return;
+    const due = performance.now() - this.#valuesAt >= VALUES_MS;
+    if (!due && this.#later !== 0) return;
+    clearTimeout(this.#later);
+    this.#later = setTimeout(this.#onValuesDue, due ? 0 : VALUES_LAST_MS);
+  }
+
+  #onValuesDue = () => {
+    this.#later = 0;
     this.#draw();
   };
 
@@ -364,6 +394,7 @@ class Devtools {
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
     if (due) this.#drawnAt = performance.now();
+    if (this.#tab === 'entities') this.#valuesAt = performance.now();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
       else if (!due) return;

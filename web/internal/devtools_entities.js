@@ -1,10 +1,13 @@
 // The devtools panel's Entities section (web/devtools.js): find entities by handle or by a query
 // typed in the panel, see the selected one's components with their values as each frame leaves
 // them, edit a value in place (checked like world.set: a bad value shows the error and changes
-// nothing), follow its pairs, despawn it.
+// nothing), follow its pairs, despawn it. The values are drawn on a canvas behind their inputs
+// (devtools_values.js), so that following the frames costs the page no rendering step; an input
+// shows text while it is being edited, and says what the canvas shows in data-value.
 // Thread rule: the page's main thread.
 
 import { el, errorText, fill } from './devtools_dom.js';
+import { ValueCanvas } from './devtools_values.js';
 
 const LISTED = 200;  // entities the list shows of a query's match
 const TERMS = ['with', 'without', 'optional', 'changed', 'added'];
@@ -53,7 +56,14 @@ export class EntitiesSection {
   #listed = '';          // the matches the list shows, as a key
   #selected = null;
   #shownSignature = '';  // the selected entity's components and pairs, as last laid out
-  #inputs = [];          // [{ input, component, field, text }] of the selected entity's values (text: as last written)
+  #inputs = [];          // [{ input, component, field, text }] of the selected entity's values (text: as last shown)
+  #values = null;        // the ValueCanvas the texts are drawn on (made with the first layout)
+  #box = null;           // the element the value inputs and the canvas share (position: relative)
+  #cellsKnown = false;   // the canvas knows where the inputs are (false: measure them at the next draw)
+  #resized = new ResizeObserver(() => {
+    this.#cellsKnown = false;
+    this.#drawShown();
+  });
 
   constructor(root, world, applyBetweenFrames) {
     this.#world = world;
@@ -73,6 +83,12 @@ export class EntitiesSection {
 
   /** The selected entity's handle, or null. */
   get selected() { return this.#selected; }
+
+  /** Stops the canvas's worker (the panel is detached). */
+  dispose() {
+    this.#resized.disconnect();
+    this.#values?.dispose();
+  }
 
   select(handle) {
     this.#selected = handle;
@@ -155,29 +171,58 @@ export class EntitiesSection {
     const pairs = world.pairsOf(handle);
     const signature = JSON.stringify([components, pairs]);
     if (signature !== this.#shownSignature) this.#layOut(handle, components, pairs, signature);
-    // Values as this frame left them; the one being edited keeps what the user typed. A value
-    // that did not change is not written (a write makes the browser lay the input out again).
+    // Values as this frame left them, drawn on the canvas. Only a checkbox is DOM that changes
+    // with the values.
     const focused = this.#root.getRootNode().activeElement;
     let component = null;
     let values = null;
     for (const shown of this.#inputs) {
       const { input } = shown;
-      if (input === focused) continue;
       if (shown.component !== component) {
         component = shown.component;
         values = world.get(handle, component);
       }
       const value = values[shown.field];
       if (input.type === 'checkbox') {
-        if (input.checked !== value) input.checked = value;
+        if (input !== focused && input.checked !== value) input.checked = value;
         continue;
       }
       const text = value === null ? 'null' : String(value);
       if (text !== shown.text) {
-        input.value = text;
+        input.dataset.value = text;
         shown.text = text;
       }
     }
+    this.#drawShown();
+  }
+
+  // The values last read, drawn (again, after a resize or an edit, without reading the world);
+  // the cell of the input being edited is left empty: the input shows what the user types.
+  #drawShown() {
+    if (this.#values === null || (!this.#cellsKnown && !this.#measureCells())) return;
+    const focused = this.#root.getRootNode().activeElement;
+    const texts = [];
+    for (const { input, text } of this.#inputs) if (input.type !== 'checkbox') texts.push(input === focused ? null : text);
+    this.#values.draw(texts);
+  }
+
+  // Where each value input is inside the box, for the canvas (a layout of the page, once per
+  // layout of the section, or after the box changed size). False while the box is hidden.
+  #measureCells() {
+    const box = this.#box;
+    const outer = box?.getBoundingClientRect();
+    if (outer === undefined || outer.width === 0) return false;
+    this.#cellsKnown = true;
+    const texts = this.#inputs.filter(({ input }) => input.type !== 'checkbox');
+    const style = texts.length > 0 ? getComputedStyle(texts[0].input) : null;
+    const inset = style === null ? 0 : parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
+    const cells = texts.map(({ input }) => {
+      const r = input.getBoundingClientRect();
+      return [r.left - outer.left + inset, r.top - outer.top, r.width - 2 * inset, r.height];
+    });
+    const font = style === null ? '12px monospace' : `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    this.#values.layOut(outer.width, outer.height, font, getComputedStyle(box).color, cells);
+    return true;
   }
 
   #layOut(handle, components, pairs, signature) {
@@ -198,7 +243,13 @@ export class EntitiesSection {
       'data-role': 'despawn',
       onclick: () => this.#apply(() => world.despawn(handle)).then(() => this.render(), (e) => { error.textContent = errorText(e); }),
     }, 'despawn');
-    fill(this.#detail, el('h3', { 'data-role': 'selected' }, `entity #${handle}`), error, blocks,
+    // One canvas for the section's life (its worker draws it), moved into each new layout.
+    this.#values ??= new ValueCanvas(el('canvas', { class: 'values', 'aria-hidden': 'true' }));
+    this.#resized.disconnect();
+    this.#box = el('div', { class: 'value-box' }, this.#values.element, blocks);
+    this.#resized.observe(this.#box);
+    this.#cellsKnown = false;
+    fill(this.#detail, el('h3', { 'data-role': 'selected' }, `entity #${handle}`), error, this.#box,
       pairs.length > 0 ? [el('h3', {}, 'pairs'), pairList] : null, el('p', {}, despawn));
   }
 
@@ -209,11 +260,20 @@ export class EntitiesSection {
     const input = typeof value === 'boolean'
       ? el('input', { type: 'checkbox', 'data-field': `${component}.${field}` })
       : el('input', { class: 'value', 'data-field': `${component}.${field}`, spellcheck: 'false' });
-    const shown = { input, component, field, text: null };  // text: the value last written
-    // What the user types replaces what was written: the next frame writes the value again.
-    input.addEventListener('input', () => { shown.text = null; });
+    const shown = { input, component, field, text: null };  // text: the value last shown
+    // Being edited, the input holds the value as text (the canvas leaves its cell empty meanwhile);
+    // left, it is empty again and the canvas shows the world's value.
+    if (input.type !== 'checkbox') {
+      input.addEventListener('focus', () => {
+        input.value = shown.text ?? '';
+        input.select();  // what is typed replaces the value
+      });
+      input.addEventListener('blur', () => {
+        input.value = '';
+        this.#drawShown();
+      });
+    }
     input.addEventListener('change', () => {
-      shown.text = null;
       const typed = input.type === 'checkbox' ? input.checked : parseValue(input.value);
       this.#apply(() => this.#world.set(handle, component, { [field]: typed })).then(
         () => { error.textContent = ''; },

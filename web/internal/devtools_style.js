@@ -28,7 +28,12 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .error { color: #ff8c7a; white-space: pre-wrap; }
 input { font: inherit; color: inherit; background: #0f1115; border: 1px solid #3a404c; border-radius: 3px; padding: 1px 4px; }
 input.find { width: calc(100% - 80px); }
-input.value { width: 140px; height: 21px; box-sizing: border-box; contain: strict; }  /* a value written lays out only its input */
+input.value { width: 140px; height: 21px; box-sizing: border-box; contain: strict; position: relative; }
+/* The live values are drawn on a canvas behind the inputs (devtools_values.js): an input shows
+   text only while it is being edited. */
+input.value:not(:focus) { color: transparent; background: transparent; }
+.value-box { position: relative; }
+.value-box > canvas.values { position: absolute; left: 0; top: 0; pointer-events: none; }
 .entities { display: grid; grid-template-columns: minmax(140px, 1fr) 2fr; gap: 8px; }
 .list { max-height: 300px; overflow: auto; border-right: 1px solid #2e333d; }
 .list button { display: block; width: 100%; text-align: left; border: 0; background: none; padding: 0 4px; }

@@ -1,0 +1,125 @@
+// The Entities section's live values (web/internal/devtools_entities.js), drawn as text on one
+// canvas behind the value inputs. Text written into the DOM every display frame costs the page's
+// thread a whole rendering step each time (style, layout, paint, commit: about 8% of a busy page
+// in headless Chromium on 2 cores, measured with 8 values); a canvas that a Web Worker owns
+// (OffscreenCanvas) is drawn and handed to the compositor without the page's thread, which then
+// only posts the texts. Where a worker or OffscreenCanvas is not available (a strict
+// Content-Security-Policy, an old browser), the same drawing runs on the page's thread.
+// Thread rule: the page's main thread (the worker draws what it is sent).
+
+// Draws `texts` into the cells of `layout`; texts[i] null leaves cell i empty (the field being
+// edited, whose input shows what is typed). Self-contained: the worker's source is this
+// function's text.
+function paintValues(context, layout, texts) {
+  const { width, height, scale, font, color, cells } = layout;
+  context.setTransform(scale, 0, 0, scale, 0, 0);
+  context.clearRect(0, 0, width, height);
+  context.font = font;
+  context.fillStyle = color;
+  context.textBaseline = 'middle';
+  for (let i = 0; i < cells.length; i += 1) {
+    const text = texts[i];
+    if (text === null || text === undefined) continue;
+    const [x, y, w, h] = cells[i];
+    context.save();
+    context.beginPath();
+    context.rect(x, y, w, h);
+    context.clip();
+    context.fillText(text, x, y + h / 2);
+    context.restore();
+  }
+}
+
+const WORKER_SOURCE = `const paintValues = ${paintValues};
+let canvas = null, context = null, layout = null;
+onmessage = ({ data }) => {
+  if (data.canvas) { canvas = data.canvas; context = canvas.getContext('2d'); }
+  if (data.layout) {
+    layout = data.layout;
+    canvas.width = Math.max(1, Math.round(layout.width * layout.scale));
+    canvas.height = Math.max(1, Math.round(layout.height * layout.scale));
+  }
+  if (data.texts && layout !== null) paintValues(context, layout, data.texts);
+};`;
+
+export class ValueCanvas {
+  #canvas;
+  #worker = null;
+  #context = null;   // drawing on the page's thread (no worker)
+  #layout = null;
+  #texts = [];       // as last drawn
+
+  /** `canvas`: an element of the panel, placed over the inputs' box by its CSS. */
+  constructor(canvas) {
+    this.#canvas = canvas;
+    let url = null;
+    try {
+      const offscreen = canvas.transferControlToOffscreen();
+      url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+      this.#worker = new Worker(url, { name: 'ecsia devtools values' });
+      // A worker the page's policy refuses may fail only once it loads.
+      this.#worker.addEventListener('error', () => this.#drawHere());
+      this.#worker.postMessage({ canvas: offscreen }, [offscreen]);
+    } catch {
+      this.#drawHere();
+    } finally {
+      if (url !== null) URL.revokeObjectURL(url);
+    }
+  }
+
+  // Draws on the page's thread from now on, on a fresh canvas in the place of this one (whose
+  // control may have gone to the worker already).
+  #drawHere() {
+    this.#worker?.terminate();
+    this.#worker = null;
+    const fresh = this.#canvas.cloneNode();
+    this.#canvas.replaceWith(fresh);
+    this.#canvas = fresh;
+    this.#context = fresh.getContext('2d');
+    if (this.#layout === null) return;
+    const { width, height, font, color, cells } = this.#layout;
+    const texts = this.#texts;
+    this.layOut(width, height, font, color, cells);
+    this.draw(texts);
+  }
+
+  /** The canvas element shown (a replacement when drawing fell back to the page's thread). */
+  get element() { return this.#canvas; }
+
+  /**
+   * Where the values go: `cells` are the [x, y, width, height] boxes of their text in CSS pixels
+   * of a `width` x `height` canvas; `font` and `color` as the inputs have them.
+   */
+  layOut(width, height, font, color, cells) {
+    const scale = globalThis.devicePixelRatio || 1;
+    this.#layout = { width, height, scale, font, color, cells };
+    this.#texts = [];
+    this.#canvas.style.width = `${width}px`;
+    this.#canvas.style.height = `${height}px`;
+    if (this.#worker !== null) {
+      this.#worker.postMessage({ layout: this.#layout });
+    } else {
+      this.#canvas.width = Math.max(1, Math.round(width * scale));
+      this.#canvas.height = Math.max(1, Math.round(height * scale));
+    }
+  }
+
+  /** Draws the texts, one per cell, unless they are the ones drawn last. */
+  draw(texts) {
+    if (this.#layout === null || sameTexts(texts, this.#texts)) return;
+    this.#texts = texts.slice();
+    if (this.#worker !== null) this.#worker.postMessage({ texts: this.#texts });
+    else paintValues(this.#context, this.#layout, this.#texts);
+  }
+
+  dispose() {
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+}
+
+function sameTexts(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
