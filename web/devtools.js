@@ -32,12 +32,13 @@ const TIMELINE_REFRESH_MS = 1000;
 const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_MS);
 // The selected entity's values follow the frames at about the display's rate, drawn on a canvas a
 // worker owns: no animation frame of the page is needed for them (one requested makes the browser
-// run its rendering steps, about 3% of a busy page here). They are read right after a frame once
-// VALUES_MS have passed since the last time, so that the worker draws between the page's frames,
-// not during its next one (frames once per display frame come 16.7 ms apart); when frames stop,
-// the last one's values are drawn VALUES_LAST_MS later.
-const VALUES_MS = 15;
-const VALUES_LAST_MS = 50;
+// run its rendering steps, about 3% of a busy page here). An interval reads them every VALUES_MS
+// when a frame ended since; a frame only counts itself. Nothing is scheduled from inside a frame
+// but the interval's start after an idle spell: a frame that runs once per display frame finds
+// the browser's timer code cold, and a setTimeout there cost it 11% to 17% (35 to 50 µs of a
+// 0.3 ms frame, measured in the page). VALUES_IDLE_TICKS without a frame stop the interval.
+const VALUES_MS = 16;
+const VALUES_IDLE_TICKS = 4;
 const DIAGNOSTICS_KEPT = 500;
 
 /**
@@ -92,7 +93,9 @@ class Devtools {
   #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
   #later = 0;             // the timer that asks for the next periodic redraw, or 0
   #drawnAt = -Infinity;   // when World, Plan or Timeline was last drawn
-  #valuesAt = -Infinity;  // when the Entities section's values were last drawn
+  #values = 0;            // the interval that draws the Entities section's values, or 0
+  #framesSinceValues = 0; // frames ended since it last drew them
+  #idleTicks = 0;         // its ticks in a row that found no new frame
   #paused = false;
   #steps = 0;             // frames step() let through while paused
   #gate = null;           // { promise, open }: what a paused update() awaits
@@ -211,6 +214,7 @@ class Devtools {
       this.#openWindow();
     }
     this.#tab = tab;
+    if (tab !== 'entities') this.#stopValues();
     for (const [name, button] of Object.entries(this.#tabs)) {
       button.setAttribute('aria-selected', String(name === tab));
       this.#sections[name].hidden = name !== tab;
@@ -236,6 +240,7 @@ class Devtools {
     cancelAnimationFrame(this.#redraw);
     clearTimeout(this.#redrawTask);
     clearTimeout(this.#later);
+    this.#stopValues();
     for (const undo of this.#restore) {
       try {
         undo();
@@ -267,6 +272,11 @@ class Devtools {
     if (this.#scheduler.userTiming !== this.#measuresShown) this.#showMeasures();
     if (this.#pending.length > 0) this.#flushPending();
     if (this.#tab === 'timeline') this.#keep(frame);
+    if (this.#tab === 'entities' && !this.#paused) {
+      this.#framesSinceValues += 1;
+      if (this.#values === 0) this.#values = setInterval(this.#onValuesTick, VALUES_MS);
+      return;
+    }
     this.#drawSoon(this.#paused);
   }
 
@@ -330,14 +340,10 @@ class Devtools {
   // ---- drawing
 
   // A draw at the next animation frame: at once when `now`, else once REFRESH_MS have passed
-  // since the last (the selected entity's values in between: #valuesSoon). Nothing is asked of
+  // since the last (the Entities section's values in between: #onValuesTick). Nothing is asked of
   // the browser until then: an animation frame requested makes it run its rendering steps.
   #drawSoon(now) {
     if (this.#detached || this.#redraw !== 0 || this.#redrawTask !== 0) return;
-    if (!now && this.#tab === 'entities' && performance.now() - this.#drawnAt < refreshMs('entities')) {
-      this.#valuesSoon();
-      return;
-    }
     if (now) {
       this.#drawnAt = -Infinity;
       clearTimeout(this.#later);
@@ -369,21 +375,26 @@ class Devtools {
     this.#draw();
   };
 
-  // After a frame: the selected entity's values in a task of their own when VALUES_MS have passed
-  // since they were last drawn, else the last frame's once VALUES_LAST_MS have (unless a later
-  // frame draws them first).
-  #valuesSoon() {
-    if (this.#panel.classList.contains('collapsed')) return;
-    const due = performance.now() - this.#valuesAt >= VALUES_MS;
-    if (!due && this.#later !== 0) return;
-    clearTimeout(this.#later);
-    this.#later = setTimeout(this.#onValuesDue, due ? 0 : VALUES_LAST_MS);
-  }
-
-  #onValuesDue = () => {
-    this.#later = 0;
+  // The values interval: draws (the Entities section's values, and the rest of it when its
+  // refresh is due) when a frame ended since the last tick and none is running; stops after
+  // VALUES_IDLE_TICKS without one (the next frame starts it again).
+  #onValuesTick = () => {
+    if (this.#inFrame) return;
+    if (this.#framesSinceValues === 0) {
+      if ((this.#idleTicks += 1) >= VALUES_IDLE_TICKS) this.#stopValues();
+      return;
+    }
+    this.#framesSinceValues = 0;
+    this.#idleTicks = 0;
     this.#draw();
   };
+
+  #stopValues() {
+    clearInterval(this.#values);
+    this.#values = 0;
+    this.#framesSinceValues = 0;
+    this.#idleTicks = 0;
+  }
 
   // Between frames only: what the panel reads (values, archetypes, the allocator's count) is the
   // serial phase's; a frame's end asks for the draw again.
@@ -394,7 +405,6 @@ class Devtools {
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
     if (due) this.#drawnAt = performance.now();
-    if (this.#tab === 'entities') this.#valuesAt = performance.now();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
       else if (!due) return;

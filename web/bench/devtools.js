@@ -8,7 +8,7 @@
 //   panel: world       attached (the default options), the World section shown (looked at 4
 //                      times a second, redrawn when it changed)
 //   panel: timeline    attached, the Timeline section shown (a window of 8 frames' bars a second)
-//   panel: entities    attached, an entity selected: its values read after the frames about
+//   panel: entities    attached, an entity selected: its values read between frames about
 //                      60 times a second and drawn by the panel's worker
 //   the same three with attachDevtools({ userTiming: true }) (the panel's "measures" button): a
 //   performance.measure per frame and wave, which Chromium takes a few µs each to make
