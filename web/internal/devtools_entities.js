@@ -213,10 +213,10 @@ export class EntitiesSection {
     const outer = box?.getBoundingClientRect();
     if (outer === undefined || outer.width === 0) return false;
     this.#cellsKnown = true;
-    const texts = this.#inputs.filter(({ input }) => input.type !== 'checkbox');
-    const style = texts.length > 0 ? getComputedStyle(texts[0].input) : null;
+    const fields = this.#inputs.filter(({ input }) => input.type !== 'checkbox');
+    const style = fields.length > 0 ? getComputedStyle(fields[0].input) : null;
     const inset = style === null ? 0 : parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
-    const cells = texts.map(({ input }) => {
+    const cells = fields.map(({ input }) => {
       const r = input.getBoundingClientRect();
       return [r.left - outer.left + inset, r.top - outer.top, r.width - 2 * inset, r.height];
     });

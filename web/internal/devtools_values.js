@@ -36,8 +36,7 @@ onmessage = ({ data }) => {
   if (data.canvas) { canvas = data.canvas; context = canvas.getContext('2d'); }
   if (data.layout) {
     layout = data.layout;
-    canvas.width = Math.max(1, Math.round(layout.width * layout.scale));
-    canvas.height = Math.max(1, Math.round(layout.height * layout.scale));
+    [canvas.width, canvas.height] = layout.pixels;
   }
   if (data.texts && layout !== null) paintValues(context, layout, data.texts);
 };`;
@@ -92,22 +91,22 @@ export class ValueCanvas {
    */
   layOut(width, height, font, color, cells) {
     const scale = globalThis.devicePixelRatio || 1;
-    this.#layout = { width, height, scale, font, color, cells };
+    const pixels = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
+    this.#layout = { width, height, scale, pixels, font, color, cells };
     this.#texts = [];
     this.#canvas.style.width = `${width}px`;
     this.#canvas.style.height = `${height}px`;
-    if (this.#worker !== null) {
-      this.#worker.postMessage({ layout: this.#layout });
-    } else {
-      this.#canvas.width = Math.max(1, Math.round(width * scale));
-      this.#canvas.height = Math.max(1, Math.round(height * scale));
-    }
+    if (this.#worker !== null) this.#worker.postMessage({ layout: this.#layout });
+    else [this.#canvas.width, this.#canvas.height] = pixels;
   }
 
-  /** Draws the texts, one per cell, unless they are the ones drawn last. */
+  /**
+   * Draws the texts, one per cell, unless they are the ones drawn last. `texts` is kept: pass a
+   * new array each call.
+   */
   draw(texts) {
     if (this.#layout === null || sameTexts(texts, this.#texts)) return;
-    this.#texts = texts.slice();
+    this.#texts = texts;
     if (this.#worker !== null) this.#worker.postMessage({ texts: this.#texts });
     else paintValues(this.#context, this.#layout, this.#texts);
   }

@@ -65,7 +65,7 @@ export function checkField(op, component, field, value) {
   const type = field.type;
   if (type === 'f32' || type === 'f64') {
     if (typeof value === 'number' && value === value) {  // not NaN
-      if (type === 'f32' && (value > FLOAT32_MAX || value < -FLOAT32_MAX) && value !== Infinity && value !== -Infinity) {
+      if (type === 'f32' && !fitsF32(value)) {
         throw new Error(`${op}: field '${component}.${field.name}' is f32 and cannot hold ${value} (beyond the f32 range; Infinity is allowed)`);
       }
       return value;
