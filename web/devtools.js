@@ -30,15 +30,15 @@ const REFRESH_MS = 250;   // the World and Plan sections redraw at most this oft
 // them), and a redraw (a few ms of layout and paint) costs a quarter of what 4 a second would.
 const TIMELINE_REFRESH_MS = 1000;
 const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_MS);
-// The selected entity's values follow the frames at about the display's rate, drawn on a canvas a
-// worker owns: no animation frame of the page is needed for them (one requested makes the browser
-// run its rendering steps, about 3% of a busy page here). An interval reads them every VALUES_MS
-// when a frame ended since; a frame only counts itself. Nothing is scheduled from inside a frame
+// While frames run, an interval draws the shown section every TICK_MS when a frame ended since:
+// the selected entity's values at about the display's rate (on a canvas a worker owns), the rest
+// when its refresh is due. A frame only counts itself. Nothing is scheduled from inside a frame
 // but the interval's start after an idle spell: a frame that runs once per display frame finds
 // the browser's timer code cold, and a setTimeout there cost it 11% to 17% (35 to 50 µs of a
-// 0.3 ms frame, measured in the page). VALUES_IDLE_TICKS without a frame stop the interval.
-const VALUES_MS = 16;
-const VALUES_IDLE_TICKS = 4;
+// 0.3 ms frame, measured in the page); an animation frame requested makes the browser run its
+// rendering steps (about 3% of a busy page here). IDLE_TICKS without a frame stop the interval.
+const TICK_MS = 16;
+const IDLE_TICKS = 4;
 const DIAGNOSTICS_KEPT = 500;
 
 /**
@@ -89,13 +89,13 @@ class Devtools {
   #measures = null;       // the header's User Timing toggle (with a scheduler)
   #measuresShown = false; // what it shows: scheduler.userTiming as last seen
   #restore = [];          // what detach() puts back
-  #redraw = 0;            // the requestAnimationFrame of the next redraw, or 0
+  #redraw = 0;            // the requestAnimationFrame of a redraw asked for between frames, or 0
   #redrawTask = 0;        // then the task it runs in (setTimeout), or 0
-  #later = 0;             // the timer that asks for the next periodic redraw, or 0
-  #drawnAt = -Infinity;   // when World, Plan or Timeline was last drawn
-  #values = 0;            // the interval that draws the Entities section's values, or 0
-  #framesSinceValues = 0; // frames ended since it last drew them
+  #drawnAt = -Infinity;   // when the shown section was last drawn whole
+  #ticker = 0;            // the interval that draws while frames run, or 0
+  #framesSinceTick = 0;   // frames ended since its last tick
   #idleTicks = 0;         // its ticks in a row that found no new frame
+  #collapsed = false;
   #paused = false;
   #steps = 0;             // frames step() let through while paused
   #gate = null;           // { promise, open }: what a paused update() awaits
@@ -134,6 +134,7 @@ class Devtools {
         onclick: () => this.#toggleMeasures(),
       }, 'measures'),
     ];
+    this.#collapsed = !open;
     this.#panel = el('div', { class: `panel${open ? '' : ' collapsed'}`, 'data-role': 'devtools' },
       el('header', {}, el('span', { class: 'title' }, 'ecsia devtools'), Object.values(this.#tabs), el('span', { class: 'spacer' }), controls,
         el('button', { 'data-action': 'collapse', title: 'collapse or expand', onclick: () => this.#toggle() }, '▾'),
@@ -185,7 +186,7 @@ class Devtools {
     this.#paused = true;
     this.#steps = 0;
     this.#recordWhenShown();
-    this.#drawSoon(true);
+    this.#drawSoon();
   }
 
   /** While paused, lets one frame run (and waits again after it). */
@@ -200,7 +201,7 @@ class Devtools {
     this.#paused = false;
     this.#openGate();
     this.#recordWhenShown();
-    this.#drawSoon(true);
+    this.#drawSoon();
   }
 
   /** Shows a section: 'world', 'entities', 'plan', 'timeline' or 'diagnostics'. */
@@ -214,7 +215,6 @@ class Devtools {
       this.#openWindow();
     }
     this.#tab = tab;
-    if (tab !== 'entities') this.#stopValues();
     for (const [name, button] of Object.entries(this.#tabs)) {
       button.setAttribute('aria-selected', String(name === tab));
       this.#sections[name].hidden = name !== tab;
@@ -222,7 +222,7 @@ class Devtools {
     if (tab === 'diagnostics') this.#setUnseen(0);
     this.#tooltip.hidden = true;  // its bar is gone with the section; a hover shows it again
     this.#recordWhenShown();
-    this.#drawSoon(true);
+    this.#drawSoon();
   }
 
   /** Shows `entity` in the Entities section. */
@@ -239,8 +239,7 @@ class Devtools {
     this.#openGate();
     cancelAnimationFrame(this.#redraw);
     clearTimeout(this.#redrawTask);
-    clearTimeout(this.#later);
-    this.#stopValues();
+    this.#stopTicker();
     for (const undo of this.#restore) {
       try {
         undo();
@@ -265,19 +264,21 @@ class Devtools {
     return undefined;
   }
 
-  // Every frame: the Timeline keeps a copy of its record (decoded only when drawn) while shown.
+  // Every frame: the Timeline keeps a copy of its record (decoded only when drawn) while shown;
+  // the ticker draws after it (a stepped frame is drawn at once).
   #afterFrame(frame) {
     this.#inFrame = false;
     // The page may set scheduler.userTiming itself (also while the panel is collapsed or paused).
     if (this.#scheduler.userTiming !== this.#measuresShown) this.#showMeasures();
     if (this.#pending.length > 0) this.#flushPending();
     if (this.#tab === 'timeline') this.#keep(frame);
-    if (this.#tab === 'entities' && !this.#paused) {
-      this.#framesSinceValues += 1;
-      if (this.#values === 0) this.#values = setInterval(this.#onValuesTick, VALUES_MS);
+    if (this.#paused) {
+      this.#drawSoon();
       return;
     }
-    this.#drawSoon(this.#paused);
+    if (this.#collapsed || this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
+    this.#framesSinceTick += 1;
+    if (this.#ticker === 0) this.#ticker = setInterval(this.#onTick, TICK_MS);
   }
 
   // ---- the Timeline's recording windows
@@ -305,9 +306,8 @@ class Devtools {
     if (record !== null && !recordsTimeline(record)) return;
     this.#timeline.record(frame);
     if (this.#window === 'recording' && (this.#windowFrames += 1) >= this.#timeline.capacity) {
-      this.#window = 'full';
+      this.#window = 'full';  // drawn at the next tick
       this.#recordWhenShown();
-      this.#drawSoon(true);
     }
   }
 
@@ -324,7 +324,7 @@ class Devtools {
     return new Promise((resolve, reject) => {
       this.#pending.push([change, resolve, reject]);
       if (!this.#inFrame) this.#flushPending();
-    }).finally(() => this.#drawSoon(true));
+    }).finally(() => this.#drawSoon());
   }
 
   #flushPending() {
@@ -339,28 +339,12 @@ class Devtools {
 
   // ---- drawing
 
-  // A draw at the next animation frame: at once when `now`, else once REFRESH_MS have passed
-  // since the last (the Entities section's values in between: #onValuesTick). Nothing is asked of
-  // the browser until then: an animation frame requested makes it run its rendering steps.
-  #drawSoon(now) {
+  // A whole draw at the next animation frame, for what happens between frames (a tab shown, a
+  // pause, an edit), in a task of its own after the animation frame: not in the rendering turn
+  // where the page's own frame (a game's update() in its requestAnimationFrame) runs.
+  #drawSoon() {
+    this.#drawnAt = -Infinity;
     if (this.#detached || this.#redraw !== 0 || this.#redrawTask !== 0) return;
-    if (now) {
-      this.#drawnAt = -Infinity;
-      clearTimeout(this.#later);
-      this.#later = 0;
-    } else if (this.#later !== 0 || this.#panel.classList.contains('collapsed')) {
-      return;
-    }
-    const wait = now ? 0 : this.#drawnAt + refreshMs(this.#tab) - performance.now();
-    if (wait > 0) {
-      this.#later = setTimeout(() => {
-        this.#later = 0;
-        this.#drawSoon(true);
-      }, wait);
-      return;
-    }
-    // At the display's rate, in a task of its own after the animation frame: not in the rendering
-    // turn where the page's own frame (a game's update() in its requestAnimationFrame) runs.
     this.#redraw = requestAnimationFrame(this.#onAnimationFrame);
   }
 
@@ -375,35 +359,35 @@ class Devtools {
     this.#draw();
   };
 
-  // The values interval: draws (the Entities section's values, and the rest of it when its
-  // refresh is due) when a frame ended since the last tick and none is running; stops after
-  // VALUES_IDLE_TICKS without one (the next frame starts it again).
-  #onValuesTick = () => {
+  // Draws when a frame ended since the last tick and none is running; stops after IDLE_TICKS
+  // without one (the next frame starts it again).
+  #onTick = () => {
     if (this.#inFrame) return;
-    if (this.#framesSinceValues === 0) {
-      if ((this.#idleTicks += 1) >= VALUES_IDLE_TICKS) this.#stopValues();
+    if (this.#framesSinceTick === 0) {
+      if ((this.#idleTicks += 1) >= IDLE_TICKS) this.#stopTicker();
       return;
     }
-    this.#framesSinceValues = 0;
+    this.#framesSinceTick = 0;
     this.#idleTicks = 0;
     this.#draw();
   };
 
-  #stopValues() {
-    clearInterval(this.#values);
-    this.#values = 0;
-    this.#framesSinceValues = 0;
+  #stopTicker() {
+    clearInterval(this.#ticker);
+    this.#ticker = 0;
+    this.#framesSinceTick = 0;
     this.#idleTicks = 0;
   }
 
   // Between frames only: what the panel reads (values, archetypes, the allocator's count) is the
-  // serial phase's; a frame's end asks for the draw again.
+  // serial phase's; the ticker (or a change between frames) asks for it.
   #draw() {
-    if (this.#panel.classList.contains('collapsed') || this.#inFrame) return;
+    if (this.#collapsed || this.#inFrame) return;
     const section = this.#sections[this.#tab];
     // The selected entity's values follow every frame; the rest is redrawn a few times a second.
     if (this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
-    const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab);
+    // A full Timeline window is drawn at once; the next opens when its refresh is due.
+    const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab) || (this.#tab === 'timeline' && this.#window === 'full');
     if (due) this.#drawnAt = performance.now();
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
@@ -431,8 +415,8 @@ class Devtools {
   }
 
   #toggle() {
-    this.#panel.classList.toggle('collapsed');
-    this.#drawSoon(true);
+    this.#collapsed = this.#panel.classList.toggle('collapsed');
+    this.#drawSoon();
   }
 
   #toggleMeasures() {
