@@ -15,7 +15,7 @@ import { servers, test } from './support.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = path.join(root, 'examples/three');
 const PREPARE = 'scripts/pack, then bash -c "source scripts/lib/test_three.sh && prepare_three_example"';
-const FRAMES = 10;
+const FRAMES = 5;
 const BACKGROUND = [5, 6, 10];  // main.js's BACKGROUND, 0x05060a
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
