@@ -20,10 +20,16 @@ export const framesOf = (record) => record[4];
 /** How many systems the scheduler had (the names a batch's system index refers to). */
 export const systemCountOf = (record) => record[5];
 
-/** The record's length in doubles (its header says how many waves, batches and workers follow). */
-export function recordLength(record) {
-  return HEADER + record[0] * WAVE + record[1] * BATCH + record[2] * WORKER;
+/**
+ * The record's length in doubles (its header says how many waves, batches and workers follow),
+ * for a record that starts at `at` in `doubles`.
+ */
+export function recordLength(doubles, at = 0) {
+  return HEADER + doubles[at] * WAVE + doubles[at + 1] * BATCH + doubles[at + 2] * WORKER;
 }
+
+/** The header's length in doubles: what recordLength() reads. */
+export const RECORD_HEADER_LENGTH = HEADER;
 
 /** fn(wave, placement, beginUs, endUs) for each wave of the record, in order; allocates nothing. */
 export function eachWave(record, fn) {
