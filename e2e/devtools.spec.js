@@ -554,3 +554,59 @@ for (const { variant, server } of variants) {
     expectNoPageErrors(log);
   });
 }
+
+// The Timeline's record of frames (web/internal/devtools_timeline.js) reuses the buffers of the
+// frames it drops; against a model that keeps a fresh copy of each: random frames (records of
+// random lengths, failed frames, gaps that start it afresh, clears), and the scheduler's record
+// overwritten after every call, as the engine does with its next frame.
+test('the Timeline keeps exactly the newest consecutive frames, each with its own record, while it reuses their buffers', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const mismatches = await page.evaluate(async () => {
+    const { TimelineRecord } = await import('/web/internal/devtools_timeline.js');
+    const { decodeFrame } = await import('/web/internal/frame_record.js');
+    const C = await import('/web/internal/constants.js');
+    let seed = 7;
+    const random = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+    const names = ['A', 'B', 'C'];
+    const source = new Float64Array(4096);  // the engine's record buffer, rewritten every frame
+    const makeRecord = (frame) => {
+      const waves = 1 + random(3), batches = random(40), workers = random(3);
+      const length = C.FRAME_RECORD_HEADER + waves * C.FRAME_RECORD_WAVE + batches * C.FRAME_RECORD_BATCH + workers * C.FRAME_RECORD_WORKER;
+      source.set([waves, batches, workers, 1, frame, names.length]);
+      for (let i = C.FRAME_RECORD_HEADER; i < length; i++) source[i] = random(1000);
+      for (let b = 0; b < batches; b++) source[C.FRAME_RECORD_HEADER + waves * C.FRAME_RECORD_WAVE + b * C.FRAME_RECORD_BATCH + 1] = random(names.length);
+      return source.subarray(0, length);
+    };
+    const out = [];
+    for (const capacity of [1, 3, 8]) {
+      const timeline = new TimelineRecord(capacity);
+      let model = [];
+      let number = 10;
+      for (let step = 0; step < 400; step++) {
+        const roll = random(20);
+        if (roll === 0) { timeline.clear(); model = []; continue; }
+        number += roll === 1 ? 3 : 1;  // a gap: the timeline starts afresh
+        const failed = roll === 2;
+        const record = failed ? null : makeRecord(number);
+        const frame = { frame: failed ? number - 1 : number, startMs: step, endMs: step + 0.5, failed, pageUs: random(100), record, names };
+        if (failed) number -= 1;
+        timeline.record(frame);
+        const newest = model.at(-1)?.frame;
+        if (newest !== undefined && (frame.frame > newest + 1 || frame.frame < newest)) model = [];
+        model.push({ ...frame, record: record === null ? null : record.slice() });
+        if (model.length > capacity) model.shift();
+        source.fill(-1);  // the engine's next frame
+        const expected = model.map(({ frame: n, startMs, endMs, failed: f, pageUs, record: r }) => {
+          const { waves, batches = [], busyNs } = r === null ? { waves: [], busyNs: [] } : decodeFrame(r, names, pageUs);
+          return { number: n, waves, batches, workers: busyNs.length, pageUs, updateUs: (endMs - startMs) * 1000, failed: f };
+        });
+        const got = timeline.frames;
+        if (JSON.stringify(got) !== JSON.stringify(expected)) out.push({ capacity, step, got: got.length, expected: expected.length });
+        if (timeline.empty !== (model.length === 0)) out.push({ capacity, step, empty: timeline.empty });
+      }
+    }
+    return out;
+  });
+  expect(mismatches).toEqual([]);
+  expectNoPageErrors(log);
+});
