@@ -610,3 +610,43 @@ test('the Timeline keeps exactly the newest consecutive frames, each with its ow
   expect(mismatches).toEqual([]);
   expectNoPageErrors(log);
 });
+
+// The panel draws from an interval while frames run, and World redraws at most 4 times a second:
+// when the page stops calling update() (a pause menu of its own, updates only on input), the
+// frames' last state must still be drawn, not the one of up to 250 ms before.
+test('when frames stop, the World section shows the last frame\'s world', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const counts = await page.evaluate(async () => {
+    const { attachDevtools } = await import('/web/devtools.js');
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 1 });
+    const world = ecsia.createWorld({ maxEntities: 4096 });
+    const scheduler = world.createScheduler({ systems: [] });
+    const devtools = attachDevtools({ world, scheduler, tab: 'world' });
+    const shownCount = () => Number(devtools.element.shadowRoot.querySelector('[data-stat="entities"]')?.textContent.replace(/,/g, '') ?? -1);
+    const frame = async () => {
+      world.spawn({});
+      await scheduler.update(1 / 60);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    // Frames until a redraw has just shown a new count (at least 300 ms in), then a few more,
+    // well within the 250 ms before the next redraw would be due: they are what must be drawn.
+    const started = performance.now();
+    let last = shownCount();
+    for (;;) {
+      await frame();
+      const now = shownCount();
+      if (now !== last && performance.now() - started > 300) break;
+      last = now;
+    }
+    for (let i = 0; i < 5; i++) await frame();
+    await new Promise((resolve) => setTimeout(resolve, 400));  // the interval's idle ticks
+    const shown = String(shownCount());
+    const result = { shown: Number(shown.replace(/,/g, '')), alive: world.inspect().entities };
+    devtools.detach();
+    world.dispose();
+    return result;
+  });
+  expect(counts.alive).toBeGreaterThan(20);
+  expect(counts.shown).toBe(counts.alive);
+  expectNoPageErrors(log);
+});

@@ -32,8 +32,10 @@ const TIMELINE_REFRESH_MS = 1000;
 const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_MS);
 // While frames run, an interval draws the shown section every TICK_MS when a frame ended since:
 // the selected entity's values at about the display's rate (on a canvas a worker owns), the rest
-// when its refresh is due. A frame only counts itself. Nothing is scheduled from inside a frame
-// but the interval's start after an idle spell: a frame that runs once per display frame finds
+// when its refresh is due, and once more when frames stop (their last state drawn whole). A frame
+// only counts itself. Nothing is scheduled from inside a running frame but the interval's start
+// after an idle spell (a frame stepped while paused asks for its draw): a frame that runs once
+// per display frame finds
 // the browser's timer code cold, and a setTimeout there cost it 11% to 17% (35 to 50 µs of a
 // 0.3 ms frame, measured in the page); an animation frame requested makes the browser run its
 // rendering steps (about 3% of a busy page here). IDLE_TICKS without a frame stop the interval.
@@ -95,6 +97,7 @@ class Devtools {
   #ticker = 0;            // the interval that draws while frames run, or 0
   #framesSinceTick = 0;   // frames ended since its last tick
   #idleTicks = 0;         // its ticks in a row that found no new frame
+  #stale = false;         // the shown section's last draw was of the values only, not whole
   #collapsed = false;
   #paused = false;
   #steps = 0;             // frames step() let through while paused
@@ -265,18 +268,19 @@ class Devtools {
   }
 
   // Every frame: the Timeline keeps a copy of its record (decoded only when drawn) while shown;
-  // the ticker draws after it (a stepped frame is drawn at once).
+  // the ticker draws after it (a stepped frame at the next animation frame).
   #afterFrame(frame) {
+    if (this.#detached) return;
     this.#inFrame = false;
     // The page may set scheduler.userTiming itself (also while the panel is collapsed or paused).
     if (this.#scheduler.userTiming !== this.#measuresShown) this.#showMeasures();
     if (this.#pending.length > 0) this.#flushPending();
     if (this.#tab === 'timeline') this.#keep(frame);
+    if (this.#collapsed || this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     if (this.#paused) {
       this.#drawSoon();
       return;
     }
-    if (this.#collapsed || this.#tab === 'diagnostics') return;  // its messages are appended as they arrive
     this.#framesSinceTick += 1;
     if (this.#ticker === 0) this.#ticker = setInterval(this.#onTick, TICK_MS);
   }
@@ -348,7 +352,7 @@ class Devtools {
     this.#redraw = requestAnimationFrame(this.#onAnimationFrame);
   }
 
-  // Made once: redraws ask for them a few times a second.
+  // Made once: every change between frames asks for them.
   #onAnimationFrame = () => {
     this.#redraw = 0;
     this.#redrawTask = setTimeout(this.#onRedrawTask, 0);
@@ -360,11 +364,17 @@ class Devtools {
   };
 
   // Draws when a frame ended since the last tick and none is running; stops after IDLE_TICKS
-  // without one (the next frame starts it again).
+  // without one (the next frame starts it again), drawing the section whole first if the frames'
+  // last state is not (World, Plan and the entity list redraw only when their refresh is due).
   #onTick = () => {
     if (this.#inFrame) return;
     if (this.#framesSinceTick === 0) {
-      if ((this.#idleTicks += 1) >= IDLE_TICKS) this.#stopTicker();
+      if ((this.#idleTicks += 1) < IDLE_TICKS) return;
+      this.#stopTicker();
+      if (this.#stale) {
+        this.#drawnAt = -Infinity;
+        this.#draw();
+      }
       return;
     }
     this.#framesSinceTick = 0;
@@ -389,6 +399,7 @@ class Devtools {
     // A full Timeline window is drawn at once; the next opens when its refresh is due.
     const due = performance.now() - this.#drawnAt >= refreshMs(this.#tab) || (this.#tab === 'timeline' && this.#window === 'full');
     if (due) this.#drawnAt = performance.now();
+    this.#stale = !due;
     try {
       if (this.#tab === 'entities' && !due) this.#entities.renderSelected();
       else if (!due) return;
