@@ -35,10 +35,10 @@ const refreshMs = (tab) => (tab === 'timeline' ? TIMELINE_REFRESH_MS : REFRESH_M
 // when its refresh is due, and once more when frames stop (their last state drawn whole). A frame
 // only counts itself. Nothing is scheduled from inside a running frame but the interval's start
 // after an idle spell (a frame stepped while paused asks for its draw): a frame that runs once
-// per display frame finds
-// the browser's timer code cold, and a setTimeout there cost it 11% to 17% (35 to 50 µs of a
-// 0.3 ms frame, measured in the page); an animation frame requested makes the browser run its
-// rendering steps (about 3% of a busy page here). IDLE_TICKS without a frame stop the interval.
+// per display frame finds the browser's timer code cold, and a setTimeout there cost it 11% to
+// 17% (35 to 50 µs of a 0.3 ms frame, measured in the page); an animation frame requested makes
+// the browser run its rendering steps (about 3% of a busy page here). IDLE_TICKS without a frame
+// stop the interval.
 const TICK_MS = 16;
 const IDLE_TICKS = 4;
 const DIAGNOSTICS_KEPT = 500;

@@ -18,7 +18,8 @@
 import { describe, isPlainObject, knownKeys, stringList as stringListOf } from './internal/checks.js';
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
-import { decodeFrame, eachWave, framesOf, RECORD_HEADER_LENGTH, recordLength, systemCountOf } from './internal/frame_record.js';
+import { FRAME_RECORD_HEADER } from './internal/constants.js';
+import { decodeFrame, eachWave, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { messagesOf } from './internal/kernel_runtime.js';
 import { Chunk, pairTerms, Query } from './query.js';
@@ -107,7 +108,6 @@ export class Scheduler {
   #userTiming = false;
   #measured = [];      // the names of the newest frames' User Timing measures
   #frameLook = null;   // what #frameDone hands the frame observer (made once, reused)
-  #heapDoubles = null; // a Float64Array over the whole heap, for the frame records (until it grows)
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
   /**
@@ -595,16 +595,8 @@ export class Scheduler {
   #frameRecord(op) {
     const address = this.#call(op, (r) => r.lastFrameRecord()) >>> 0;
     const at = address / Float64Array.BYTES_PER_ELEMENT;
-    let doubles = this.#doublesCovering(at + RECORD_HEADER_LENGTH);
-    const end = at + recordLength(doubles, at);
-    doubles = this.#doublesCovering(end);
-    return doubles.subarray(at, end);
-  }
-
-  #doublesCovering(end) {
-    const { buffer } = this.#engine.viewsCovering(end * Float64Array.BYTES_PER_ELEMENT);
-    if (this.#heapDoubles?.buffer !== buffer) this.#heapDoubles = new Float64Array(buffer, 0, buffer.byteLength >>> 3);
-    return this.#heapDoubles;
+    const end = at + recordLength(this.#engine.viewsCovering(address + FRAME_RECORD_HEADER * Float64Array.BYTES_PER_ELEMENT).f64, at);
+    return this.#engine.viewsCovering(end * Float64Array.BYTES_PER_ELEMENT).f64.subarray(at, end);
   }
 
   // System names by index (what a batch's record holds), cached until the systems change (a

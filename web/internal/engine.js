@@ -47,7 +47,7 @@ export function autoWorkers(hardwareConcurrency, poolSize) {
 export class Engine {
   #heap;           // the heap's ArrayBuffer (or SharedArrayBuffer) views were last made over
   #heapEpoch = 0;  // how often the heap buffer was replaced (memory growth)
-  #views;          // { buffer, u8, u32, dv } over #heap
+  #views;          // { buffer, u8, u32, f64, dv } over #heap
   #memory;         // the shared WebAssembly.Memory (threaded build), or undefined
 
   constructor(module, { variant, workers, diagnose, workerKernels = false, kernels = [] }) {
@@ -132,8 +132,8 @@ export class Engine {
   }
 
   /**
-   * Views over the whole heap as it is now: { buffer, u8: Uint8Array, u32: Uint32Array, dv:
-   * DataView }. Take them again after any call into wasm (the heap may have grown).
+   * Views over the whole heap as it is now: { buffer, u8: Uint8Array, u32: Uint32Array, f64:
+   * Float64Array, dv: DataView }. Take them again after any call into wasm (the heap may have grown).
    */
   views() {
     this.heapState();
@@ -169,7 +169,7 @@ export class Engine {
   }
 
   static #makeViews(buffer) {
-    return { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), dv: new DataView(buffer) };
+    return { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer), dv: new DataView(buffer) };
   }
 
   /**

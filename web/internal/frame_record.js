@@ -28,9 +28,6 @@ export function recordLength(doubles, at = 0) {
   return HEADER + doubles[at] * WAVE + doubles[at + 1] * BATCH + doubles[at + 2] * WORKER;
 }
 
-/** The header's length in doubles: what recordLength() reads. */
-export const RECORD_HEADER_LENGTH = HEADER;
-
 /** fn(wave, placement, beginUs, endUs) for each wave of the record, in order; allocates nothing. */
 export function eachWave(record, fn) {
   for (let i = 0, at = HEADER; i < record[0]; i += 1, at += WAVE) fn(record[at], PLACEMENTS[record[at + 4]], record[at + 2], record[at + 3]);
