@@ -29,7 +29,7 @@ const QUICK = {
   rollback: { repetitions: 3, warmup: 20 },
   snapshotChurn: { frames: 300, repetitions: 3 },
   topics: { repetitions: 3, entities: 100_000, settleMs: 500 },
-  devtools: { repetitions: 3, sampleMs: 150 },
+  devtools: { repetitions: 3, pacedRepetitions: 3, sampleMs: 150 },
 };
 
 function parseArgs(argv) {

@@ -21,14 +21,20 @@
 //                    are counted: the panel's whole cost, spread over many frames per display frame
 //   perDisplayFrame  one update() per display frame (requestAnimationFrame), as a game runs;
 //                    update() alone is timed: the frame's cost with the panel's hooks, the
-//                    timeline's recording and its User Timing measures, and whatever the browser's
-//                    drawing of the panel on the other threads takes from it
+//                    timeline's recording, and whatever the browser's drawing of the panel on the
+//                    other threads takes from it. A display frame's update() here varies by a
+//                    factor of 2 from frame to frame and a sample's mean by 10% from one
+//                    repetition to the next (the shared machine's memory and caches), against a
+//                    5% line: so more repetitions (pacedRepetitions) of fewer variants (no panel
+//                    with User Timing: back to back shows what it adds), and the ratio of the
+//                    variants' pooled frame times, whose spread over repetitions is given as a
+//                    90% bootstrap interval
 // Attaching, detaching and switching sections happen before a sample's frames and are not timed,
 // nor are the frames of the 300 ms after them (the section's first draw). Ratios against "no
 // devtools" in the same run.
 import { attachDevtools } from '../devtools.js';
 import { builtinsOf } from '../builtins.js';
-import { interleave, median, ratio } from './timing.js';
+import { interleave, median, pooledRatio, ratio } from './timing.js';
 
 const DT = 1 / 60;
 const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: its first draw is over by then
@@ -44,15 +50,15 @@ const yieldToPage = () => new Promise((resolve) => {
   channel.port2.postMessage(null);
 });
 
-export async function devtools(env, { entities = 100_000, repetitions = 7, sampleMs = 1000, warmupMs = 500 } = {}) {
+export async function devtools(env, { entities = 100_000, repetitions = 7, pacedRepetitions = 16, sampleMs = 1000, warmupMs = 500 } = {}) {
   const worlds = [];
   for (const [systems, bare] of [[['Move', 'Bounce'], true], [['Attract', 'Move', 'Bounce'], false]]) {
-    worlds.push(await panelCosts(env, systems, bare, { entities, repetitions, sampleMs, warmupMs }));
+    worlds.push(await panelCosts(env, systems, bare, { entities, repetitions, pacedRepetitions, sampleMs, warmupMs }));
   }
   return { worlds };
 }
 
-async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs, warmupMs }) {
+async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepetitions, sampleMs, warmupMs }) {
   const { ecsia } = env;
   const workers = Math.min(2, ecsia.workers);
   const world = ecsia.createWorld({ maxEntities: entities + 1024 });
@@ -116,22 +122,33 @@ async function panelCosts(env, systems, bare, { entities, repetitions, sampleMs,
   const measure = async (paced, options) => {
     const variants = [
       variant('no devtools', null, paced), variant('panel: world', 'world', paced), variant('panel: timeline', 'timeline', paced),
-      variant('panel: entities', 'entities', paced), variant('panel: world, User Timing on', 'world', paced, true),
-      variant('panel: timeline, User Timing on', 'timeline', paced, true), variant('panel: entities, User Timing on', 'entities', paced, true),
+      variant('panel: entities', 'entities', paced),
+      ...(paced ? [] : [variant('panel: world, User Timing on', 'world', paced, true),
+        variant('panel: timeline, User Timing on', 'timeline', paced, true), variant('panel: entities, User Timing on', 'entities', paced, true)]),
       variant('User Timing only', 'timing', paced), variant('detached', 'detached', paced),
     ];
-    const { samples } = await interleave(variants, { repetitions, warmupMs, settleMs: 0, ...options });
+    const { samples } = await interleave(variants, { warmupMs, settleMs: 0, ...options });
+    if (!paced) {
+      return {
+        ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
+        // Each variant's time / no devtools (the median of the per-repetition ratios).
+        overNone: Object.fromEntries(variants.map(({ name }) => [name, ratio(samples, name, 'no devtools')])),
+      };
+    }
+    // Every sample has PACED_FRAMES frames: a variant's pooled frame time is the mean of its samples.
+    const pooled = variants.map(({ name }) => [name, pooledRatio(samples, name, 'no devtools')]);
     return {
-      ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
-      // Each variant's time / no devtools (the median of the per-repetition ratios).
-      overNone: Object.fromEntries(variants.map(({ name }) => [name, ratio(samples, name, 'no devtools')])),
+      ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, values.reduce((a, b) => a + b, 0) / values.length])),
+      overNone: Object.fromEntries(pooled.map(([name, r]) => [name, r.ratio])),
+      interval: Object.fromEntries(pooled.map(([name, r]) => [name, r.interval])),
+      samples,  // ms per frame, per repetition: runs of the same code can be pooled
     };
   };
   // A sample of a second of frames: each holds a redraw of the section shown (the Timeline's, once
   // a second; the others', 4 times), so the median of the ratios cannot leave the draws out.
   // Per display frame, a sample of PACED_FRAMES holds one of the Timeline's recording windows.
-  const backToBack = await measure(false, { sampleMs });
-  const perDisplayFrame = await measure(true, {});
+  const backToBack = await measure(false, { sampleMs, repetitions });
+  const perDisplayFrame = await measure(true, { repetitions: pacedRepetitions });
   panel?.detach();
   const placements = scheduler.lastFrame().waves.map((w) => w.placement);
   scheduler.dispose();

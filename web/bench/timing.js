@@ -75,3 +75,28 @@ export async function interleave(variants, { repetitions = 15, sampleMs = 30, wa
 export function ratio(samples, a, b) {
   return median(samples[a].map((value, i) => value / samples[b][i]));
 }
+
+/**
+ * sum(samples[a]) / sum(samples[b]) (samples of equal frame counts: the ratio of the pooled frame
+ * times), with a 90% percentile-bootstrap interval over the repetitions (a and b's samples of one
+ * repetition resampled together; a fixed seed, so a run's figures can be derived again).
+ */
+export function pooledRatio(samples, a, b, { resamples = 2000 } = {}) {
+  const x = samples[a];
+  const y = samples[b];
+  const sum = (values, picks) => picks.reduce((total, i) => total + values[i], 0);
+  const all = x.map((_, i) => i);
+  let seed = 0x9e3779b9;
+  const next = () => {  // xorshift32
+    seed ^= seed << 13; seed >>>= 0;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5; seed >>>= 0;
+    return seed / 2 ** 32;
+  };
+  const ratios = [];
+  for (let r = 0; r < resamples; r += 1) {
+    const picks = all.map(() => Math.floor(next() * all.length));
+    ratios.push(sum(x, picks) / sum(y, picks));
+  }
+  return { ratio: sum(x, all) / sum(y, all), interval: [percentile(ratios, 0.05), percentile(ratios, 0.95)] };
+}

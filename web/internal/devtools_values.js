@@ -4,7 +4,9 @@
 // in headless Chromium on 2 cores, measured with 8 values); a canvas that a Web Worker owns
 // (OffscreenCanvas) is drawn and handed to the compositor without the page's thread, which then
 // only posts the texts. Where a worker or OffscreenCanvas is not available (a strict
-// Content-Security-Policy, an old browser), the same drawing runs on the page's thread.
+// Content-Security-Policy, an old browser), the same drawing runs on the page's thread. Either
+// context is a software one (willReadFrequently): a few lines of text need no GPU raster, which
+// headless Chromium does in software GL in its GPU process, beside the page's frames.
 // Thread rule: the page's main thread (the worker draws what it is sent).
 
 // Draws `texts` into the cells of `layout`; texts[i] null leaves cell i empty (the field being
@@ -33,7 +35,7 @@ function paintValues(context, layout, texts) {
 const WORKER_SOURCE = `const paintValues = ${paintValues};
 let canvas = null, context = null, layout = null;
 onmessage = ({ data }) => {
-  if (data.canvas) { canvas = data.canvas; context = canvas.getContext('2d'); }
+  if (data.canvas) { canvas = data.canvas; context = canvas.getContext('2d', { willReadFrequently: true }); }
   if (data.layout) {
     layout = data.layout;
     [canvas.width, canvas.height] = layout.pixels;
@@ -74,7 +76,7 @@ export class ValueCanvas {
     const fresh = this.#canvas.cloneNode();
     this.#canvas.replaceWith(fresh);
     this.#canvas = fresh;
-    this.#context = fresh.getContext('2d');
+    this.#context = fresh.getContext('2d', { willReadFrequently: true });
     if (this.#layout === null) return;
     const { width, height, font, color, cells } = this.#layout;
     const texts = this.#texts;
