@@ -14,7 +14,7 @@
 //   performance.measure per frame and wave, which Chromium takes a few µs each to make
 //   User Timing only   no panel, scheduler.userTiming on: what the measures alone cost
 //   detached           attached and detached again: must cost what "no devtools" does
-// Each variant is timed twice:
+// Each variant is timed twice (the three with User Timing and a panel back to back only):
 //   backToBack       frames as fast as they run, each update() then a yield to the event loop (a
 //                    message), so the panel's drawing (requestAnimationFrame, at the display's
 //                    rate) and Chromium's style, layout and paint of it run between frames and
