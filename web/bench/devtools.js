@@ -128,19 +128,17 @@ async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepe
       variant('User Timing only', 'timing', paced), variant('detached', 'detached', paced),
     ];
     const { samples } = await interleave(variants, { warmupMs, settleMs: 0, ...options });
+    const byVariant = (fn) => Object.fromEntries(variants.map(({ name }) => [name, fn(name)]));
     if (!paced) {
-      return {
-        ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
-        // Each variant's time / no devtools (the median of the per-repetition ratios).
-        overNone: Object.fromEntries(variants.map(({ name }) => [name, ratio(samples, name, 'no devtools')])),
-      };
+      // Each variant's time / no devtools: the median of the per-repetition ratios.
+      return { ms: byVariant((name) => median(samples[name])), overNone: byVariant((name) => ratio(samples, name, 'no devtools')) };
     }
     // Every sample has PACED_FRAMES frames: a variant's pooled frame time is the mean of its samples.
-    const pooled = variants.map(({ name }) => [name, pooledRatio(samples, name, 'no devtools')]);
+    const pooled = byVariant((name) => pooledRatio(samples, name, 'no devtools'));
     return {
-      ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, values.reduce((a, b) => a + b, 0) / values.length])),
-      overNone: Object.fromEntries(pooled.map(([name, r]) => [name, r.ratio])),
-      interval: Object.fromEntries(pooled.map(([name, r]) => [name, r.interval])),
+      ms: byVariant((name) => samples[name].reduce((a, b) => a + b, 0) / samples[name].length),
+      overNone: byVariant((name) => pooled[name].ratio),
+      interval: byVariant((name) => pooled[name].interval),
       samples,  // ms per frame, per repetition: runs of the same code can be pooled
     };
   };
