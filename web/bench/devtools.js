@@ -26,15 +26,16 @@
 //                    factor of 2 from frame to frame and a sample's mean by 10% from one
 //                    repetition to the next (the shared machine's memory and caches), against a
 //                    5% line: so more repetitions (pacedRepetitions) of fewer variants (no panel
-//                    with User Timing: back to back shows what it adds), and the ratio of the
-//                    variants' pooled frame times, whose spread over repetitions is given as a
-//                    90% bootstrap interval
+//                    with User Timing: back to back shows what it adds)
+// A variant's estimate against no devtools: per display frame the ratio of the pooled frame times,
+// back to back the median of the per-repetition ratios (see measure()), each with a 90% bootstrap
+// interval over the repetitions; the samples are kept in the results.
 // Attaching, detaching and switching sections happen before a sample's frames and are not timed,
 // nor are the frames of the 300 ms after them (the section's first draw). Ratios against "no
 // devtools" in the same run.
 import { attachDevtools } from '../devtools.js';
 import { builtinsOf } from '../builtins.js';
-import { interleave, median, pooledRatio, ratio } from './timing.js';
+import { interleave, median, medianRatio, pooledRatio } from './timing.js';
 
 const DT = 1 / 60;
 const SETTLE_MS = 300;  // untimed frames after a variant's panel was set up: its first draw is over by then
@@ -50,7 +51,7 @@ const yieldToPage = () => new Promise((resolve) => {
   channel.port2.postMessage(null);
 });
 
-export async function devtools(env, { entities = 100_000, repetitions = 7, pacedRepetitions = 16, sampleMs = 1000, warmupMs = 500 } = {}) {
+export async function devtools(env, { entities = 100_000, repetitions = 10, pacedRepetitions = 16, sampleMs = 1000, warmupMs = 500 } = {}) {
   const worlds = [];
   for (const [systems, bare] of [[['Move', 'Bounce'], true], [['Attract', 'Move', 'Bounce'], false]]) {
     worlds.push(await panelCosts(env, systems, bare, { entities, repetitions, pacedRepetitions, sampleMs, warmupMs }));
@@ -129,21 +130,22 @@ async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepe
     ];
     const { samples } = await interleave(variants, { warmupMs, settleMs: 0, ...options });
     const byVariant = (fn) => Object.fromEntries(variants.map(({ name }) => [name, fn(name)]));
-    if (!paced) {
-      // Each variant's time / no devtools: the median of the per-repetition ratios.
-      return { ms: byVariant((name) => median(samples[name])), overNone: byVariant((name) => ratio(samples, name, 'no devtools')) };
-    }
-    // Every sample has PACED_FRAMES frames: a variant's pooled frame time is the mean of its samples.
-    const pooled = byVariant((name) => pooledRatio(samples, name, 'no devtools'));
+    // Per display frame, a variant's samples hold the same number of frames in every repetition:
+    // its pooled frame time is the mean of its samples, and the estimate the ratio of two pooled
+    // times. Back to back, a sample is a second of whatever the page does, and now and then the
+    // shared machine stalls one for most of it (a 1 s sample at 17 times its neighbours'): the
+    // estimate is the median of the per-repetition ratios, which such a repetition cannot move.
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    const estimate = byVariant((name) => (paced ? pooledRatio : medianRatio)(samples, name, 'no devtools'));
     return {
-      ms: byVariant((name) => samples[name].reduce((a, b) => a + b, 0) / samples[name].length),
-      overNone: byVariant((name) => pooled[name].ratio),
-      interval: byVariant((name) => pooled[name].interval),
+      ms: byVariant((name) => (paced ? mean : median)(samples[name])),
+      overNone: byVariant((name) => estimate[name].ratio),
+      interval: byVariant((name) => estimate[name].interval),
       samples,  // ms per frame, per repetition: runs of the same code can be pooled
     };
   };
   // A sample of a second of frames: each holds a redraw of the section shown (the Timeline's, once
-  // a second; the others', 4 times), so the median of the ratios cannot leave the draws out.
+  // a second; the others', 4 times), so no sample leaves the draws out.
   // Per display frame, a sample of PACED_FRAMES holds one of the Timeline's recording windows.
   const backToBack = await measure(false, { sampleMs, repetitions });
   const perDisplayFrame = await measure(true, { repetitions: pacedRepetitions });

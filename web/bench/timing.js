@@ -78,14 +78,27 @@ export function ratio(samples, a, b) {
 
 /**
  * sum(samples[a]) / sum(samples[b]) (samples of equal frame counts: the ratio of the pooled frame
- * times), with a 90% percentile-bootstrap interval over the repetitions (a and b's samples of one
- * repetition resampled together; a fixed seed, so a run's figures can be derived again).
+ * times), with a 90% bootstrap interval over the repetitions.
  */
-export function pooledRatio(samples, a, b, { resamples = 2000 } = {}) {
-  const x = samples[a];
-  const y = samples[b];
+export function pooledRatio(samples, a, b, options) {
   const sum = (values, picks) => picks.reduce((total, i) => total + values[i], 0);
-  const all = x.map((_, i) => i);
+  return bootstrapped(samples[a].length, (picks) => sum(samples[a], picks) / sum(samples[b], picks), options);
+}
+
+/**
+ * The median of the per-repetition ratios samples[a][i] / samples[b][i] (as ratio(), which a
+ * repetition stalled by the machine cannot move), with a 90% bootstrap interval.
+ */
+export function medianRatio(samples, a, b, options) {
+  const ratios = samples[a].map((value, i) => value / samples[b][i]);
+  return bootstrapped(ratios.length, (picks) => median(picks.map((i) => ratios[i])), options);
+}
+
+// statistic(every repetition's index) and its 90% percentile-bootstrap interval: the statistic of
+// repetitions drawn with replacement (a and b's samples of one repetition drawn together), from
+// a fixed seed, so a run's figures can be derived again.
+function bootstrapped(count, statistic, { resamples = 2000 } = {}) {
+  const all = Array.from({ length: count }, (_, i) => i);
   let seed = 0x9e3779b9;
   const next = () => {  // xorshift32
     seed ^= seed << 13; seed >>>= 0;
@@ -93,10 +106,7 @@ export function pooledRatio(samples, a, b, { resamples = 2000 } = {}) {
     seed ^= seed << 5; seed >>>= 0;
     return seed / 2 ** 32;
   };
-  const ratios = [];
-  for (let r = 0; r < resamples; r += 1) {
-    const picks = all.map(() => Math.floor(next() * all.length));
-    ratios.push(sum(x, picks) / sum(y, picks));
-  }
-  return { ratio: sum(x, all) / sum(y, all), interval: [percentile(ratios, 0.05), percentile(ratios, 0.95)] };
+  const values = [];
+  for (let r = 0; r < resamples; r += 1) values.push(statistic(all.map(() => Math.floor(next() * count))));
+  return { ratio: statistic(all), interval: [percentile(values, 0.05), percentile(values, 0.95)] };
 }
