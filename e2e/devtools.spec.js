@@ -611,6 +611,54 @@ test('the Timeline keeps exactly the newest consecutive frames, each with its ow
   expectNoPageErrors(log);
 });
 
+// The Entities section redraws only the values that changed since its last draw: after any
+// sequence of draws (values that change or not, cells left empty while edited, a new layout) the
+// canvas must hold exactly the pixels of one whole draw of the last texts.
+test('the values canvas, redrawn cell by cell, equals a whole draw of the same values', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  const mismatches = await page.evaluate(async () => {
+    const { paintValues } = await import('/web/internal/devtools_values.js');
+    let seed = 11;
+    const random = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+    const texts = ['0', '-1.5', '123.456787109375', 'null', 'true', '-0.0000019073486328125', 'NaN', '42'];
+    const layoutOf = (count) => {
+      const cells = Array.from({ length: count }, (_, i) => [4 + (i % 2) * 90, 4 + (i >> 1) * 18, 80, 16]);
+      return { width: 200, height: 100, scale: 1, font: '12px monospace', color: '#224', cells };
+    };
+    const incremental = new OffscreenCanvas(200, 100).getContext('2d', { willReadFrequently: true });
+    const whole = new OffscreenCanvas(200, 100).getContext('2d', { willReadFrequently: true });
+    const out = [];
+    let layout = layoutOf(6);
+    let drawn = [];
+    let last = [];
+    for (let step = 0; step < 300; step += 1) {
+      if (random(25) === 0) {  // a new layout: the canvas is resized (cleared) and drawn whole
+        layout = layoutOf(2 + random(7));
+        incremental.canvas.width = 200;
+        drawn = [];
+        last = [];
+      }
+      const next = layout.cells.map((_, i) => {
+        const roll = random(10);
+        if (roll < 5 && last[i] !== undefined) return last[i];  // unchanged
+        return roll === 5 ? null : texts[random(texts.length)];
+      });
+      paintValues(incremental, layout, next, drawn);
+      drawn = next;
+      last = next;
+      whole.clearRect(0, 0, 200, 100);
+      paintValues(whole, layout, next, []);
+      const a = incremental.getImageData(0, 0, 200, 100).data;
+      const b = whole.getImageData(0, 0, 200, 100).data;
+      const differing = a.findIndex((value, i) => value !== b[i]);
+      if (differing !== -1) out.push({ step, pixel: differing >> 2, texts: next });
+    }
+    return out;
+  });
+  expect(mismatches).toEqual([]);
+  expectNoPageErrors(log);
+});
+
 // The panel draws from an interval while frames run, and World redraws at most 4 times a second:
 // when the page stops calling update() (a pause menu of its own, updates only on input), the
 // frames' last state must still be drawn, not the one of up to 250 ms before.
