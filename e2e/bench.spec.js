@@ -100,3 +100,34 @@ test('the benchmark page runs every workload, and heavy hashes equal the serial 
   expect(r.unknown).toContain("no workload 'warp'");
   expectNoPageErrors({ errors });
 });
+
+// The estimators behind the devtools table's ratios and intervals (web/bench/timing.js), on samples
+// whose answers are known: a model of a cost, a stalled repetition, and the fixed seed.
+test('the benchmark ratios: pooled and median estimates, their intervals, a stalled repetition', async () => {
+  const { medianRatio, pooledRatio } = await import('../web/bench/timing.js');
+  let seed = 3;
+  const noise = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return 0.9 + 0.2 * (seed / 2 ** 32); };
+  const base = Array.from({ length: 16 }, () => noise());
+  const samples = { none: base, same: [...base], slower: base.map((v) => v * 1.04), stalled: [...base] };
+  samples.stalled[5] *= 17;  // one repetition the machine stalled
+  for (const estimate of [pooledRatio, medianRatio]) {
+    expect(estimate(samples, 'same', 'none')).toEqual({ ratio: 1, interval: [1, 1] });
+    const slower = estimate(samples, 'slower', 'none');
+    expect(slower.ratio).toBeCloseTo(1.04, 10);
+    expect(slower.interval[0]).toBeCloseTo(1.04, 10);
+    // The same samples give the same interval (a run's figures can be derived again).
+    expect(estimate(samples, 'slower', 'none')).toEqual(slower);
+  }
+  const total = (values) => values.reduce((a, b) => a + b, 0);
+  expect(pooledRatio(samples, 'stalled', 'none').ratio).toBeCloseTo(total(samples.stalled) / total(base), 12);
+  expect(pooledRatio(samples, 'stalled', 'none').ratio).toBeGreaterThan(1.5);
+  expect(medianRatio(samples, 'stalled', 'none').ratio).toBe(1);
+  // Ratios that differ per repetition: the interval holds the estimate and is not a point.
+  const mixed = { none: base, other: base.map((v, i) => v * (1 + (i % 4) * 0.02)) };
+  for (const estimate of [pooledRatio, medianRatio]) {
+    const { ratio, interval } = estimate(mixed, 'other', 'none');
+    expect(interval[0]).toBeLessThanOrEqual(ratio);
+    expect(interval[1]).toBeGreaterThanOrEqual(ratio);
+    expect(interval[1]).toBeGreaterThan(interval[0]);
+  }
+});
