@@ -72,7 +72,8 @@ for (const { variant, server } of variants) {
     // The values are drawn on a canvas behind their inputs; each input says in data-value what
     // the canvas shows, and holds text only while it is being edited.
     const x = tools.locator('[data-field="position.x"]');
-    const shownValue = async (field) => Number(await field.getAttribute('data-value'));
+    // An f32 field's value is shown as the shortest text that reads back as the same f32.
+    const shownValue = async (field) => Math.fround(Number(await field.getAttribute('data-value')));
     await expect(x).toHaveAttribute('data-value', /\d/);
     const before = await shownValue(x);
     await expect.poll(() => shownValue(x), { message: 'the value follows the frames' }).not.toBe(before);
@@ -98,7 +99,8 @@ for (const { variant, server } of variants) {
     const shown = await page.evaluate((e) => window.dev.world.get(e, 'position').x, Number(first));
     await expect.poll(() => shownValue(x)).toBe(shown);
     await x.focus();
-    await expect(x, 'an input being edited holds the value as text').toHaveValue(String(shown));
+    await expect(x, 'an input being edited holds the value as text').toHaveValue(await x.getAttribute('data-value'));
+    expect(Math.fround(Number(await x.inputValue()))).toBe(shown);
     await x.blur();
     const dx = tools.locator('[data-field="velocity.dx"]');
     await dx.fill('-7.5');
@@ -112,6 +114,9 @@ for (const { variant, server } of variants) {
     expect(await page.evaluate(() => window.dev.world.stateHash()), 'a refused edit leaves the world unchanged').toBe(hash);
     await expect(dx).toHaveAttribute('data-value', '-7.5');
     await expect(dx).toHaveValue('');
+    await dx.fill('0.1');
+    await dx.press('Enter');
+    await expect(dx, 'an f32 as typed, not as its double (0.10000000149011612)').toHaveAttribute('data-value', '0.1');
 
     // A pair, followed to its target; then a despawn from the panel.
     const { parent, child } = await page.evaluate(() => ({ parent: window.dev.parent, child: window.dev.child }));
@@ -609,6 +614,30 @@ test('the Timeline keeps exactly the newest consecutive frames, each with its ow
   });
   expect(mismatches).toEqual([]);
   expectNoPageErrors(log);
+});
+
+// f32Text: the text an f32 field's value is shown as, and typed back as, reads back as the same
+// f32 for every bit pattern tried, and is the shortest that does.
+test('an f32 value is shown as the shortest text that reads back as it', async () => {
+  const { f32Text } = await import('../web/internal/devtools_entities.js');
+  const f32 = new Float32Array(1);
+  const bits = new Uint32Array(f32.buffer);
+  let seed = 5;
+  const wrong = [];
+  for (let i = 0; i < 20_000; i += 1) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    bits[0] = seed;
+    const value = f32[0];
+    const text = f32Text(value);
+    if (Number.isNaN(value) ? text !== 'NaN' : Math.fround(Number(text)) !== value) wrong.push([value, text]);
+    // Shortest: one significant digit fewer does not read back as the value.
+    const digits = text.replace(/e.*$/, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+    if (Number.isFinite(value) && !Number.isInteger(value) && digits > 1 &&
+        Math.fround(Number(value.toPrecision(digits - 1))) === value) wrong.push([value, text, 'not shortest']);
+  }
+  expect(wrong).toEqual([]);
+  expect([0.1, 123.45678, -7.5, 0.3, 1e30, 16777217, -0].map((v) => f32Text(Math.fround(v))))
+    .toEqual(['0.1', '123.45678', '-7.5', '0.3', '1e+30', '16777216', '0']);
 });
 
 // The Entities section redraws only the values that changed since its last draw: after any

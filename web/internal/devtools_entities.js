@@ -8,6 +8,7 @@
 
 import { el, errorText, fill } from './devtools_dom.js';
 import { ValueCanvas } from './devtools_values.js';
+import { internalsOf } from './engine.js';
 
 const LISTED = 200;  // entities the list shows of a query's match
 const TERMS = ['with', 'without', 'optional', 'changed', 'added'];
@@ -187,7 +188,9 @@ export class EntitiesSection {
         if (input !== focused && input.checked !== value) input.checked = value;
         continue;
       }
-      const text = value === null ? 'null' : String(value);
+      if (value === shown.value && shown.text !== null) continue;
+      shown.value = value;
+      const text = value === null ? 'null' : shown.f32 ? f32Text(value) : String(value);
       if (text !== shown.text) {
         input.dataset.value = text;
         shown.text = text;
@@ -260,7 +263,9 @@ export class EntitiesSection {
     const input = typeof value === 'boolean'
       ? el('input', { type: 'checkbox', 'data-field': `${component}.${field}` })
       : el('input', { class: 'value', 'data-field': `${component}.${field}`, spellcheck: 'false' });
-    const shown = { input, component, field, text: null };  // text: the value last shown
+    const f32 = internalsOf(this.#world, 'world').component('devtools', component).fields.find((f) => f.name === field)?.type === 'f32';
+    // value and text: the value last shown, and how (an f32 field's as f32Text writes it)
+    const shown = { input, component, field, f32, value: undefined, text: null };
     // Being edited, the input holds the value as text (the canvas leaves its cell empty meanwhile);
     // left, it is empty again and the canvas shows the world's value.
     if (input.type !== 'checkbox') {
@@ -283,6 +288,20 @@ export class EntitiesSection {
     this.#inputs.push(shown);
     return input;
   }
+}
+
+/**
+ * An f32 field's value as the shortest decimal that reads back as the same f32: what a user would
+ * have typed, where String() of the value (a double) writes every binary digit of the f32
+ * (0.1 stored as f32 is 0.10000000149011612). Typed back into the field, it sets the same value.
+ */
+export function f32Text(value) {
+  if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) < 2 ** 24)) return String(value);
+  for (let digits = 1; digits < 9; digits += 1) {
+    const text = String(Number(value.toPrecision(digits)));
+    if (Math.fround(Number(text)) === value) return text;
+  }
+  return String(Number(value.toPrecision(9)));  // 9 significant digits tell any two f32 apart
 }
 
 // What the user typed as the value world.set gets: 'null' (an entity field's no-entity), a
