@@ -21,15 +21,21 @@ for (const file of files) {
     for (const mode of ['perDisplayFrame', 'backToBack']) {
       const { samples } = world[mode];
       if (samples === undefined) continue;  // a run from before samples were kept
-      const key = `${world.systems.join(', ')}, ${mode === 'perDisplayFrame' ? 'per display frame' : 'back to back'}`;
-      if (!pooled.has(key)) pooled.set(key, {});
+      const key = `${world.systems.join(', ')}, ${world.entities} entities, ${world.workers} workers, ${mode === 'perDisplayFrame' ? 'per display frame' : 'back to back'}`;
+      // A repetition's samples are compared with the same repetition's no devtools: every file
+      // must time the same variants the same number of times.
+      const variants = Object.keys(samples).sort().join(', ');
+      const counts = new Set(Object.values(samples).map((values) => values.length));
+      if (counts.size !== 1) throw new Error(`${file}: ${key}: the variants have different numbers of samples`);
+      if (!pooled.has(key)) pooled.set(key, { variants, samples: {} });
       const into = pooled.get(key);
-      for (const [variant, values] of Object.entries(samples)) (into[variant] ??= []).push(...values);
+      if (into.variants !== variants) throw new Error(`${file}: ${key}: times ${variants}, the files before it ${into.variants}`);
+      for (const [variant, values] of Object.entries(samples)) (into.samples[variant] ??= []).push(...values);
     }
   }
 }
 if (pooled.size === 0) console.log('none of these files kept its samples (runs since 2026-12-06 12:21 do)');
-for (const [key, samples] of pooled) {
+for (const [key, { samples }] of pooled) {
   const estimate = key.endsWith('per display frame') ? pooledRatio : medianRatio;
   console.log(`${key} (${samples['no devtools'].length} repetitions):`);
   for (const variant of Object.keys(samples)) {

@@ -392,8 +392,9 @@ function devtools(results) {
   const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities', 'User Timing only',
     'panel: world, User Timing on', 'panel: timeline, User Timing on', 'panel: entities, User Timing on'];
   // The estimate and its 90% interval over the repetitions (back to back: the median of the
-  // per-repetition ratios, with an interval since 2026-12-06 14:30; per display frame: the pooled
-  // ratio); the panel with User Timing is timed back to back only.
+  // per-repetition ratios, with an interval since 2026-12-06 14:46, the pooled ratio in the run of
+  // 14:27 alone; per display frame: the pooled ratio); the panel with User Timing is timed back
+  // to back only.
   const cells = (r, name) => {
     if (r.ms[name] === undefined) return ['', ''];
     if (name === 'no devtools') return [n2(r.ms[name]), '1.00x'];

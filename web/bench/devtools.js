@@ -134,7 +134,8 @@ async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepe
     // its pooled frame time is the mean of its samples, and the estimate the ratio of two pooled
     // times. Back to back, a sample is a second of whatever the page does, and now and then the
     // shared machine stalls one for most of it (a 1 s sample at 17 times its neighbours'): the
-    // estimate is the median of the per-repetition ratios, which such a repetition cannot move.
+    // estimate is the median of the per-repetition ratios, which such a repetition moves at most
+    // to the neighbouring ratio.
     const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
     const estimate = byVariant((name) => (paced ? pooledRatio : medianRatio)(samples, name, 'no devtools'));
     return {

@@ -86,8 +86,8 @@ export function pooledRatio(samples, a, b, options) {
 }
 
 /**
- * The median of the per-repetition ratios samples[a][i] / samples[b][i] (as ratio(), which a
- * repetition stalled by the machine cannot move), with a 90% bootstrap interval.
+ * The median of the per-repetition ratios samples[a][i] / samples[b][i] (as ratio(): a repetition
+ * the machine stalled moves it at most to the neighbouring ratio), with a 90% bootstrap interval.
  */
 export function medianRatio(samples, a, b, options) {
   const ratios = samples[a].map((value, i) => value / samples[b][i]);

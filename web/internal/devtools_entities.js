@@ -57,7 +57,7 @@ export class EntitiesSection {
   #listed = '';          // the matches the list shows, as a key
   #selected = null;
   #shownSignature = '';  // the selected entity's components and pairs, as last laid out
-  #inputs = [];          // [{ input, component, field, text }] of the selected entity's values (text: as last shown)
+  #inputs = [];          // [{ input, component, field, f32, value, text }] of the selected entity's values (value, text: as last shown)
   #values = null;        // the ValueCanvas the texts are drawn on (made with the first layout)
   #box = null;           // the element the value inputs and the canvas share (position: relative)
   #cellsKnown = false;   // the canvas knows where the inputs are (false: measure them at the next draw)
@@ -263,7 +263,7 @@ export class EntitiesSection {
     const input = typeof value === 'boolean'
       ? el('input', { type: 'checkbox', 'data-field': `${component}.${field}` })
       : el('input', { class: 'value', 'data-field': `${component}.${field}`, spellcheck: 'false' });
-    const f32 = internalsOf(this.#world, 'world').component('devtools', component).fields.find((f) => f.name === field)?.type === 'f32';
+    const f32 = internalsOf(this.#world, 'world').component('devtools', component).byName[field]?.type === 'f32';
     // value and text: the value last shown, and how (an f32 field's as f32Text writes it)
     const shown = { input, component, field, f32, value: undefined, text: null };
     // Being edited, the input holds the value as text (the canvas leaves its cell empty meanwhile);
@@ -293,13 +293,21 @@ export class EntitiesSection {
 /**
  * An f32 field's value as the shortest decimal that reads back as the same f32: what a user would
  * have typed, where String() of the value (a double) writes every binary digit of the f32
- * (0.1 stored as f32 is 0.10000000149011612). Typed back into the field, it sets the same value.
+ * (0.1 stored as f32 is 0.10000000149011612). A finite value typed back sets the same value.
  */
 export function f32Text(value) {
+  if (Object.is(value, -0)) return '-0';
   if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) < 2 ** 24)) return String(value);
   for (let digits = 1; digits < 9; digits += 1) {
-    const text = String(Number(value.toPrecision(digits)));
-    if (Math.fround(Number(text)) === value) return text;
+    // The nearest decimal of this many digits, then its neighbours: above a power of two the
+    // values that read back as it reach twice as far as below, so the nearest may miss where
+    // the one above it does not (2 ** 87: 1.5474251e+26).
+    const [mantissa, exponent] = value.toExponential(digits - 1).split('e');
+    const nearest = Number(mantissa.replace('.', ''));
+    for (const candidate of [nearest, nearest + 1, nearest - 1]) {
+      const text = String(Number(`${candidate}e${Number(exponent) - (digits - 1)}`));
+      if (Math.fround(Number(text)) === value) return text;
+    }
   }
   return String(Number(value.toPrecision(9)));  // 9 significant digits tell any two f32 apart
 }

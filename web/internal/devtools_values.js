@@ -15,9 +15,9 @@
 // in headless Chromium: an entity's fields that did not change (most of them, as a rule) are not
 // drawn again. Self-contained: the worker's source is this function's text.
 export function paintValues(context, layout, texts, drawn) {
-  const { width, height, scale, font, color, cells } = layout;
-  context.setTransform(scale, 0, 0, scale, 0, 0);
-  if (drawn.length === 0) context.clearRect(0, 0, width, height);
+  const { scale, font, color, cells } = layout;
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  if (drawn.length === 0) context.clearRect(0, 0, context.canvas.width, context.canvas.height);
   context.font = font;
   context.fillStyle = color;
   context.textBaseline = 'middle';
@@ -25,18 +25,25 @@ export function paintValues(context, layout, texts, drawn) {
     const text = texts[i] ?? null;
     if (text === (drawn[i] ?? null)) continue;
     const [x, y, w, h] = cells[i];
-    context.clearRect(x, y, w, h);
+    // A cell's box in whole device pixels (cells come from the page's layout, in fractions of a
+    // CSS pixel, times devicePixelRatio): the clear and the clip then cover the same pixels, and
+    // a text cut at the cell's edge leaves nothing behind for the next draw.
+    const left = Math.round(x * scale);
+    const top = Math.round(y * scale);
+    const box = [left, top, Math.round((x + w) * scale) - left, Math.round((y + h) * scale) - top];
+    context.clearRect(...box);
     if (text === null) continue;
     context.save();
     context.beginPath();
-    context.rect(x, y, w, h);
+    context.rect(...box);
     context.clip();
+    context.setTransform(scale, 0, 0, scale, 0, 0);
     context.fillText(text, x, y + h / 2);
     context.restore();
   }
 }
 
-const WORKER_SOURCE = `const paintValues = ${paintValues.toString().replace(/^export /, '')};
+const WORKER_SOURCE = `const paintValues = ${paintValues};
 let canvas = null, context = null, layout = null, drawn = [];
 onmessage = ({ data }) => {
   if (data.canvas) { canvas = data.canvas; context = canvas.getContext('2d', { willReadFrequently: true }); }
