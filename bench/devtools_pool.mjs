@@ -13,7 +13,7 @@ if (files.length === 0) {
   console.error('usage: node bench/devtools_pool.mjs RESULTS.json...');
   process.exit(2);
 }
-const pooled = new Map();  // 'systems, mode' -> { variant: samples }
+const pooled = new Map();  // world and mode -> { variants (their names, as a key), samples: { variant: samples } }
 for (const file of files) {
   const worlds = JSON.parse(readFileSync(file, 'utf8')).browserResults?.devtools?.worlds;
   if (worlds === undefined) throw new Error(`${file}: no devtools results`);

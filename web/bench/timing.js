@@ -73,7 +73,12 @@ export async function interleave(variants, { repetitions = 15, sampleMs = 30, wa
 
 /** Median over repetitions of samples[a][i] / samples[b][i]. */
 export function ratio(samples, a, b) {
-  return median(samples[a].map((value, i) => value / samples[b][i]));
+  return median(perRepetition(samples, a, b));
+}
+
+// samples[a][i] / samples[b][i] for every repetition i.
+function perRepetition(samples, a, b) {
+  return samples[a].map((value, i) => value / samples[b][i]);
 }
 
 /**
@@ -90,7 +95,7 @@ export function pooledRatio(samples, a, b, options) {
  * the machine stalled moves it at most to the neighbouring ratio), with a 90% bootstrap interval.
  */
 export function medianRatio(samples, a, b, options) {
-  const ratios = samples[a].map((value, i) => value / samples[b][i]);
+  const ratios = perRepetition(samples, a, b);
   return bootstrapped(ratios.length, (picks) => median(picks.map((i) => ratios[i])), options);
 }
 
