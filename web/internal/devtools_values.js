@@ -11,10 +11,10 @@
 
 // Draws `texts` into the cells of `layout` where they differ from `drawn`, the texts drawn last
 // ([] after a new layout: every cell); texts[i] null leaves cell i empty (the field being edited,
-// whose input shows what is typed). A value's cell costs about 8 µs on the worker's software canvas
-// in headless Chromium (its clear, clip and fillText, rasterised): an entity's fields that did not change (most of them, as a rule) are not
-// drawn again. Returns whether it drew any cell. Self-contained: the worker's source is this
-// function's text.
+// whose input shows what is typed). A value's cell costs about 8 µs on the worker's software
+// canvas in headless Chromium (its clear, clip and fillText, rasterised): an entity's fields that
+// did not change (most of them, as a rule) are not drawn again. Returns whether it drew any cell.
+// Self-contained: the worker's source is this function's text.
 export function paintValues(context, layout, texts, drawn) {
   const { scale, font, color, cells } = layout;
   context.setTransform(1, 0, 0, 1, 0, 0);
@@ -59,8 +59,8 @@ onmessage = ({ data }) => {
   if (data.texts && layout !== null) {
     // Rasterised now, in this task, between the page's frames: a 2D canvas records its calls and
     // rasterises them when flushed, which else happens when the canvas is committed at the next
-    // display frame, beside the page's next frame (update() per display frame 1.5% to 6% faster
-    // with this flush in five probe runs of 24 to 40 alternations, docs/PERFORMANCE.md).
+    // display frame, beside the page's next frame (update() per display frame 3% faster on
+    // average with this flush, better in four of five probe runs, docs/PERFORMANCE.md).
     if (paintValues(context, layout, data.texts, drawn)) context.getImageData(0, 0, 1, 1);
     drawn = data.texts;
   }
