@@ -178,7 +178,8 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
         return;
     }
     const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
-    const ecsia::EntityLocation* const locations = entities.locations;
+    const ecsia::EntityLocations::Placed* const placed = entities.placed;
+    const ecsia::TableIndex* const tables = entities.tables;
     const std::uint32_t location_count = entities.count;
     const std::uint32_t mask = world->entities().layout().index_mask();
     // The last table's column: its first element and its element size, in units (-1: no column).
@@ -189,19 +190,19 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::uint32_t handle = handles[i];
         const std::uint32_t index = handle & mask;
-        // Alive: the handle its slot's location holds (EntityLocation: null once despawned).
-        if (index >= location_count || locations[index].entity.bits != handle) {
+        // Alive: the handle placed in its slot (EntityLocations: null once despawned).
+        if (index >= location_count || placed[index].entity.bits != handle) {
             out[i] = -1;
             continue;
         }
-        const ecsia::EntityLocation at = locations[index];
-        if (at.table != last_table) {
-            last_table = at.table;
-            const ecsia::Column* column = world->tables().table(at.table).column(component);
+        const ecsia::TableIndex table = tables[index];
+        if (table != last_table) {
+            last_table = table;
+            const ecsia::Column* column = world->tables().table(table).column(component);
             base = column == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(column->element(0)) / unit);
             stride = column == nullptr ? 0 : static_cast<std::int32_t>(column->element_size() / unit);
         }
-        out[i] = base < 0 ? -1 : base + static_cast<std::int32_t>(at.row) * stride;
+        out[i] = base < 0 ? -1 : base + static_cast<std::int32_t>(placed[index].row) * stride;
     }
 }
 
@@ -372,7 +373,8 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         if (!lookups.empty()) {
             const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
             const std::uint64_t generation = ecsia::detail::WorldAccess::storage_generation(*world);
-            record[kLookupLocations] = address_of(entities.locations);
+            record[kLookupLocations] = address_of(entities.placed);
+            record[kLookupTables] = address_of(entities.tables);
             record[kLookupLocationCount] = entities.count;
             record[kLookupIndexBits] = world->entities().layout().index_bits();
             record[kLookupGenerationLow] = static_cast<std::uint32_t>(generation);

@@ -462,16 +462,24 @@ private:
             return "alive_count " + std::to_string(world_.alive_count()) + ", model " + std::to_string(model_.size());
         }
         std::uint32_t found = 0;
-        // The entity table as lookups read it: a slot's location holds exactly its live handle.
+        // The entity table as lookups read it: a slot holds exactly its live handle, and that
+        // handle's table and row, where the table lists it.
         const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world_);
         for (std::uint32_t index = 0; index < pool.slot_count(); ++index) {
             const Entity e = pool.alive_at(index);
-            const Entity placed = index < memory.count ? memory.locations[index].entity : kNullEntity;
+            const Entity placed = index < memory.count ? memory.placed[index].entity : kNullEntity;
             if (!(placed == e)) {
                 return "slot " + std::to_string(index) + "'s location holds handle " + std::to_string(placed.bits) +
                        ", its live entity is " + std::to_string(e.bits);
             }
             if (e.is_null()) continue;
+            const TableIndex table = memory.tables[index];
+            const std::uint32_t row = memory.placed[index].row;
+            if (table >= world_.tables().table_count() || row >= world_.tables().table(table).size() ||
+                !(world_.tables().table(table).entities()[row] == e)) {
+                return "slot " + std::to_string(index) + "'s location (table " + std::to_string(table) + ", row " +
+                       std::to_string(row) + ") is not where entity " + std::to_string(e.bits) + " is";
+            }
             ++found;
             if (model_.count(e.bits) == 0) return "entity " + std::to_string(e.bits) + " is alive but not in the model";
         }

@@ -47,7 +47,8 @@ const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffe
 // ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
 // (useLayout), so that they are written only there.
 let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
-let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD;
+let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES;
+let LOCATION_WORDS, LOCATION_ROW_WORD, LOCATION_HANDLE_WORD;
 let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
@@ -62,9 +63,9 @@ function useLayout(module, memory) {
   };
   [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER] =
     ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'PUBLISHES', 'CONSUMES', 'HEADER'].map(value);
-  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LOCATION_WORDS, LOCATION_HANDLE_WORD] =
-    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LOCATION_WORDS',
-      'LOCATION_HANDLE_WORD'].map(value);
+  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES] =
+    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LR_TABLES'].map(value);
+  [LOCATION_WORDS, LOCATION_ROW_WORD, LOCATION_HANDLE_WORD] = ['LOCATION_WORDS', 'LOCATION_ROW_WORD', 'LOCATION_HANDLE_WORD'].map(value);
   [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES] =
     ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT', 'MAX_MESSAGE_BYTES'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
@@ -401,13 +402,14 @@ export class KernelRuntime {
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    // The entity table: where its slots' locations are, how many, and the handle layout (all 0
-    // without lookups: every index is then out of range).
+    // The entity table: where its slots' placed rows and handles are, where their tables are, how
+    // many, and the handle layout (all 0 without lookups: every index is then out of range).
     const r = record >>> 2;
     const at = (word) => (record === 0 ? 0 : words[r + word]);
     const bits = at(LR_INDEX_BITS);
     const entities = {
-      locations: at(LR_LOCATIONS) >>> 2, locationCount: at(LR_LOCATION_COUNT), mask: bits === 32 ? -1 : (1 << bits) - 1,
+      locations: at(LR_LOCATIONS) >>> 2, tables: at(LR_TABLES) >>> 2, locationCount: at(LR_LOCATION_COUNT),
+      mask: bits === 32 ? -1 : (1 << bits) - 1,
     };
     let byComponent = NO_BASES;
     if (record !== 0) {
@@ -598,9 +600,11 @@ function commandDifference(first, second) {
 // site sees a second function and works as before, with the numbers loaded from the closure.
 function lookupFunction(module, world, system, words, { mask }) {
   const locationWords = LOCATION_WORDS;  // constants of this closure, as `mask` is
+  const rowWord = LOCATION_ROW_WORD;
   const handleWord = LOCATION_HANDLE_WORD;
   let locationCount = 0;
   let locations = 0;
+  let tables = 0;
   let byComponent = NO_BASES;  // column bases by component id, then table (KernelRuntime#columnBases)
   // The last name looked up (a kernel looks up one or two names in a loop; comparing a string
   // literal with itself is a pointer compare, a Map get is not): its component, the component's
@@ -645,15 +649,15 @@ function lookupFunction(module, world, system, words, { mask }) {
   function lookup(name, entity) {
     if (name !== lastName) select(name);
     if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
-    // Alive: the handle its slot's location holds (words: table, row, ..., the handle placed
-    // there, null once despawned; a pending handle is never placed). Then table and row are valid.
+    // Alive: the handle placed in its slot (words: the row and the handle, null once despawned;
+    // a pending handle is never placed). Then its table and row are valid.
     const index = entity & mask;
     if (index >= locationCount) return -1;
     const location = locations + locationWords * index;
     if (words[location + handleWord] !== entity) return -1;
-    const table = words[location];
-    if (table !== lastTable) return otherTable(table, words[location + 1]);
-    return lastBase < 0 ? -1 : lastBase + words[location + 1] * stride;
+    const table = words[tables + index];
+    if (table !== lastTable) return otherTable(table, words[location + rowWord]);
+    return lastBase < 0 ? -1 : lastBase + words[location + rowWord] * stride;
   }
   return {
     lookup,
@@ -663,6 +667,7 @@ function lookupFunction(module, world, system, words, { mask }) {
     aim: (t, bySomeComponent) => {
       locationCount = t.locationCount;
       locations = t.locations;
+      tables = t.tables;
       if (bySomeComponent !== byComponent) {
         byComponent = bySomeComponent;
         lastName = null;  // its bases are of the old generation

@@ -49,14 +49,15 @@ LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const
 }
 
 LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
-    static_assert(sizeof(EntityLocation) == 12 && offsetof(EntityLocation, table) == 0 && offsetof(EntityLocation, row) == 4 &&
-                      offsetof(EntityLocation, entity) == 8,
-                  "LookupMemo reads a location as three uint32: table, row, handle");
+    static_assert(sizeof(EntityLocations::Placed) == 8 && offsetof(EntityLocations::Placed, row) == 0 &&
+                      offsetof(EntityLocations::Placed, entity) == 4,
+                  "LookupMemo reads a slot's placed row and handle as two uint32: row, handle");
     const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world);
     LookupMemo memo;
     memo.id = id;
     memo.world = &world;
-    memo.locations = reinterpret_cast<const std::byte*>(memory.locations);
+    memo.placed = reinterpret_cast<const std::byte*>(memory.placed);
+    memo.tables = memory.tables;
     memo.location_count = memory.count;
     memo.index_mask = world.entities().layout().index_mask();
     return memo;

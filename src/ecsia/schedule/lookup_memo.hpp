@@ -2,8 +2,8 @@
 // KernelContext::lookup's memo (schedule/system.hpp) and Lookup<T>'s (lookup.hpp): the component
 // and table its last full lookup found, with the entity table as memory, so that the next lookup
 // of that component in that table (a kernel's targets are mostly in one or a few tables) is two
-// dependent loads (the slot's location, which also says whether the handle is alive, then the
-// element), inline, instead of a call that finds the table's column again; a dead handle is
+// dependent loads (the slot's row and handle, which say whether the handle is alive, with its
+// table beside them, then the element), inline, instead of a call that finds the table's column again; a dead handle is
 // answered inline too, and a target in another table costs a call that finds that table's column
 // (and makes it the memo's). Valid during one kernel call: nothing structural changes during a
 // wave (changes wait for the merge). Its batch's thread only, like the KernelContext that holds it.
@@ -23,9 +23,10 @@ struct LookupMemo {
     ComponentId id = kNoComponent;  // none yet: find() finds nothing
     TableIndex table = kNoTable;    // none yet: every alive entity is in another table
     const World* world = nullptr;
-    // The entity table (WorldAccess::EntityMemory): slot i's location is 12 bytes at
-    // locations + 12 * i, three uint32: table, row, and the handle placed there (null when none).
-    const std::byte* locations = nullptr;
+    // The entity table (WorldAccess::EntityMemory): slot i's row and the handle placed there (null
+    // when none) are two uint32 at placed + 8 * i, its table is tables[i].
+    const std::byte* placed = nullptr;
+    const TableIndex* tables = nullptr;
     std::uint32_t location_count = 0;
     std::uint32_t index_mask = 0;
     const std::byte* column = nullptr;  // the component's first element in `table` (nullptr: it has none)
@@ -57,11 +58,14 @@ struct LookupMemo {
         if (component != id) return Found{Answer::NotMine, nullptr, kNoTable, 0};
         const std::uint32_t index = entity.bits & index_mask;
         if (index >= location_count) return Found{Answer::Dead, nullptr, kNoTable, 0};
-        std::uint32_t location[3];
-        std::memcpy(location, locations + 12 * std::size_t(index), 12);
-        if (location[2] != entity.bits) return Found{Answer::Dead, nullptr, kNoTable, 0};
-        if (location[0] != table) return Found{Answer::OtherTable, nullptr, location[0], location[1]};
-        return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(location[1]) * element_size, table, location[1]};
+        // Both loads depend on the index only, so the core issues them together.
+        std::uint32_t row_and_handle[2];
+        std::memcpy(row_and_handle, placed + 8 * std::size_t(index), 8);
+        const TableIndex found_table = tables[index];
+        if (row_and_handle[1] != entity.bits) return Found{Answer::Dead, nullptr, kNoTable, 0};
+        const std::uint32_t row = row_and_handle[0];
+        if (found_table != table) return Found{Answer::OtherTable, nullptr, found_table, row};
+        return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(row) * element_size, table, row};
     }
 };
 

@@ -24,7 +24,7 @@ public:
     static const EntityPool& pool(const World& w) noexcept { return w.pool_; }
     static TableGraph& graph(World& w) noexcept { return w.graph_; }
     static const TableGraph& graph(const World& w) noexcept { return w.graph_; }
-    static std::vector<EntityLocation>& locations(World& w) noexcept { return w.locations_; }
+    static EntityLocations& locations(World& w) noexcept { return w.locations_; }
     static RelationStore& relations(World& w) noexcept { return w.relations_; }
     static std::vector<World::PrefabName>& prefab_names(World& w) noexcept { return w.prefab_names_; }
     static Tick& tick(World& w) noexcept { return w.tick_; }

@@ -74,7 +74,7 @@ struct SnapshotImage {
     // exactly once.
     std::vector<SnapshotAccess::Slot> slots;
     std::vector<std::uint32_t> free_indices;
-    std::vector<EntityLocation> locations;
+    EntityLocations locations;
     std::vector<SnapshotAccess::PendingChange> pending;
     // The world's relations with the snapshot's pairs, built and checked by the reader (so the
     // commit only moves it in).

@@ -332,7 +332,8 @@ bool are_worlds_rows(const std::vector<SnapshotImage::TableImage>& tables, const
 // pool's new slots and the entity locations.
 void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& image, std::vector<std::uint8_t>& covered) {
     const std::uint32_t slots = static_cast<std::uint32_t>(image.slots.size());
-    image.locations.assign(slots, EntityLocation{});
+    image.locations.clear();
+    image.locations.resize(slots);
     for (TableIndex t = 0; t < image.tables.size(); ++t) {
         const SnapshotImage::TableImage& table = image.tables[t];
         const auto check = [&](std::uint32_t row, Entity entity) {
@@ -344,7 +345,7 @@ void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& ima
             if (covered[index] != kUncovered) r.fail("table " + str(t) + " row " + str(row) + ": slot " + str(index) + " is already used");
             covered[index] = kCovered;
             image.slots[index] = Access::Slot{generation, Access::SlotState::Alive};
-            image.locations[index] = EntityLocation{t, row, entity};
+            image.locations.set(index, EntityLocation{t, row, entity});
         };
         if (table.runs == nullptr) {
             for (std::uint32_t row = 0; row < table.rows; ++row) check(row, Entity{load_u32(table.entities + 4 * std::size_t(row))});

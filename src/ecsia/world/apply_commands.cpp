@@ -116,7 +116,7 @@ private:
             if (!ahead.far.next(record)) break;
             world_.pool_.prefetch(record.entity);
             const std::uint32_t slot = layout().index(record.entity);
-            if (slot < world_.locations_.size()) __builtin_prefetch(world_.locations_.data() + slot);
+            if (slot < world_.locations_.size()) world_.locations_.prefetch(slot);
         }
         --ahead.far_lead;
         for (; ahead.near_lead <= kRowDistance; ++ahead.near_lead) {

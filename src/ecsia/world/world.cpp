@@ -221,7 +221,7 @@ void World::place_in(TableIndex index, Entity entity, std::span<const ComponentV
     for (const ComponentValue& value : values) write_value(table, row, value);
     const std::uint32_t slot = pool_.layout().index(entity);
     if (locations_.size() <= slot) locations_.resize(slot + 1);
-    locations_[slot] = EntityLocation{index, row, entity};
+    locations_.set(slot, EntityLocation{index, row, entity});
     for (const ComponentValue& value : values) fire(ObserverEvent::OnAdd, value.id, entity);
 }
 
@@ -244,8 +244,8 @@ void World::despawn_row(Entity entity) {
     if (graph_.table(at.table).has(kPrefab)) forget_prefab(entity);  // its name is free again
     const Entity moved = graph_.table(at.table).swap_remove(at.row);
     ++structure_version_;
-    if (!moved.is_null()) locations_[pool_.layout().index(moved)] = EntityLocation{at.table, at.row, moved};
-    locations_[pool_.layout().index(entity)].entity = kNullEntity;
+    if (!moved.is_null()) locations_.set(pool_.layout().index(moved), EntityLocation{at.table, at.row, moved});
+    locations_.vacate(pool_.layout().index(entity));
     const std::uint32_t retired_before = pool_.retired_count();
     pool_.destroy(entity);
     if (pool_.retired_count() != retired_before) {
@@ -265,8 +265,8 @@ std::uint32_t World::move_to(Entity entity, TableIndex target) {
     const std::uint32_t row = destination.push_moved(entity, source, from.row, tick_);
     const Entity moved = source.swap_remove(from.row);
     ++structure_version_;
-    if (!moved.is_null()) locations_[pool_.layout().index(moved)] = EntityLocation{from.table, from.row, moved};
-    locations_[slot] = EntityLocation{target, row, entity};
+    if (!moved.is_null()) locations_.set(pool_.layout().index(moved), EntityLocation{from.table, from.row, moved});
+    locations_.set(slot, EntityLocation{target, row, entity});
     return row;
 }
 

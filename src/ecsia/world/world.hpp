@@ -29,6 +29,7 @@
 #include "ecsia/storage/table_graph.hpp"
 #include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/component_rows.hpp"
+#include "ecsia/world/entity_locations.hpp"
 #include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world_phase.hpp"
 
@@ -37,15 +38,6 @@ namespace ecsia {
 struct WorldOptions {
     std::uint32_t max_entities = 1u << 20;
     unsigned index_bits = 22;  // the rest of the 32 handle bits are the generation
-};
-
-// Where a slot's entity is. `entity` is the handle placed there, null once it is despawned (or
-// never placed: a reserved handle): so a lookup on another thread checks a handle's liveness in the
-// same 12 bytes that say where its row is, one random read instead of two (schedule/lookup_memo.hpp).
-struct EntityLocation {
-    TableIndex table = kNoTable;
-    std::uint32_t row = 0;
-    Entity entity = kNullEntity;
 };
 
 // What applying command buffers did; skipped records are also reported as a diagnostic (G3).
@@ -360,7 +352,7 @@ public:
         // A slot's location names the handle placed there (null once it left), so one read says
         // both whether `entity` is alive and where: the pool's slot is not read too.
         const std::uint32_t slot = pool_.layout().index(entity);
-        if (slot >= locations_.size() || locations_[slot].entity != entity) [[unlikely]] throw_stale(entity);
+        if (slot >= locations_.size() || locations_.entity(slot) != entity) [[unlikely]] throw_stale(entity);
         return locations_[slot];
     }
     Diagnostics& diagnostics() noexcept { return diagnostics_; }
@@ -503,7 +495,7 @@ private:
     ComponentRegistry registry_;
     EntityPool pool_;
     TableGraph graph_;
-    std::vector<EntityLocation> locations_;  // by entity index; valid for alive handles only
+    EntityLocations locations_;  // by entity index; valid for alive handles only
     WorldPhase phase_ = WorldPhase::Serial;
     Tick tick_ = 1;
     SystemCursors cursors_;

@@ -65,15 +65,16 @@ struct WorldAccess {
     }
     // The entity table as memory, for a reader that checks liveness and finds rows without calling
     // into C++ (LookupMemo, the JS kernels' chunk.lookup, wasm/js_kernel.cpp): a handle `e` of
-    // index i < count is alive exactly when locations[i].entity == e, and its row is then
-    // locations[i] (EntityLocation). Valid while the world is in a wave (no structural change
-    // until the merge).
+    // index i < count is alive exactly when placed[i].entity == e, and it is then at row
+    // placed[i].row of table tables[i] (EntityLocations). Valid while the world is in a wave (no
+    // structural change until the merge).
     struct EntityMemory {
-        const EntityLocation* locations;
+        const EntityLocations::Placed* placed;
+        const TableIndex* tables;
         std::uint32_t count;
     };
     static EntityMemory entity_memory(const World& world) noexcept {
-        return EntityMemory{world.locations_.data(), static_cast<std::uint32_t>(world.locations_.size())};
+        return EntityMemory{world.locations_.placed(), world.locations_.tables(), static_cast<std::uint32_t>(world.locations_.size())};
     }
     static std::uint64_t storage_generation(const World& world) noexcept { return world.graph_.storage_generation(); }
     // Reorders one table's rows (Table::permute_rows) and keeps the entity -> row map true.
@@ -82,7 +83,7 @@ struct WorldAccess {
         Table& table = world.graph_.table(index);
         table.permute_rows(order);
         const HandleLayout& layout = world.pool_.layout();
-        for (std::uint32_t row = 0; row < table.size(); ++row) world.locations_[layout.index(table.entities()[row])].row = row;
+        for (std::uint32_t row = 0; row < table.size(); ++row) world.locations_.set_row(layout.index(table.entities()[row]), row);
         ++world.structure_version_;  // rows moved: views that index rows must look again
     }
     static void attach(World& world, WorldDependent& dependent) { world.attach(dependent); }

@@ -138,7 +138,7 @@ void World::move_whole_table(std::span<const Entity> entities, TableIndex from, 
     source.clear();
     structure_version_ += entities.size();  // one per row moved, as move_to counts
     for (std::size_t i = 0; i < entities.size(); ++i) {
-        locations_[pool_.layout().index(entities[i])] = EntityLocation{target, first_row + static_cast<std::uint32_t>(i), entities[i]};
+        locations_.set(pool_.layout().index(entities[i]), EntityLocation{target, first_row + static_cast<std::uint32_t>(i), entities[i]});
     }
 }
 

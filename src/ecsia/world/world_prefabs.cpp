@@ -94,7 +94,7 @@ void World::place_instance(TableIndex index, Entity entity, Entity prefab) {
     for (const ComponentValue& value : prefab_values_) write_value(table, row, value);
     const std::uint32_t slot = pool_.layout().index(entity);
     if (locations_.size() <= slot) locations_.resize(slot + 1);
-    locations_[slot] = EntityLocation{index, row, entity};
+    locations_.set(slot, EntityLocation{index, row, entity});
     // The pair before any observer runs, so that every observer sees the finished instance (its
     // table has IsA's presence component exactly while it has an IsA pair). The events then come
     // in spawn_with's order, then add_pair's.
