@@ -107,9 +107,12 @@ for (const { variant, server } of variants) {
 
 // Lookups: a JS kernel reads other entities' values (lookups: ['position']) and a parent
 // (chunk.targetOf), as the waves before it left them, the same at every worker count and build;
-// dead and stale handles give -1 (G4).
-async function lookups(page, { threads, workers, frames }) {
-  return page.evaluate(async ({ threads, workers, frames }) => {
+// dead and stale handles give -1 (G4). With `tags`, targets also lie in over a thousand tables
+// (each a combination of `tags` tags): a slot's location holds its table in the bits above the
+// row's (10 with a JS world's 22 index bits), and the 1,023rd table and those after it are found
+// through an escape to a second array, which chunk.lookup and lookupAll then read.
+async function lookups(page, { threads, workers, frames, tags = 0 }) {
+  return page.evaluate(async ({ threads, workers, frames, tags }) => {
     const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
     const { rng } = await import('/web/test/rng.js');
     const diagnostics = [];
@@ -120,6 +123,12 @@ async function lookups(page, { threads, workers, frames }) {
     world.defineComponent('aim', { dx: 'f32', dy: 'f32', px: 'f32', py: 'f32' });
     const next = rng(3);
     const units = [];
+    for (let t = 0; t < tags; t++) world.defineComponent(`tag${t}`, {});
+    for (let combination = 1; combination < 2 ** tags; combination++) {
+      const components = { position: { x: next(100), y: next(100) }, target: {}, aim: {} };
+      for (let t = 0; t < tags; t++) if (combination & (1 << t)) components[`tag${t}`] = {};
+      units.push(world.spawn(components));
+    }
     for (let i = 0; i < 800; i++) units.push(world.spawn({ position: { x: next(100), y: next(100) }, target: {}, aim: {} }));
     // Targets without a position (their table lacks the looked-up column): a lookup gives -1.
     const ghosts = [];
@@ -167,11 +176,11 @@ async function lookups(page, { threads, workers, frames }) {
     // An undeclared lookup fails its batch, naming the component and the declared ones.
     scheduler.addSystem({ name: 'Peek', kernel: 'peekUndeclared', reads: ['position'], writes: [], lookups: ['position'] });
     await scheduler.update(1 / 60);
-    const out = { variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, checked, plan, diagnostics };
+    const out = { variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, checked, plan, diagnostics, tables: world.inspect().archetypes.length };
     scheduler.dispose();
     world.dispose();
     return out;
-  }, { threads, workers, frames });
+  }, { threads, workers, frames, tags });
 }
 
 test('JS kernels look up other entities and their parent as the earlier waves left them, the same at every worker count and build', async ({ page, browser }) => {
@@ -179,13 +188,26 @@ test('JS kernels look up other entities and their parent as the earlier waves le
   expect(serial.checked).toBeGreaterThan(6000);
   expect(serial.mismatches).toBe(0);
   expect(serial.plan).toEqual([['Aim'], ['Drift']]);
+  expectOnlyPeekFailed(serial.diagnostics);
+});
+
+test('JS kernels look up targets in over a thousand tables, past the ones a location holds in its own bits, the same at every worker count and build', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const { serial } = await acrossExecutors(page, browser, lookups, { frames: 4, tags: 11 }, (r, s, label) => expect(r.mismatches, label).toBe(0));
+  expect(serial.tables).toBeGreaterThan(1500);  // archetypes with rows (despawns empty a few)
+  expect(serial.checked).toBeGreaterThan(4 * 2800);
+  expect(serial.mismatches).toBe(0);
+  expectOnlyPeekFailed(serial.diagnostics);
+});
+
+function expectOnlyPeekFailed(diagnostics) {
   // The only diagnostics: Peek's batches failing (one per batch), naming what it looked up.
-  const others = serial.diagnostics.filter((m) => !m.includes('threads are off'));
+  const others = diagnostics.filter((m) => !m.includes('threads are off'));
   expect(others.length).toBeGreaterThan(0);
   for (const m of others) {
     expect(m).toMatch(/^ecsia: system 'Peek' failed in batch \d+: JS kernel 'peekUndeclared' threw: Error: chunk\.lookup: 'target' is not one of the system's lookups \(lookups: position\)/);
   }
-});
+}
 
 // Everything that changes structure at once (G1): the forest restructured by a JS kernel and by a
 // C++ kernel (re-parenting, and instantiating prefabs under nodes), prefabs instantiated by a JS

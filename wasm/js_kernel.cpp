@@ -181,10 +181,15 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
     const ecsia::EntityLocations::Placed* const placed = entities.placed;
     const ecsia::TableIndex* const tables = entities.tables;
     const std::uint32_t location_count = entities.count;
-    const std::uint32_t mask = world->entities().layout().index_mask();
+    const std::uint32_t mask = world->entities().layout().index_mask();  // a row's bits too
+    const unsigned row_bits = entities.row_bits;
+    const std::uint32_t escape = entities.escape;
     // The last table's column: its first element and its element size, in units (-1: no column).
-    // Neighbouring handles tend to sit in one table.
+    // Neighbouring handles tend to sit in one table. `last_code` is that table as a location's
+    // table-and-row word holds it, or the escape (then the table is read from `tables` and compared
+    // by index: tables past the escape share that code).
     ecsia::TableIndex last_table = ecsia::kNoTable;
+    std::uint32_t last_code = escape;
     std::int32_t base = -1;
     std::int32_t stride = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -195,14 +200,19 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
             out[i] = -1;
             continue;
         }
-        const ecsia::TableIndex table = tables[index];
-        if (table != last_table) {
-            last_table = table;
-            const ecsia::Column* column = world->tables().table(table).column(component);
-            base = column == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(column->element(0)) / unit);
-            stride = column == nullptr ? 0 : static_cast<std::int32_t>(column->element_size() / unit);
+        const std::uint32_t table_row = placed[index].table_row;
+        const std::uint32_t code = table_row >> row_bits;
+        if (code != last_code || code == escape) {
+            const ecsia::TableIndex table = code != escape ? code : tables[index];
+            last_code = code;
+            if (table != last_table) {
+                last_table = table;
+                const ecsia::Column* column = world->tables().table(table).column(component);
+                base = column == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(column->element(0)) / unit);
+                stride = column == nullptr ? 0 : static_cast<std::int32_t>(column->element_size() / unit);
+            }
         }
-        out[i] = base < 0 ? -1 : base + static_cast<std::int32_t>(placed[index].row) * stride;
+        out[i] = base < 0 ? -1 : base + static_cast<std::int32_t>(table_row & mask) * stride;
     }
 }
 
@@ -375,6 +385,7 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
             const std::uint64_t generation = ecsia::detail::WorldAccess::storage_generation(*world);
             record[kLookupLocations] = address_of(entities.placed);
             record[kLookupTables] = address_of(entities.tables);
+            record[kLookupEscape] = entities.escape;
             record[kLookupLocationCount] = entities.count;
             record[kLookupIndexBits] = world->entities().layout().index_bits();
             record[kLookupGenerationLow] = static_cast<std::uint32_t>(generation);

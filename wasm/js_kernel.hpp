@@ -36,9 +36,11 @@
 // the entity table is (detail::WorldAccess::entity_memory), so that chunk.lookup checks a handle
 // and finds its row in JS, and the world's storage generation, which keys the column bases JS
 // keeps by table (ecsia_kernel_column):
-//   0 the placed rows' address (EntityLocations::Placed: the row, and the handle placed there or
-//   null; two uint32 per slot)   1 slots in it   2 index bits   3, 4 storage generation (low,
-//   high 32 bits)   5 the slots' tables' address (one uint32 per slot)
+//   0 the locations' address (EntityLocations::Placed: a table-and-row word, then the handle
+//   placed there or null; two uint32 per slot)   1 slots in it   2 index bits, which are also a
+//   table-and-row word's row bits (the table's code is the bits above)   3, 4 storage generation
+//   (low, high 32 bits)   5 the slots' tables' address (one uint32 per slot: the table when the
+//   code is the escape)   6 the escape code
 // Thread rule: make_js_kernel_system on the page's main thread; the kernel on any worker.
 
 #include <cstddef>
@@ -73,13 +75,14 @@ inline constexpr std::uint32_t kLookupIndexBits = 2;
 inline constexpr std::uint32_t kLookupGenerationLow = 3;
 inline constexpr std::uint32_t kLookupGenerationHigh = 4;
 inline constexpr std::uint32_t kLookupTables = 5;
-inline constexpr std::uint32_t kLookupRecordWords = 6;
-// A placed row's shape in words (EntityLocations::Placed), for chunk.lookup's reads of them.
+inline constexpr std::uint32_t kLookupEscape = 6;
+inline constexpr std::uint32_t kLookupRecordWords = 7;
+// A location's shape in words (EntityLocations::Placed), for chunk.lookup's reads of them.
 inline constexpr std::uint32_t kLocationWords = sizeof(EntityLocations::Placed) / 4;
-inline constexpr std::uint32_t kLocationRowWord = offsetof(EntityLocations::Placed, row) / 4;
+inline constexpr std::uint32_t kLocationTableRowWord = offsetof(EntityLocations::Placed, table_row) / 4;
 inline constexpr std::uint32_t kLocationHandleWord = offsetof(EntityLocations::Placed, entity) / 4;
 static_assert(sizeof(EntityLocations::Placed) % 4 == 0 && sizeof(TableIndex) == 4,
-              "chunk.lookup reads placed rows and tables as uint32 words");
+              "chunk.lookup reads locations and tables as uint32 words");
 
 // Status codes of a batch's run (the runtime's return value; ecsia_js_run_kernel).
 inline constexpr int kRan = 0;
@@ -104,8 +107,8 @@ inline constexpr std::uint32_t kMaxBatchMessageBytes = 1u << 31;
     X(LOOKUPS, kBatchLookups) X(SCRATCH, kBatchScratch) X(PUBLISHES, kBatchPublishes)                     \
     X(CONSUMES, kBatchConsumes) X(HEADER, kBatchHeader)                                                    \
     X(LR_LOCATIONS, kLookupLocations) X(LR_LOCATION_COUNT, kLookupLocationCount)                          \
-    X(LR_TABLES, kLookupTables) X(LOCATION_WORDS, kLocationWords) X(LOCATION_ROW_WORD, kLocationRowWord)  \
-    X(LOCATION_HANDLE_WORD, kLocationHandleWord)                                                          \
+    X(LR_TABLES, kLookupTables) X(LR_ESCAPE, kLookupEscape) X(LOCATION_WORDS, kLocationWords)             \
+    X(LOCATION_TABLE_ROW_WORD, kLocationTableRowWord) X(LOCATION_HANDLE_WORD, kLocationHandleWord)        \
     X(LR_INDEX_BITS, kLookupIndexBits) X(LR_GENERATION_LO, kLookupGenerationLow)                         \
     X(LR_GENERATION_HI, kLookupGenerationHigh)                                                            \
     X(SPAWN, CommandOp::Spawn) X(DESPAWN, CommandOp::Despawn) X(ADD, CommandOp::Add)                      \

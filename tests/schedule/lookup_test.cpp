@@ -234,10 +234,13 @@ TEST_CASE("lookups of targets in many tables, dead, stale, pending, null or out 
     // between tables and are born into reused slots. The kernel also looks up the handles it
     // spawns (reserved, not yet alive: often in a slot whose dead occupant's location is still
     // there). With one generation bit (31 index bits) every despawn retires its slot, whose last
-    // handle then still matches the slot's generation: only the slot's state refuses it. Each
-    // run looks up through ctx.lookup or through a Lookup<T> reader (its own memo).
+    // handle then still matches the slot's generation: only the slot's state refuses it. A slot's
+    // location holds its table in the bits above the row's, or an escape to a second array for a
+    // table too large for them: with 22 index bits every table here fits, with 30 the first three
+    // do, with 31 only the first. Each run looks up through ctx.lookup or through a Lookup<T>
+    // reader (its own memo).
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-        for (const unsigned index_bits : {22u, 31u}) {
+        for (const unsigned index_bits : {22u, 30u, 31u}) {
         for (const std::uint32_t workers : {0u, 2u}) {
         for (const bool reader : {false, true}) {
             INFO("seed " << seed << ", index bits " << index_bits << ", workers " << workers << ", reader " << reader);

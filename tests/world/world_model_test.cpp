@@ -473,8 +473,16 @@ private:
                        ", its live entity is " + std::to_string(e.bits);
             }
             if (e.is_null()) continue;
-            const TableIndex table = memory.tables[index];
-            const std::uint32_t row = memory.placed[index].row;
+            // A table whose index fits above the row's bits is in the location's word itself; the
+            // others (29 index bits: the 7th table and up) are found through the escape.
+            const std::uint32_t table_row = memory.placed[index].table_row;
+            const std::uint32_t code = table_row >> memory.row_bits;
+            const TableIndex table = code == memory.escape ? memory.tables[index] : code;
+            const std::uint32_t row = table_row & pool.layout().index_mask();
+            if (code != memory.escape && memory.tables[index] != code) {
+                return "slot " + std::to_string(index) + "'s location says table " + std::to_string(code) +
+                       ", its table array " + std::to_string(memory.tables[index]);
+            }
             if (table >= world_.tables().table_count() || row >= world_.tables().table(table).size() ||
                 !(world_.tables().table(table).entities()[row] == e)) {
                 return "slot " + std::to_string(index) + "'s location (table " + std::to_string(table) + ", row " +

@@ -47,8 +47,8 @@ const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffe
 // ECSIA_JS_KERNEL_LAYOUT), read from the module by name before this thread's first batch
 // (useLayout), so that they are written only there.
 let TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER;
-let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES;
-let LOCATION_WORDS, LOCATION_ROW_WORD, LOCATION_HANDLE_WORD;
+let LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES, LR_ESCAPE;
+let LOCATION_WORDS, LOCATION_TABLE_ROW_WORD, LOCATION_HANDLE_WORD;
 let SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES;
 let RAN, THREW, DIFFERED, RUNTIME_BROKE;
 let layoutRead = false;
@@ -63,9 +63,10 @@ function useLayout(module, memory) {
   };
   [TOKEN, KERNEL, COUNT, ENTITIES, CONTEXT, SCHEMA_SIZE, WORLD, COMPONENTS, DEPTH, PARENT_READS, LOOKUPS, SCRATCH, PUBLISHES, CONSUMES, HEADER] =
     ['TOKEN', 'KERNEL', 'COUNT', 'ENTITIES', 'CONTEXT', 'SCHEMA_SIZE', 'WORLD', 'COMPONENTS', 'DEPTH', 'PARENT_READS', 'LOOKUPS', 'SCRATCH', 'PUBLISHES', 'CONSUMES', 'HEADER'].map(value);
-  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES] =
-    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LR_TABLES'].map(value);
-  [LOCATION_WORDS, LOCATION_ROW_WORD, LOCATION_HANDLE_WORD] = ['LOCATION_WORDS', 'LOCATION_ROW_WORD', 'LOCATION_HANDLE_WORD'].map(value);
+  [LR_LOCATIONS, LR_LOCATION_COUNT, LR_INDEX_BITS, LR_GENERATION_LO, LR_GENERATION_HI, LR_TABLES, LR_ESCAPE] =
+    ['LR_LOCATIONS', 'LR_LOCATION_COUNT', 'LR_INDEX_BITS', 'LR_GENERATION_LO', 'LR_GENERATION_HI', 'LR_TABLES', 'LR_ESCAPE'].map(value);
+  [LOCATION_WORDS, LOCATION_TABLE_ROW_WORD, LOCATION_HANDLE_WORD] =
+    ['LOCATION_WORDS', 'LOCATION_TABLE_ROW_WORD', 'LOCATION_HANDLE_WORD'].map(value);
   [SPAWN, DESPAWN, ADD, REMOVE, SET, ADD_PAIR, REMOVE_PAIR, INSTANTIATE, COUNT_SHIFT, MAX_MESSAGE_BYTES] =
     ['SPAWN', 'DESPAWN', 'ADD', 'REMOVE', 'SET', 'ADD_PAIR', 'REMOVE_PAIR', 'INSTANTIATE', 'COUNT_SHIFT', 'MAX_MESSAGE_BYTES'].map(value);
   [RAN, THREW, DIFFERED, RUNTIME_BROKE] = ['RAN', 'THREW', 'DIFFERED', 'RUNTIME_BROKE'].map(value);
@@ -402,14 +403,15 @@ export class KernelRuntime {
       for (const [name, component] of system.lookups) views[name] = component.View === DataView ? new DataView(buffer) : new component.View(buffer);
       system.heapViews = { buffer, views: Object.freeze(views) };
     }
-    // The entity table: where its slots' placed rows and handles are, where their tables are, how
-    // many, and the handle layout (all 0 without lookups: every index is then out of range).
+    // The entity table: where its slots' locations are (a table-and-row word and the handle placed
+    // there), where their tables are when a location says `escape`, how many, and the handle
+    // layout (all 0 without lookups: every index is then out of range).
     const r = record >>> 2;
     const at = (word) => (record === 0 ? 0 : words[r + word]);
     const bits = at(LR_INDEX_BITS);
     const entities = {
       locations: at(LR_LOCATIONS) >>> 2, tables: at(LR_TABLES) >>> 2, locationCount: at(LR_LOCATION_COUNT),
-      mask: bits === 32 ? -1 : (1 << bits) - 1,
+      mask: bits === 32 ? -1 : (1 << bits) - 1, rowBits: bits, escape: at(LR_ESCAPE),
     };
     let byComponent = NO_BASES;
     if (record !== 0) {
@@ -598,9 +600,9 @@ function commandDifference(first, second) {
 // constants folded in: in Chromium that made a lookup about a quarter cheaper than a method reading
 // the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
 // site sees a second function and works as before, with the numbers loaded from the closure.
-function lookupFunction(module, world, system, words, { mask }) {
+function lookupFunction(module, world, system, words, { mask, rowBits, escape }) {
   const locationWords = LOCATION_WORDS;  // constants of this closure, as `mask` is
-  const rowWord = LOCATION_ROW_WORD;
+  const tableRowWord = LOCATION_TABLE_ROW_WORD;
   const handleWord = LOCATION_HANDLE_WORD;
   let locationCount = 0;
   let locations = 0;
@@ -623,15 +625,17 @@ function lookupFunction(module, world, system, words, { mask }) {
     component = found;
     bases = byComponent[found.id] ??= [];
     stride = found.stride;
-    lastTable = -1;
+    lastCode = -1;
   };
-  // The last table a lookup found, and its base: a kernel's targets are mostly in one table.
-  let lastTable = -1;
+  // The last table a lookup found, as a location's table-and-row word holds it (-1 for a table
+  // past the escape: those always take otherTable), and its base: a kernel's targets are mostly
+  // in one table.
+  let lastCode = -1;
   let lastBase = -1;
   const otherTable = (table, row) => {
     const base = bases[table];
     if (base === undefined) return firstOfTable(table, row);
-    lastTable = table;
+    lastCode = table < escape ? table : -1;
     lastBase = base;
     return base < 0 ? -1 : base + row * stride;
   };
@@ -649,15 +653,16 @@ function lookupFunction(module, world, system, words, { mask }) {
   function lookup(name, entity) {
     if (name !== lastName) select(name);
     if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
-    // Alive: the handle placed in its slot (words: the row and the handle, null once despawned;
+    // Alive: the handle placed in its slot (words: table-and-row, the handle, null once despawned;
     // a pending handle is never placed). Then its table and row are valid.
     const index = entity & mask;
     if (index >= locationCount) return -1;
     const location = locations + locationWords * index;
     if (words[location + handleWord] !== entity) return -1;
-    const table = words[tables + index];
-    if (table !== lastTable) return otherTable(table, words[location + rowWord]);
-    return lastBase < 0 ? -1 : lastBase + words[location + rowWord] * stride;
+    const tableRow = words[location + tableRowWord];
+    const code = tableRow >>> rowBits;
+    if (code !== lastCode) return otherTable(code === escape ? words[tables + index] : code, tableRow & mask);
+    return lastBase < 0 ? -1 : lastBase + (tableRow & mask) * stride;
   }
   return {
     lookup,
@@ -672,7 +677,7 @@ function lookupFunction(module, world, system, words, { mask }) {
         byComponent = bySomeComponent;
         lastName = null;  // its bases are of the old generation
         bases = NO_BASES;
-        lastTable = -1;
+        lastCode = -1;
       }
     },
   };

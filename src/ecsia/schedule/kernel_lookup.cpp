@@ -49,9 +49,9 @@ LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const
 }
 
 LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
-    static_assert(sizeof(EntityLocations::Placed) == 8 && offsetof(EntityLocations::Placed, row) == 0 &&
+    static_assert(sizeof(EntityLocations::Placed) == 8 && offsetof(EntityLocations::Placed, table_row) == 0 &&
                       offsetof(EntityLocations::Placed, entity) == 4,
-                  "LookupMemo reads a slot's placed row and handle as two uint32: row, handle");
+                  "LookupMemo reads a slot's location as two uint32: table-and-row, handle");
     const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world);
     LookupMemo memo;
     memo.id = id;
@@ -60,12 +60,16 @@ LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
     memo.tables = memory.tables;
     memo.location_count = memory.count;
     memo.index_mask = world.entities().layout().index_mask();
+    memo.row_bits = memory.row_bits;
+    memo.escape = memory.escape;
+    memo.code = memory.escape;  // no table yet: a code no table-and-row word holds with tables[i] == kNoTable
     return memo;
 }
 
 const std::byte* LookupMemo::move_to(TableIndex to, std::uint32_t row) noexcept {
     const Column* found = world->tables().table(to).column(id);
     table = to;
+    code = to < escape ? to : escape;
     column = found == nullptr ? nullptr : found->data();
     element_size = found == nullptr ? 0 : found->element_size();
     return column == nullptr ? nullptr : column + std::size_t(row) * element_size;

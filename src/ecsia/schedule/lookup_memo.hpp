@@ -2,8 +2,8 @@
 // KernelContext::lookup's memo (schedule/system.hpp) and Lookup<T>'s (lookup.hpp): the component
 // and table its last full lookup found, with the entity table as memory, so that the next lookup
 // of that component in that table (a kernel's targets are mostly in one or a few tables) is two
-// dependent loads (the slot's row and handle, which say whether the handle is alive, with its
-// table beside them, then the element), inline, instead of a call that finds the table's column again; a dead handle is
+// dependent loads (the slot's location, which also says whether the handle is alive, then the
+// element), inline, instead of a call that finds the table's column again; a dead handle is
 // answered inline too, and a target in another table costs a call that finds that table's column
 // (and makes it the memo's). Valid during one kernel call: nothing structural changes during a
 // wave (changes wait for the merge). Its batch's thread only, like the KernelContext that holds it.
@@ -23,12 +23,17 @@ struct LookupMemo {
     ComponentId id = kNoComponent;  // none yet: find() finds nothing
     TableIndex table = kNoTable;    // none yet: every alive entity is in another table
     const World* world = nullptr;
-    // The entity table (WorldAccess::EntityMemory): slot i's row and the handle placed there (null
-    // when none) are two uint32 at placed + 8 * i, its table is tables[i].
+    // The entity table (WorldAccess::EntityMemory): slot i's table-and-row word and the handle
+    // placed there (null when none) are two uint32 at placed + 8 * i; the word's low row_bits are
+    // the row, the bits above the table's code (EntityLocations::table_code: the table, or
+    // `escape` for a table whose index does not fit, found in tables[i]).
     const std::byte* placed = nullptr;
     const TableIndex* tables = nullptr;
     std::uint32_t location_count = 0;
-    std::uint32_t index_mask = 0;
+    std::uint32_t index_mask = 0;  // also the row's mask: a handle's index and a row have the same bits
+    unsigned row_bits = 0;
+    std::uint32_t escape = 0;
+    std::uint32_t code = 0;  // `table`'s code in a table-and-row word
     const std::byte* column = nullptr;  // the component's first element in `table` (nullptr: it has none)
     std::uint32_t element_size = 0;
 
@@ -58,13 +63,14 @@ struct LookupMemo {
         if (component != id) return Found{Answer::NotMine, nullptr, kNoTable, 0};
         const std::uint32_t index = entity.bits & index_mask;
         if (index >= location_count) return Found{Answer::Dead, nullptr, kNoTable, 0};
-        // Both loads depend on the index only, so the core issues them together.
-        std::uint32_t row_and_handle[2];
-        std::memcpy(row_and_handle, placed + 8 * std::size_t(index), 8);
-        const TableIndex found_table = tables[index];
-        if (row_and_handle[1] != entity.bits) return Found{Answer::Dead, nullptr, kNoTable, 0};
-        const std::uint32_t row = row_and_handle[0];
-        if (found_table != table) return Found{Answer::OtherTable, nullptr, found_table, row};
+        std::uint32_t location[2];  // table-and-row, handle
+        std::memcpy(location, placed + 8 * std::size_t(index), 8);
+        if (location[1] != entity.bits) return Found{Answer::Dead, nullptr, kNoTable, 0};
+        const std::uint32_t row = location[0] & index_mask;
+        const std::uint32_t found = location[0] >> row_bits;
+        if (found != code || (found == escape && tables[index] != table)) [[unlikely]] {
+            return Found{Answer::OtherTable, nullptr, found == escape ? tables[index] : found, row};
+        }
         return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(row) * element_size, table, row};
     }
 };

@@ -332,7 +332,7 @@ bool are_worlds_rows(const std::vector<SnapshotImage::TableImage>& tables, const
 // pool's new slots and the entity locations.
 void check_rows(SectionReader& r, const HandleLayout& layout, SnapshotImage& image, std::vector<std::uint8_t>& covered) {
     const std::uint32_t slots = static_cast<std::uint32_t>(image.slots.size());
-    image.locations.clear();
+    image.locations.reset(layout);
     image.locations.resize(slots);
     for (TableIndex t = 0; t < image.tables.size(); ++t) {
         const SnapshotImage::TableImage& table = image.tables[t];

@@ -2,15 +2,18 @@
 // EntityLocations: the world's entity -> row map, by slot (a handle's index). Serial phase writes
 // it; during a wave it is read-only memory that lookups on any thread read (WorldAccess::EntityMemory).
 //
-// Stored as two arrays, not one of 12-byte records: a slot's row and the handle placed there
-// (8 bytes, aligned: the part a lookup reads first, which says whether the handle is alive) and its
-// table (4 bytes). A lookup's two loads then never straddle a cache line and do not depend on each
-// other, and the row-and-handle array is two thirds of the bytes a random lookup pulls through the
-// cache. In a loop of random lookups that made a lookup about 30% cheaper than 12-byte records, at
-// 20,000 rows as at 100,000 (docs/PERFORMANCE.md, hierarchy).
+// A slot's location is 8 bytes, aligned (`Placed`): the handle placed there, and one word that
+// holds both the row (its low `index_bits`: a table has fewer rows than there are slots) and the
+// table (the bits above), so that a lookup learns whether a handle is alive and where its row is
+// from one load that never straddles a cache line. A table index too large for those bits (the
+// 1,023rd table and up with the default 22 index bits) is written there as `escape()`, and the
+// table is then read from a second array, which holds every slot's table. Against 12-byte
+// records (table, row, handle), natively, a bare loop of random lookups took a third less and
+// the kernels' Lookup<T> a tenth to a fifth less (docs/PERFORMANCE.md, "Eight bytes a slot").
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
@@ -20,7 +23,7 @@ namespace ecsia {
 
 // Where a slot's entity is. `entity` is the handle placed there, null once it is despawned (or
 // never placed: a reserved handle): so a lookup on another thread checks a handle's liveness in the
-// same 8 bytes that say which row it is, one random read instead of two (schedule/lookup_memo.hpp).
+// same 8 bytes that say where its row is, one random read instead of two (schedule/lookup_memo.hpp).
 struct EntityLocation {
     TableIndex table = kNoTable;
     std::uint32_t row = 0;
@@ -29,12 +32,20 @@ struct EntityLocation {
 
 class EntityLocations {
 public:
-    // A slot's row and the handle placed there: the first half of its EntityLocation.
+    // A slot's table-and-row word and the handle placed there.
     struct Placed {
-        std::uint32_t row = 0;
+        std::uint32_t table_row = 0;
         Entity entity = kNullEntity;
     };
 
+    explicit EntityLocations(HandleLayout layout = HandleLayout()) noexcept { use_layout(layout); }
+
+    // Empties it for handles of `layout` (its capacity kept).
+    void reset(HandleLayout layout) noexcept {
+        use_layout(layout);
+        placed_.clear();
+        tables_.clear();
+    }
     std::size_t size() const noexcept { return placed_.size(); }
     std::size_t capacity() const noexcept { return placed_.capacity(); }
     void reserve(std::size_t slots) {
@@ -43,42 +54,59 @@ public:
     }
     // New slots hold no entity.
     void resize(std::size_t slots) {
-        placed_.resize(slots);
+        placed_.resize(slots, Placed{escape_ << row_bits_, kNullEntity});
         tables_.resize(slots, kNoTable);
     }
-    void clear() noexcept {
-        placed_.clear();
-        tables_.clear();
-    }
     void swap(EntityLocations& other) noexcept {
+        std::swap(row_bits_, other.row_bits_);
+        std::swap(row_mask_, other.row_mask_);
+        std::swap(escape_, other.escape_);
         placed_.swap(other.placed_);
         tables_.swap(other.tables_);
     }
 
-    EntityLocation operator[](std::size_t slot) const noexcept {
-        return EntityLocation{tables_[slot], placed_[slot].row, placed_[slot].entity};
+    [[gnu::always_inline]] EntityLocation operator[](std::size_t slot) const noexcept {
+        return EntityLocation{table(slot), row(slot), placed_[slot].entity};
     }
     Entity entity(std::size_t slot) const noexcept { return placed_[slot].entity; }
-    TableIndex table(std::size_t slot) const noexcept { return tables_[slot]; }
-    std::uint32_t row(std::size_t slot) const noexcept { return placed_[slot].row; }
+    TableIndex table(std::size_t slot) const noexcept {
+        const std::uint32_t code = placed_[slot].table_row >> row_bits_;
+        return code != escape_ ? code : tables_[slot];
+    }
+    std::uint32_t row(std::size_t slot) const noexcept { return placed_[slot].table_row & row_mask_; }
 
     void set(std::size_t slot, EntityLocation at) noexcept {
-        placed_[slot] = Placed{at.row, at.entity};
+        placed_[slot] = Placed{pack(at.table, at.row), at.entity};
         tables_[slot] = at.table;
     }
-    void set_row(std::size_t slot, std::uint32_t row) noexcept { placed_[slot].row = row; }
+    void set_row(std::size_t slot, std::uint32_t row) noexcept { placed_[slot].table_row = pack(tables_[slot], row); }
     // The slot's entity left (despawned): a lookup of its handle now finds it dead.
     void vacate(std::size_t slot) noexcept { placed_[slot].entity = kNullEntity; }
 
-    // The two arrays, for readers that check liveness and find rows without calling into C++.
+    // ---- the layout as readers of the raw arrays see it (LookupMemo, chunk.lookup, lookupAll)
+    // A table_row word's row is its low row_bits(); the table is the word >> row_bits(), unless
+    // that is escape(): then it is tables()[slot].
+    unsigned row_bits() const noexcept { return row_bits_; }
+    std::uint32_t escape() const noexcept { return escape_; }
+    // `table` as the table_row word holds it.
+    std::uint32_t table_code(TableIndex table) const noexcept { return table < escape_ ? table : escape_; }
     const Placed* placed() const noexcept { return placed_.data(); }
     const TableIndex* tables() const noexcept { return tables_.data(); }
-    void prefetch(std::size_t slot) const noexcept {
-        __builtin_prefetch(placed_.data() + slot);
-        __builtin_prefetch(tables_.data() + slot);
-    }
+    void prefetch(std::size_t slot) const noexcept { __builtin_prefetch(placed_.data() + slot); }
 
 private:
+    void use_layout(HandleLayout layout) noexcept {
+        row_bits_ = layout.index_bits();
+        row_mask_ = layout.index_mask();
+        escape_ = 0xFFFFFFFFu >> row_bits_;
+    }
+    std::uint32_t pack(TableIndex table, std::uint32_t row) const noexcept {
+        return (table_code(table) << row_bits_) | row;
+    }
+
+    unsigned row_bits_ = 22;
+    std::uint32_t row_mask_ = 0;
+    std::uint32_t escape_ = 0;
     std::vector<Placed> placed_;
     std::vector<TableIndex> tables_;
 };

@@ -28,7 +28,10 @@ private:
 }  // namespace
 
 World::World(WorldOptions options)
-    : pool_(HandleLayout(options.index_bits), options.max_entities), graph_(registry_), relations_(pool_.layout()) {
+    : pool_(HandleLayout(options.index_bits), options.max_entities),
+      graph_(registry_),
+      locations_(pool_.layout()),
+      relations_(pool_.layout()) {
     define_builtin_relations();  // first: ChildOf, IsA and the Prefab tag keep their ids whatever else registers
     // Components registered with ECSIA_REGISTER_COMPONENT, in name order (ids independent of link order).
     for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);

@@ -66,15 +66,20 @@ struct WorldAccess {
     // The entity table as memory, for a reader that checks liveness and finds rows without calling
     // into C++ (LookupMemo, the JS kernels' chunk.lookup, wasm/js_kernel.cpp): a handle `e` of
     // index i < count is alive exactly when placed[i].entity == e, and it is then at row
-    // placed[i].row of table tables[i] (EntityLocations). Valid while the world is in a wave (no
+    // placed[i].table_row & ((1 << row_bits) - 1) of the table placed[i].table_row >> row_bits, or
+    // of tables[i] when that is `escape` (EntityLocations). Valid while the world is in a wave (no
     // structural change until the merge).
     struct EntityMemory {
         const EntityLocations::Placed* placed;
         const TableIndex* tables;
         std::uint32_t count;
+        unsigned row_bits;
+        std::uint32_t escape;
     };
     static EntityMemory entity_memory(const World& world) noexcept {
-        return EntityMemory{world.locations_.placed(), world.locations_.tables(), static_cast<std::uint32_t>(world.locations_.size())};
+        const EntityLocations& locations = world.locations_;
+        return EntityMemory{locations.placed(), locations.tables(), static_cast<std::uint32_t>(locations.size()),
+                            locations.row_bits(), locations.escape()};
     }
     static std::uint64_t storage_generation(const World& world) noexcept { return world.graph_.storage_generation(); }
     // Reorders one table's rows (Table::permute_rows) and keeps the entity -> row map true.
