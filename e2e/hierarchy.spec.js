@@ -109,7 +109,7 @@ for (const { variant, server } of variants) {
 // (chunk.targetOf), as the waves before it left them, the same at every worker count and build;
 // dead and stale handles give -1 (G4). With `tags`, targets also lie in over a thousand tables
 // (each a combination of `tags` tags): a slot's location holds its table in the bits above the
-// row's (10 with a JS world's 22 index bits), and the 1,023rd table and those after it are found
+// row's (10 with a JS world's 22 index bits), and the tables from index 1,023 up are found
 // through an escape to a second array, which chunk.lookup and lookupAll then read.
 async function lookups(page, { threads, workers, frames, tags = 0 }) {
   return page.evaluate(async ({ threads, workers, frames, tags }) => {

@@ -5,9 +5,9 @@
 // A slot's location is 8 bytes, aligned (`Placed`): the handle placed there, and one word that
 // holds both the row (its low `index_bits`: a table has fewer rows than there are slots) and the
 // table (the bits above), so that a lookup learns whether a handle is alive and where its row is
-// from one load that never straddles a cache line. A table index too large for those bits (the
-// 1,023rd table and up with the default 22 index bits) is written there as `escape()`, and the
-// table is then read from a second array, which holds every slot's table. Against 12-byte
+// from one load that never straddles a cache line. A table index too large for those bits
+// (from 1,023 up with the default 22 index bits) is written there as `escape()`, and the table
+// is then read from a second array, which holds every slot's table. Against 12-byte
 // records (table, row, handle), natively, a bare loop of random lookups took a third less and
 // the kernels' Lookup<T> a tenth to a fifth less (docs/PERFORMANCE.md, "Eight bytes a slot").
 
