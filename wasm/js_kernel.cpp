@@ -203,7 +203,7 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
         const std::uint32_t table_row = placed[index].table_row;
         const std::uint32_t code = table_row >> row_bits;
         if (code != last_code || code == escape) {
-            const ecsia::TableIndex table = code != escape ? code : tables[index];
+            const ecsia::TableIndex table = ecsia::EntityLocations::table_of(code, escape, tables, index);
             last_code = code;
             if (table != last_table) {
                 last_table = table;

@@ -69,7 +69,7 @@ LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
 const std::byte* LookupMemo::move_to(TableIndex to, std::uint32_t row) noexcept {
     const Column* found = world->tables().table(to).column(id);
     table = to;
-    code = to < escape ? to : escape;
+    code = EntityLocations::code_of(to, escape);
     column = found == nullptr ? nullptr : found->data();
     element_size = found == nullptr ? 0 : found->element_size();
     return column == nullptr ? nullptr : column + std::size_t(row) * element_size;

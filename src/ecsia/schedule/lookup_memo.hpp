@@ -14,6 +14,7 @@
 
 #include "ecsia/base/ids.hpp"
 #include "ecsia/entity/entity.hpp"
+#include "ecsia/world/entity_locations.hpp"
 
 namespace ecsia {
 
@@ -25,8 +26,8 @@ struct LookupMemo {
     const World* world = nullptr;
     // The entity table (WorldAccess::EntityMemory): slot i's table-and-row word and the handle
     // placed there (null when none) are two uint32 at placed + 8 * i; the word's low row_bits are
-    // the row, the bits above the table's code (EntityLocations::table_code: the table, or
-    // `escape` for a table whose index does not fit, found in tables[i]).
+    // the row, the bits above the table's code (EntityLocations::code_of: the table, or `escape`
+    // for a table whose index does not fit, found in tables[i]).
     const std::byte* placed = nullptr;
     const TableIndex* tables = nullptr;
     std::uint32_t location_count = 0;
@@ -69,7 +70,7 @@ struct LookupMemo {
         const std::uint32_t row = location[0] & index_mask;
         const std::uint32_t found = location[0] >> row_bits;
         if (found != code || (found == escape && tables[index] != table)) [[unlikely]] {
-            return Found{Answer::OtherTable, nullptr, found == escape ? tables[index] : found, row};
+            return Found{Answer::OtherTable, nullptr, EntityLocations::table_of(found, escape, tables, index), row};
         }
         return Found{Answer::Element, column == nullptr ? nullptr : column + std::size_t(row) * element_size, table, row};
     }

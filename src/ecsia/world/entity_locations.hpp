@@ -69,10 +69,7 @@ public:
         return EntityLocation{table(slot), row(slot), placed_[slot].entity};
     }
     Entity entity(std::size_t slot) const noexcept { return placed_[slot].entity; }
-    TableIndex table(std::size_t slot) const noexcept {
-        const std::uint32_t code = placed_[slot].table_row >> row_bits_;
-        return code != escape_ ? code : tables_[slot];
-    }
+    TableIndex table(std::size_t slot) const noexcept { return table_of(placed_[slot].table_row >> row_bits_, escape_, tables_.data(), slot); }
     std::uint32_t row(std::size_t slot) const noexcept { return placed_[slot].table_row & row_mask_; }
 
     void set(std::size_t slot, EntityLocation at) noexcept {
@@ -84,12 +81,15 @@ public:
     void vacate(std::size_t slot) noexcept { placed_[slot].entity = kNullEntity; }
 
     // ---- the layout as readers of the raw arrays see it (LookupMemo, chunk.lookup, lookupAll)
-    // A table_row word's row is its low row_bits(); the table is the word >> row_bits(), unless
-    // that is escape(): then it is tables()[slot].
+    // A table_row word's row is its low row_bits(); its bits above are the table's code.
     unsigned row_bits() const noexcept { return row_bits_; }
     std::uint32_t escape() const noexcept { return escape_; }
-    // `table` as the table_row word holds it.
-    std::uint32_t table_code(TableIndex table) const noexcept { return table < escape_ ? table : escape_; }
+    // `table`'s code: the table itself, or `escape` for a table too large for the code's bits.
+    static std::uint32_t code_of(TableIndex table, std::uint32_t escape) noexcept { return table < escape ? table : escape; }
+    // The table of `slot`, whose code is `code`: read from `tables` only when the code is `escape`.
+    static TableIndex table_of(std::uint32_t code, std::uint32_t escape, const TableIndex* tables, std::size_t slot) noexcept {
+        return code != escape ? code : tables[slot];
+    }
     const Placed* placed() const noexcept { return placed_.data(); }
     const TableIndex* tables() const noexcept { return tables_.data(); }
     void prefetch(std::size_t slot) const noexcept { __builtin_prefetch(placed_.data() + slot); }
@@ -101,7 +101,7 @@ private:
         escape_ = 0xFFFFFFFFu >> row_bits_;
     }
     std::uint32_t pack(TableIndex table, std::uint32_t row) const noexcept {
-        return (table_code(table) << row_bits_) | row;
+        return (code_of(table, escape_) << row_bits_) | row;
     }
 
     unsigned row_bits_ = 22;
