@@ -110,9 +110,11 @@ for (const { variant, server } of variants) {
 // dead and stale handles give -1 (G4). With `tags`, targets also lie in over a thousand tables
 // (each a combination of `tags` tags): a slot's location holds its table in the bits above the
 // row's (10 with a JS world's 22 index bits), and the tables from index 1,023 up are found
-// through an escape to a second array, which chunk.lookup and lookupAll then read.
-async function lookups(page, { threads, workers, frames, tags = 0 }) {
-  return page.evaluate(async ({ threads, workers, frames, tags }) => {
+// through an escape to a second array, which chunk.lookup and lookupAll then read. With `grow`,
+// every frame also makes new tables and moves units into them, and spawns enough to move the
+// columns: the engine's columns by table (which chunk.lookup reads from the heap) are made anew.
+async function lookups(page, { threads, workers, frames, tags = 0, grow = false }) {
+  return page.evaluate(async ({ threads, workers, frames, tags, grow }) => {
     const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
     const { rng } = await import('/web/test/rng.js');
     const diagnostics = [];
@@ -171,6 +173,17 @@ async function lookups(page, { threads, workers, frames, tags = 0 }) {
         if (world.isAlive(victim)) world.despawn(victim);
         units.push(world.spawn({ position: { x: next(100), y: 0 }, target: { who: units[next(units.length)] }, aim: {} }));
       }
+      if (grow) {
+        for (let k = 0; k < 4; k++) {
+          const tag = `late${f}_${k}`;
+          world.defineComponent(tag, {});
+          for (let m = 0; m < 60; m++) {
+            const unit = units[next(units.length)];
+            if (world.isAlive(unit)) world.add(unit, tag);
+          }
+        }
+        for (let k = 0; k < 300; k++) units.push(world.spawn({ position: { x: next(100), y: next(100) }, target: { who: units[next(units.length)] }, aim: {} }));
+      }
     }
     const plan = scheduler.plan();
     // An undeclared lookup fails its batch, naming the component and the declared ones.
@@ -180,7 +193,7 @@ async function lookups(page, { threads, workers, frames, tags = 0 }) {
     scheduler.dispose();
     world.dispose();
     return out;
-  }, { threads, workers, frames, tags });
+  }, { threads, workers, frames, tags, grow });
 }
 
 test('JS kernels look up other entities and their parent as the earlier waves left them, the same at every worker count and build', async ({ page, browser }) => {
@@ -196,6 +209,14 @@ test('JS kernels look up targets in over a thousand tables, past the ones a loca
   const { serial } = await acrossExecutors(page, browser, lookups, { frames: 4, tags: 11 }, (r, s, label) => expect(r.mismatches, label).toBe(0));
   expect(serial.tables).toBeGreaterThan(1500);  // archetypes with rows (despawns empty a few)
   expect(serial.checked).toBeGreaterThan(4 * 2800);
+  expect(serial.mismatches).toBe(0);
+  expectOnlyPeekFailed(serial.diagnostics);
+});
+
+test('JS kernels look up targets as tables are made and columns move between frames, the same at every worker count and build', async ({ page, browser }) => {
+  const { serial } = await acrossExecutors(page, browser, lookups, { frames: 8, grow: true }, (r, s, label) => expect(r.mismatches, label).toBe(0));
+  expect(serial.tables).toBeGreaterThan(30);
+  expect(serial.checked).toBeGreaterThan(8 * 800);
   expect(serial.mismatches).toBe(0);
   expectOnlyPeekFailed(serial.diagnostics);
 });

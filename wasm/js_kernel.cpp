@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -139,80 +140,52 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelC
     return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, context->topics->topic(topic).layout.size, count));
 }
 
-// chunk.lookup: the address of `entity`'s element of `component` (one of the system's lookups,
-// which the JS side checked), or 0 when the entity is not alive or lacks it. Allocates nothing and
-// cannot throw: a kernel calls it while it runs.
+// commands.instantiate's prefab values: the address of `entity`'s element of `component`, or 0 when
+// the entity is not alive or lacks it. Allocates nothing and cannot throw: a kernel calls it while
+// it runs.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup(const ecsia::KernelContext* context, std::uint32_t component,
                                                        std::uint32_t entity) {
-    return ecsia::wasm::address_of(context->lookup_declared(component, ecsia::Entity{entity}));
+    return ecsia::wasm::address_of(context->element_of(component, ecsia::Entity{entity}));
 }
 
 // The batch descriptor's, lookup record's and command records' numbers by the names the kernel
 // runtime uses (ECSIA_JS_KERNEL_LAYOUT), as a NUL-terminated JSON object.
 EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_layout() { return ecsia::wasm::kLayoutJson.c_str(); }
 
-// chunk.lookup's column bases: the address of the first element of `component` in table `table`,
-// or 0 when the table lacks it. JS keeps the answer while the storage generation stays. Allocates
-// nothing and cannot throw.
-EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_column(const ecsia::World* world, std::uint32_t table, std::uint32_t component) {
-    const ecsia::TableGraph& tables = world->tables();
-    if (table >= tables.table_count()) return 0;
-    const ecsia::Column* column = tables.table(table).column(component);
-    return column == nullptr ? 0 : ecsia::wasm::address_of(column->element(0));
+// chunk.lookup's columns of `component` (one of the system's lookups, which the JS side checked):
+// the address of the scheduler's array of the column's first element by table (LookupColumns,
+// refreshed before the wave; an element 0 where a table lacks the component), which JS reads from
+// the heap while the storage generation stays. Allocates nothing and cannot throw.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup_columns(const ecsia::KernelContext* context, std::uint32_t component) {
+    if (context->lookup_columns == nullptr) return 0;
+    return ecsia::wasm::address_of(context->lookup_columns->of(component).by_table);
 }
 
-// chunk.lookupAll: out[i] becomes where the element of `component` of the handle handles[i] is, as
-// an index in units of `unit` bytes (its view's element size), or -1, for i < count. `handles` is
-// either `out` itself or does not overlap it (a column of handles is read where it lies).
-// Memory-bound: each handle costs one random load (its slot's location, which also says whether it
-// is alive), which the CPU overlaps across handles only as far as its window of instructions
-// reaches. So the loop is short: everything else it reads is in locals (stores through `out` could
-// alias the world's fields and make the compiler reload them each time), and the division into
-// units is done once per run of handles in one table, not per handle.
+// chunk.lookupAll: out[i] becomes where the element of `component` (one of the system's lookups,
+// which the JS side checked) of the handle handles[i] is, as an index in units of `unit` bytes
+// (its view's element size), or -1, for i < count. `handles` is either `out` itself or does not
+// overlap it (a column of handles is read where it lies).
+// Memory-bound: each handle costs a random load (its slot's location, which also says whether it
+// is alive) and the load of its element later; the CPU overlaps them across handles only as far as
+// its window of instructions reaches. So the loop is short and has no branch on the table:
+// everything it reads but the location is in locals (stores through `out` could alias the world's
+// fields and make the compiler reload them each time), and each table's column is an index in
+// units already (one division per table, before the loop).
 EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
                                                    const std::uint32_t* handles, std::int32_t* out, std::uint32_t count,
                                                    std::uint32_t unit) {
     const ecsia::World* world = context->world;
-    if (world == nullptr) {
+    if (world == nullptr || context->lookup_columns == nullptr) {
         std::fill(out, out + count, -1);
         return;
     }
-    const ecsia::detail::WorldAccess::EntityMemory entities = ecsia::detail::WorldAccess::entity_memory(*world);
-    const ecsia::EntityLocations::Placed* const placed = entities.placed;
-    const ecsia::TableIndex* const tables = entities.tables;
-    const std::uint32_t location_count = entities.count;
-    const std::uint32_t mask = world->entities().layout().index_mask();  // a row's bits too
-    const unsigned row_bits = entities.row_bits;
-    const std::uint32_t escape = entities.escape;
-    // The last table's column: its first element and its element size, in units (-1: no column).
-    // Neighbouring handles tend to sit in one table. `last_code` is that table as a location's
-    // table-and-row word holds it, or the escape (then the table is read from `tables` and compared
-    // by index: tables past the escape share that code).
-    ecsia::TableIndex last_table = ecsia::kNoTable;
-    std::uint32_t last_code = escape;
-    std::int32_t base = -1;
-    std::int32_t stride = 0;
+    const ecsia::LookupMemo memo = ecsia::LookupMemo::of(*world, component, context->lookup_columns->of(component));
+    // A view's element size is a power of two: a shift, where a division per handle costs more
+    // than the rest of the loop in wasm.
+    const unsigned shift = static_cast<unsigned>(std::countr_zero(unit));
     for (std::uint32_t i = 0; i < count; ++i) {
-        const std::uint32_t handle = handles[i];
-        const std::uint32_t index = handle & mask;
-        // Alive: the handle placed in its slot (EntityLocations: null once despawned).
-        if (index >= location_count || placed[index].entity.bits != handle) {
-            out[i] = -1;
-            continue;
-        }
-        const std::uint32_t table_row = placed[index].table_row;
-        const std::uint32_t code = table_row >> row_bits;
-        if (code != last_code || code == escape) {
-            const ecsia::TableIndex table = ecsia::EntityLocations::table_of(code, escape, tables, index);
-            last_code = code;
-            if (table != last_table) {
-                last_table = table;
-                const ecsia::Column* column = world->tables().table(table).column(component);
-                base = column == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(column->element(0)) / unit);
-                stride = column == nullptr ? 0 : static_cast<std::int32_t>(column->element_size() / unit);
-            }
-        }
-        out[i] = base < 0 ? -1 : base + static_cast<std::int32_t>(table_row & mask) * stride;
+        const std::byte* element = memo.find(ecsia::Entity{handles[i]});
+        out[i] = element == nullptr ? -1 : static_cast<std::int32_t>(ecsia::wasm::address_of(element) >> shift);
     }
 }
 

@@ -34,8 +34,8 @@
 //   lookup record }.
 // Lookup record (uint32 words, kLookup* indexes; the same for every lookup of the batch): where
 // the entity table is (detail::WorldAccess::entity_memory), so that chunk.lookup checks a handle
-// and finds its row in JS, and the world's storage generation, which keys the column bases JS
-// keeps by table (ecsia_kernel_column):
+// and finds its row in JS, and the world's storage generation, which keys the addresses of the
+// columns by table JS asks for (ecsia_kernel_lookup_columns):
 //   0 the locations' address (EntityLocations::Placed: a table-and-row word, then the handle
 //   placed there or null; two uint32 per slot)   1 slots in it   2 index bits, which are also a
 //   table-and-row word's row bits (the table's code is the bits above)   3, 4 storage generation
@@ -131,7 +131,7 @@ struct JsKernelSpec {
     // SystemDesc::cascade and parent_reads: rows in depth order, with the parents' values.
     RelationId cascade = kNoComponent;
     std::vector<ComponentId> parent_reads;
-    // SystemDesc::lookups: read through chunk.lookup (the lookup record, ecsia_kernel_column).
+    // SystemDesc::lookups: read through chunk.lookup (the lookup record, ecsia_kernel_lookup_columns).
     std::vector<ComponentId> lookups;
     // SystemDesc::publishes and consumes: commands.publish, and the kernel's 4th argument.
     std::vector<TopicId> publishes;

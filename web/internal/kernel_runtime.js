@@ -239,9 +239,9 @@ export class KernelRuntime {
   #systems = [];     // by system token (small, unique numbers): { schema, kernel, declared, strides, offsets }
   #commands;
   #buffer = null;    // the heap buffer #words views
-  // chunk.lookup's column bases by component id, then table index, while a world's storage
-  // generation stays ({ buffer, world, lo, hi, byComponent }; #lookupsOf).
-  #columnBases = null;
+  // The storage chunk.lookup's column addresses are of: { buffer, world, lo, hi } of the world's
+  // storage generation (#lookupsOf), a new object when it changes.
+  #storage = null;
   #words = null;
   #heapBytes = -1;   // the heap's size when #buffer was fetched
   #memory = null;    // the wasm memory of the running batch
@@ -413,23 +413,24 @@ export class KernelRuntime {
       locations: at(LR_LOCATIONS) >>> 2, tables: at(LR_TABLES) >>> 2, locationCount: at(LR_LOCATION_COUNT),
       mask: bits === 32 ? -1 : (1 << bits) - 1, rowBits: bits, escape: at(LR_ESCAPE),
     };
-    let byComponent = NO_BASES;
+    // The world's storage as the lookups last saw it: a new token when a column moved or a table
+    // was made (the engine's column addresses by table then move too).
+    let storage = NO_STORAGE;
     if (record !== 0) {
       const generationLo = words[r + LR_GENERATION_LO];
       const generationHi = words[r + LR_GENERATION_HI];
-      let cache = this.#columnBases;
-      if (cache === null || cache.buffer !== buffer || cache.world !== world || cache.lo !== generationLo || cache.hi !== generationHi) {
-        cache = { buffer, world, lo: generationLo, hi: generationHi, byComponent: [] };
-        this.#columnBases = cache;
+      storage = this.#storage;
+      if (storage === null || storage.buffer !== buffer || storage.world !== world || storage.lo !== generationLo || storage.hi !== generationHi) {
+        storage = { buffer, world, lo: generationLo, hi: generationHi };
+        this.#storage = storage;
       }
-      byComponent = cache.byComponent;
     }
     let lookup = system.lookup;
     if (lookup === null || !lookup.fits(words, world, entities)) {
       lookup = lookupFunction(this.#module, world, system, words, entities);
       system.lookup = lookup;
     }
-    lookup.aim(entities, byComponent);
+    lookup.aim(entities, storage, context);
     return {
       module: this.#module, context, system, views: system.heapViews.views, lookup: lookup.lookup,
       scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
@@ -595,11 +596,15 @@ function commandDifference(first, second) {
 
 // chunk.lookup of one system on this thread, made once per heap buffer: a closure whose constants
 // are the heap's word view and the world's handle layout, and whose variables are the entity
-// table's place and size and the column bases, which each batch sets (aim). A kernel's call site
-// thus sees one function for as long as the heap keeps its buffer, and V8 inlines it with the
+// table's place and size and the looked-up columns, which each batch sets (aim). A kernel's call
+// site thus sees one function for as long as the heap keeps its buffer, and V8 inlines it with the
 // constants folded in: in Chromium that made a lookup about a quarter cheaper than a method reading
 // the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
 // site sees a second function and works as before, with the numbers loaded from the closure.
+// A component's columns are the engine's own array of its column addresses by table (C++
+// LookupColumns, refreshed by the scheduler before the wave), read from the heap: no branch
+// depends on which table an entity is in, so targets spread over many tables cost what targets in
+// one table do.
 function lookupFunction(module, world, system, words, { mask, rowBits, escape }) {
   const locationWords = LOCATION_WORDS;  // constants of this closure, as `mask` is
   const tableRowWord = LOCATION_TABLE_ROW_WORD;
@@ -607,13 +612,15 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
   let locationCount = 0;
   let locations = 0;
   let tables = 0;
-  let byComponent = NO_BASES;  // column bases by component id, then table (KernelRuntime#columnBases)
+  let context = 0;
+  let storage = null;
+  let columnsById = [];  // by component id: the word index of its column addresses by table
   // The last name looked up (a kernel looks up one or two names in a loop; comparing a string
-  // literal with itself is a pointer compare, a Map get is not): its component, the component's
-  // column bases by table and its stride.
+  // literal with itself is a pointer compare, a Map get is not): its column addresses by table (a
+  // word index), the shift that makes an address an index of its heap view, and its stride.
   let lastName = null;
-  let component = null;
-  let bases = NO_BASES;
+  let columns = 0;
+  let shift = 0;
   let stride = 0;
   const select = (name) => {
     const found = system.lookups.get(name);
@@ -622,34 +629,12 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
       throw new Error(`chunk.lookup: '${name}' is not one of the system's lookups (lookups: ${declared})`);
     }
     lastName = name;
-    component = found;
-    bases = byComponent[found.id] ??= [];
+    columns = columnsById[found.id] ??= module._ecsia_kernel_lookup_columns(context, found.id) >>> 2;
+    shift = found.View === DataView ? 0 : 31 - Math.clz32(found.View.BYTES_PER_ELEMENT);
     stride = found.stride;
-    lastCode = -1;
-  };
-  // The last table a lookup found, as a location's table-and-row word holds it (-1 for a table
-  // past the escape: those always take otherTable), and its base: a kernel's targets are mostly
-  // in one table.
-  let lastCode = -1;
-  let lastBase = -1;
-  const otherTable = (table, row) => {
-    const base = bases[table];
-    if (base === undefined) return firstOfTable(table, row);
-    lastCode = table < escape ? table : -1;
-    lastBase = base;
-    return base < 0 ? -1 : base + row * stride;
-  };
-  // A row of a table whose column base is not known yet: asked once per table while the storage
-  // generation stays. The base is the column's first element as an index of the component's heap
-  // view (-1: the table lacks the component).
-  const firstOfTable = (table, row) => {
-    const address = module._ecsia_kernel_column(world, table, component.id) >>> 0;
-    const base = address === 0 ? -1 : component.View === DataView ? address : address / component.View.BYTES_PER_ELEMENT;
-    bases[table] = base;
-    return otherTable(table, row);
   };
   // Kept small enough to be inlined into the kernel's loop (V8 inlines functions of up to 460
-  // bytes of bytecode): all but the common path is in the functions above.
+  // bytes of bytecode).
   function lookup(name, entity) {
     if (name !== lastName) select(name);
     if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
@@ -661,23 +646,26 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
     if (words[location + handleWord] !== entity) return -1;
     const tableRow = words[location + tableRowWord];
     const code = tableRow >>> rowBits;
-    if (code !== lastCode) return otherTable(code === escape ? words[tables + index] : code, tableRow & mask);
-    return lastBase < 0 ? -1 : lastBase + (tableRow & mask) * stride;
+    // The column's first element in the entity's table (0: the table lacks the component). The
+    // heap is at most 2 GB (wasm/CMakeLists.txt): a signed shift keeps the index a small integer.
+    const address = words[columns + (code === escape ? words[tables + index] : code)];
+    return address === 0 ? -1 : (address >> shift) + (tableRow & mask) * stride;
   }
   return {
     lookup,
     // Whether it reads this heap view, world and handle layout.
     fits: (view, w, t) => view === words && w === world && t.mask === mask,
-    // The batch's entity table and column bases (new ones after a structural change).
-    aim: (t, bySomeComponent) => {
+    // The batch's entity table, context and storage (the columns are asked again after a
+    // structural change).
+    aim: (t, batchStorage, batchContext) => {
       locationCount = t.locationCount;
       locations = t.locations;
       tables = t.tables;
-      if (bySomeComponent !== byComponent) {
-        byComponent = bySomeComponent;
-        lastName = null;  // its bases are of the old generation
-        bases = NO_BASES;
-        lastCode = -1;
+      context = batchContext;
+      if (batchStorage !== storage) {
+        storage = batchStorage;
+        columnsById = [];
+        lastName = null;
       }
     },
   };
@@ -687,7 +675,7 @@ function notAHandle(caller, value) {
   throw new Error(`${caller}: ${describe(value)} is not an entity handle`);
 }
 
-const NO_BASES = [];
+const NO_STORAGE = Object.freeze({});  // a system without lookups (select() refuses every name first)
 
 // Whether two views share a byte.
 function overlaps(a, b) {

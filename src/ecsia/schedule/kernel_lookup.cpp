@@ -16,21 +16,12 @@ namespace ecsia {
 
 const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const {
     check_lookup(id, "lookup");
-    // The memo is the first component the kernel found a value of: a kernel that looks up two
-    // components in turn would otherwise refill it on every call (the second takes this path).
-    if (lookup_memo.id != kNoComponent) return lookup_declared(id, entity);
-    // A memo of `id` covers no table yet: an alive entity is in another table, found by the
-    // memo's own read of its location, which then makes its table the memo's.
-    LookupMemo memo = LookupMemo::of(*world, id);
-    const LookupMemo::Found found = memo.find(id, entity);
-    if (found.answer != LookupMemo::Answer::OtherTable) return nullptr;
-    const std::byte* element = memo.move_to(found.table, found.row);
-    if (element != nullptr) lookup_memo = memo;
-    return element;
+    lookup_memo = LookupMemo::of(*world, id, lookup_columns->of(id));
+    return lookup_memo.find(entity);
 }
 
 void KernelContext::check_lookup(ComponentId id, const char* caller) const {
-    if (world != nullptr && std::find(lookups.begin(), lookups.end(), id) != lookups.end()) return;
+    if (world != nullptr && lookup_columns != nullptr && std::find(lookups.begin(), lookups.end(), id) != lookups.end()) return;
     const std::string name = world != nullptr && id < world->components().size()
                                  ? "'" + world->components().desc(id).name + "'"
                                  : "component id " + std::to_string(id);
@@ -45,47 +36,33 @@ LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const
                                              std::to_string(component_size) + " bytes, the type asked for is " +
                                              std::to_string(size));
     }
-    return LookupMemo::of(*world, id);
+    return LookupMemo::of(*world, id, lookup_columns->of(id));
 }
 
-LookupMemo LookupMemo::of(const World& world, ComponentId id) noexcept {
+LookupMemo LookupMemo::of(const World& world, ComponentId id, LookupColumns columns) noexcept {
     static_assert(sizeof(EntityLocations::Placed) == 8 && offsetof(EntityLocations::Placed, table_row) == 0 &&
                       offsetof(EntityLocations::Placed, entity) == 4,
                   "LookupMemo reads a slot's location as two uint32: table-and-row, handle");
     const detail::WorldAccess::EntityMemory memory = detail::WorldAccess::entity_memory(world);
     LookupMemo memo;
     memo.id = id;
-    memo.world = &world;
     memo.placed = reinterpret_cast<const std::byte*>(memory.placed);
     memo.tables = memory.tables;
     memo.location_count = memory.count;
     memo.index_mask = world.entities().layout().index_mask();
     memo.row_bits = memory.row_bits;
     memo.escape = memory.escape;
-    memo.code = memory.escape;  // no table yet: a code no table-and-row word holds with tables[i] == kNoTable
+    memo.columns = columns;
     return memo;
 }
 
-const std::byte* LookupMemo::move_to(TableIndex to, std::uint32_t row) noexcept {
-    const Column* found = world->tables().table(to).column(id);
-    table = to;
-    code = EntityLocations::code_of(to, escape);
-    column = found == nullptr ? nullptr : found->data();
-    element_size = found == nullptr ? 0 : found->element_size();
-    return column == nullptr ? nullptr : column + std::size_t(row) * element_size;
-}
-
-const std::byte* KernelContext::lookup_declared(ComponentId id, Entity entity) const noexcept {
+const std::byte* KernelContext::element_of(ComponentId id, Entity entity) const noexcept {
     if (world == nullptr || !world->is_alive(entity)) return nullptr;
     // The unchecked form: with JS-based exceptions (the wasm builds) every call to a function
-    // that may throw costs a round trip through JS (invoke_*), which was most of a lookup.
+    // that may throw costs a round trip through JS (invoke_*).
     const EntityLocation at = detail::WorldAccess::location(*world, entity);
     const Column* column = world->tables().table(at.table).column(id);
     return column == nullptr ? nullptr : column->element(at.row);
-}
-
-const std::byte* KernelContext::lookup_in_table(TableIndex table, std::uint32_t row) const {
-    return lookup_memo.move_to(table, row);
 }
 
 Entity KernelContext::target_of(Entity subject, RelationId relation) const {

@@ -23,12 +23,7 @@ class Lookup {
 public:
     // `entity`'s value, as the waves before this one left it: nullptr when `entity` is not alive
     // (despawned, stale, pending, null) or lacks the component, never another entity's data (G4).
-    const T* get(Entity entity) noexcept {
-        const LookupMemo::Found found = memo_.find(memo_.id, entity);
-        if (found.answer == LookupMemo::Answer::Element) return reinterpret_cast<const T*>(found.element);
-        if (found.answer == LookupMemo::Answer::Dead) return nullptr;
-        return reinterpret_cast<const T*>(memo_.move_to(found.table, found.row));
-    }
+    const T* get(Entity entity) const noexcept { return reinterpret_cast<const T*>(memo_.find(entity)); }
 
 private:
     friend struct KernelContext;

@@ -13,6 +13,7 @@
 #include "ecsia/schedule/cascade_order.hpp"
 #include "ecsia/schedule/deciding_executor.hpp"
 #include "ecsia/schedule/executor.hpp"
+#include "ecsia/schedule/lookup_columns.hpp"
 #include "ecsia/schedule/serial_executor.hpp"
 #include "ecsia/schedule/system_registry.hpp"
 #include "ecsia/schedule/wave_merge.hpp"
@@ -102,6 +103,7 @@ public:
     std::vector<RowRun> level_runs_;     // prepare_batches: one level's row runs (reused)
     std::vector<std::uint32_t> batch_depths_;  // prepare_batches: each batch's depth level, by batch id (reused)
     std::vector<RowRun> runs_;          // prepare_batches: one system's matched row runs (reused)
+    LookupColumnCache lookup_columns_;  // the wave's looked-up columns by table (refresh_lookup_columns)
     std::vector<BatchBounds> bounds_;   // prepare_batches: the wave's batches as batching cut them (reused)
     std::vector<Chunk> main_chunks_;    // a main-thread system's chunks (reused)
     WriteLog main_log_;                 // their writes (reused)
@@ -146,6 +148,7 @@ private:
     void open_windows(std::uint32_t s);
     void close_windows(std::uint32_t s);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
+    void refresh_lookup_columns(const std::vector<std::uint32_t>& wave);
     void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
     // Parent read `k` of cascade system `s` for rows [begin, end) of `table`, with `copy` sized
     // as its room for read()'s array.
@@ -465,6 +468,7 @@ FrameStatus Scheduler::Impl::run_waves() {
         if (timeline_) waves_.back().serial_end_us = now_us();
         // 2. batching
         prepare_batches(wave);
+        refresh_lookup_columns(wave);
         waves_.back().batches = static_cast<std::uint32_t>(batches_.size());
         // 3. execution, step after step (one step unless the wave has a cascade system)
         detail::WorldAccess::set_phase(*world_, WorldPhase::Wave);
@@ -673,6 +677,14 @@ void Scheduler::Impl::check_lookups(const SystemDesc& system) const {
     }
 }
 
+// Before a wave, in the serial phase: where the components its kernels look up lie in each table
+// (LookupColumnCache, read by the kernels' lookups on any thread during the wave).
+void Scheduler::Impl::refresh_lookup_columns(const std::vector<std::uint32_t>& wave) {
+    for (std::uint32_t s : wave) {
+        for (ComponentId id : systems_[s].lookups) lookup_columns_.refresh(*world_, id);
+    }
+}
+
 void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
@@ -835,6 +847,7 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     context.notes = &batch.notes;
     context.world = world_;
     context.lookups = systems_[batch.system].lookups;
+    context.lookup_columns = &lookup_columns_;
     context.topics = &world_->topics();
     context.publishes = systems_[batch.system].publishes;
     context.consumed = windows_[batch.system];

@@ -44,6 +44,8 @@ struct KernelContext {
     // sets them; null: lookups refused).
     const World* world = nullptr;
     std::span<const ComponentId> lookups = {};
+    // The columns of the wave's looked-up components (the scheduler refreshed them before the wave).
+    const LookupColumnCache* lookup_columns = nullptr;
     // The system's topics (the scheduler sets them): what publish() may publish, and the messages
     // messages() returns, one view per consumed topic, fixed before the wave.
     const TopicStore* topics = nullptr;
@@ -81,21 +83,15 @@ struct KernelContext {
     // Any live entity's value of `id`, one of the system's lookups (BadValue otherwise), as the
     // waves before this one left it: nullptr when `entity` is not alive (despawned, stale, a
     // pending handle) or lacks the component, never another entity's data (G4). Read-only, and
-    // valid during this kernel call only. Inline while the target is in the table of the last
-    // lookup of `id` (two loads: the slot's location, which also checks the handle, then the
-    // element; LookupMemo), and for a dead handle; a call for a target in another table.
+    // valid during this kernel call only. Inline while `id` is the component of the last lookup
+    // (LookupMemo: the slot's location, which also checks the handle, then the table's column,
+    // then the element), whatever table the entity is in; a call when `id` changes.
     template <typename T>
     const T* lookup(ComponentId id, Entity entity) const {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));
     }
     const std::byte* lookup_raw(ComponentId id, Entity entity) const {
-        const LookupMemo::Found found = lookup_memo.find(id, entity);
-        switch (found.answer) {
-            case LookupMemo::Answer::Element: return found.element;
-            case LookupMemo::Answer::Dead: return nullptr;
-            case LookupMemo::Answer::OtherTable: return lookup_in_table(found.table, found.row);
-            default: return lookup_full(id, entity);
-        }
+        return id == lookup_memo.id ? lookup_memo.find(entity) : lookup_full(id, entity);
     }
     // A reader of `id` for a loop of lookups: `Lookup<T>::get(entity)` answers as lookup<T>(id,
     // entity) does, faster (lookup.hpp). BadValue unless `id` is one of the system's lookups and
@@ -104,8 +100,9 @@ struct KernelContext {
     Lookup<T> lookup_of(ComponentId id) const {
         return Lookup<T>(lookup_memo_of(id, sizeof(T)));
     }
-    // lookup_raw without the declaration check, for glue that checked it once (wasm/js_kernel.cpp).
-    const std::byte* lookup_declared(ComponentId id, Entity entity) const noexcept;
+    // Any live entity's element of any component, without the declaration check (nullptr as
+    // lookup gives it), for glue that reads a prefab's values (wasm/js_kernel.cpp).
+    const std::byte* element_of(ComponentId id, Entity entity) const noexcept;
     // The target of `subject`'s pair of an exclusive relation (e.g. World::kChildOf: the parent),
     // or the null entity when it has none or is not alive. Pairs change only at merges, so within
     // a wave every batch sees the same. BadValue for a relation that is not exclusive.
@@ -155,15 +152,13 @@ struct KernelContext {
     // PendingNames, fixed before the wave: no shared counter, so no thread decides them).
     Entity next_pending() noexcept { return commands.name_next_overflow_spawn(layout); }
 
-    // lookup()'s memo (its own bookkeeping, like publish_checked below): refreshed by
-    // lookup_full, which checks the declaration and finds the row the long way.
+    // lookup()'s memo (its own bookkeeping, like publish_checked below): of the component of the
+    // last lookup, refilled by lookup_full, which checks the declaration.
     mutable LookupMemo lookup_memo = {};
     const std::byte* lookup_full(ComponentId id, Entity entity) const;
     // BadValue unless the system declares `id` in its lookups (`caller` names the call).
     void check_lookup(ComponentId id, const char* caller) const;
     LookupMemo lookup_memo_of(ComponentId id, std::size_t size) const;
-    // The memo's component at `row` of `table` (an alive entity's place), whose column becomes the memo's.
-    const std::byte* lookup_in_table(TableIndex table, std::uint32_t row) const;
 
     // publish()'s last checked topic and size (its own bookkeeping; the struct stays an aggregate).
     struct PublishCheck {
