@@ -304,7 +304,11 @@ position read in order from its column (${n2(h.lookup.nsPerRowDirect)} ns): ${n2
 ${n2(h.lookup.lookupAllOverDirect)}x.${h.lookupInCache === undefined ? '' : ` At ${count(h.lookupInCache.entities)} rows (the entity table and
 the column within a core's L2 cache): \`chunk.lookup\` ${n2(h.lookupInCache.nsPerRowLookup)} ns and \`chunk.lookupAll\`
 ${n2(h.lookupInCache.nsPerRowLookupAll)} ns per row against ${n2(h.lookupInCache.nsPerRowRandom)} ns,
-**${n2(h.lookupInCache.lookupOverRandom)}x** and **${n2(h.lookupInCache.lookupAllOverRandom)}x**.`}
+**${n2(h.lookupInCache.lookupOverRandom)}x** and **${n2(h.lookupInCache.lookupAllOverRandom)}x**.`}${h.lookupSpread === undefined ? '' : ` With the
+${count(h.lookupSpread.entities)} rows and their targets in four tables at random (most lookups find another table than the
+last one's): \`chunk.lookup\` ${n2(h.lookupSpread.nsPerRowLookup)} ns and \`chunk.lookupAll\` ${n2(h.lookupSpread.nsPerRowLookupAll)} ns
+per row against ${n2(h.lookupSpread.nsPerRowRandom)} ns, **${n2(h.lookupSpread.lookupOverRandom)}x** and
+**${n2(h.lookupSpread.lookupAllOverRandom)}x**.`}
 
 Prefabs: \`instantiateMany\` of ${count(h.prefab.entities)} instances (a position per row, health from the prefab, the IsA
 pair) took **${n2(h.prefab.instantiateManyMs)} ms**, against ${n2(h.prefab.spawnManyMs)} ms for \`spawnMany\` of the same two components:

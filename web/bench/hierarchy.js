@@ -198,24 +198,37 @@ function differing(forest, reference, variant) {
 }
 
 // What chunk.lookup costs: a JS kernel summing each row's target's position (random targets)
-// against one summing the row's own position from its column, serial executor, ns per row.
-async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) {
+// against one summing the row's own position from its column, serial executor, ns per row. With
+// `tables: 4` the entities (targets and rows alike) lie in four tables, a quarter each, at random:
+// most lookups then find another table than the last one's.
+async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs, tables = 1 }) {
   const world = ecsia.createWorld({ maxEntities: entities + 1024 });
   world.defineComponent('position', { x: 'f32', y: 'f32' });
   world.defineComponent('target', { who: 'entity' });
   world.defineComponent('sum', { v: 'f32' });
   world.defineComponent('targetAt', { i: 'u32' });
+  world.defineComponent('apart', {});
+  world.defineComponent('aside', {});
   const next = xorshift(7);
   const xs = Float32Array.from({ length: entities }, () => next(100));
   const handles = Uint32Array.from(world.spawnMany(entities, { position: { x: xs, y: xs }, target: {}, sum: {}, targetAt: {} }));
+  if (tables === 4) {
+    for (let i = 0; i < entities; i += 1) {
+      const quarter = next(4);
+      if (quarter & 1) world.add(handles[i], 'apart');
+      if (quarter & 2) world.add(handles[i], 'aside');
+    }
+  }
   const targets = Uint32Array.from({ length: entities }, () => next(entities));
-  // One table: each target's position, as an index of the heap's Float32Array, for directRandom.
-  const [rows] = world.query({ with: ['position'] }).chunks();
-  const rowOf = new Map(Array.from(rows.entities, (e, row) => [e, row]));
-  const first = rows.columns.position.byteOffset / 4;
+  // Each target's position as an index of the heap's Float32Array, for directRandom.
+  const heapIndex = new Map();
+  for (const chunk of world.query({ with: ['position'] }).chunks()) {
+    const first = chunk.columns.position.byteOffset / 4;
+    chunk.entities.forEach((e, row) => heapIndex.set(e, first + 2 * row));
+  }
   for (let i = 0; i < entities; i += 1) {
     world.set(handles[i], 'target', { who: handles[targets[i]] });
-    world.set(handles[i], 'targetAt', { i: first + 2 * rowOf.get(handles[targets[i]]) });
+    world.set(handles[i], 'targetAt', { i: heapIndex.get(handles[targets[i]]) });
   }
   const make = (name, kernel, extra) => {
     const scheduler = world.createScheduler({ workers: 0 });
@@ -234,6 +247,7 @@ async function lookupCost(ecsia, { entities, repetitions, warmupMs, settleMs }) 
   ], { repetitions, warmupMs, settleMs });
   const out = {
     entities,
+    tables,
     nsPerRowLookup: median(samples.lookup) * 1e6 / entities,
     nsPerRowLookupAll: median(samples.lookupAll) * 1e6 / entities,
     nsPerRowDirect: median(samples.direct) * 1e6 / entities,
@@ -332,10 +346,13 @@ export async function hierarchy(env, {
   // The same at 20,000 rows, whose entity table and column (480 kB together) stay in a core's L2
   // cache: at 100,000 (2 MB) a lookup's second array costs misses the precomputed read does not.
   const lookupInCache = await lookupCost(ecsia, { entities: Math.min(nodes, 20_000), repetitions, warmupMs, settleMs });
+  // Targets in four tables: what a lookup costs when most find another table than the last one's.
+  const lookupSpread = await lookupCost(ecsia, { entities: Math.min(nodes, 100_000), repetitions, warmupMs, settleMs, tables: 4 });
   const prefab = prefabCost(ecsia, { entities: nodes, repetitions: Math.max(3, repetitions) });
   const out = {
     lookup,
     lookupInCache,
+    lookupSpread,
     prefab,
     nodes, roots, maxDepth: Math.max(...forest.depth), autoWorkers: auto, versions: VERSIONS,
     msPerFrame,
