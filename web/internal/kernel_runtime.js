@@ -647,7 +647,8 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
     const tableRow = words[location + tableRowWord];
     const code = tableRow >>> rowBits;
     // The column's first element in the entity's table (0: the table lacks the component). The
-    // heap is at most 2 GB (wasm/CMakeLists.txt): a signed shift keeps the index a small integer.
+    // heap is under 2 GB (MAXIMUM_MEMORY, wasm/browser_module.cmake): a signed shift keeps the
+    // index a small integer.
     const address = words[columns + (code === escape ? words[tables + index] : code)];
     return address === 0 ? -1 : (address >> shift) + (tableRow & mask) * stride;
   }
