@@ -111,15 +111,16 @@ for (const { variant, server } of variants) {
 // (each a combination of `tags` tags): a slot's location holds its table in the bits above the
 // row's (10 with a JS world's 22 index bits), and the tables from index 1,023 up are found
 // through an escape to a second array, which chunk.lookup and lookupAll then read. With `grow`,
-// every frame also makes new tables and moves units into them, and spawns enough to move the
-// columns: the engine's columns by table (which chunk.lookup reads from the heap) are made anew.
+// tables are made and columns move between frames (new tags, spawns) and within a frame (Hop, a
+// wave before Aim's, adds a tag and spawns): the engine's columns by table, which chunk.lookup
+// reads from the heap, are made anew before each wave.
 async function lookups(page, { threads, workers, frames, tags = 0, grow = false }) {
   return page.evaluate(async ({ threads, workers, frames, tags, grow }) => {
     const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
     const { rng } = await import('/web/test/rng.js');
     const diagnostics = [];
     const ecsia = await window.ecsiaTest.loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
-    const world = ecsia.createWorld({ maxEntities: 1 << 14 });
+    const world = ecsia.createWorld({ maxEntities: grow ? 1 << 16 : 1 << 14 });
     world.defineComponent('position', { x: 'f32', y: 'f32' });
     world.defineComponent('target', { who: 'entity' });
     world.defineComponent('aim', { dx: 'f32', dy: 'f32', px: 'f32', py: 'f32' });
@@ -143,7 +144,12 @@ async function lookups(page, { threads, workers, frames, tags = 0, grow = false 
       }
     }
     const scheduler = world.createScheduler({ workers, batchRows: 64 });
-    scheduler.addSystem({ name: 'Aim', kernel: 'aim', reads: ['position', 'target'], writes: ['aim'], lookups: ['position'] });
+    if (grow) {
+      // In the wave before Aim's: its merge makes tables and moves columns within the frame.
+      world.defineComponent('hop', {});
+      scheduler.addSystem({ name: 'Hop', kernel: 'hop', reads: ['target'], writes: [], query: { without: ['hop'] } });
+    }
+    scheduler.addSystem({ name: 'Aim', kernel: 'aim', reads: ['position', 'target'], writes: ['aim'], lookups: ['position'], after: grow ? ['Hop'] : [] });
     scheduler.addSystem({ name: 'Drift', kernel: 'drift', reads: [], writes: ['position'], after: ['Aim'] });
     const hashes = [];
     let mismatches = 0;
@@ -213,12 +219,16 @@ test('JS kernels look up targets in over a thousand tables, past the ones a loca
   expectOnlyPeekFailed(serial.diagnostics);
 });
 
-test('JS kernels look up targets as tables are made and columns move between frames, the same at every worker count and build', async ({ page, browser }) => {
+test('JS kernels look up targets as tables are made and columns move between frames and between waves, the same at every worker count and build', async ({ page, browser }) => {
   const { serial } = await acrossExecutors(page, browser, lookups, { frames: 8, grow: true }, (r, s, label) => expect(r.mismatches, label).toBe(0));
+  expect(serial.plan).toEqual([['Hop'], ['Aim'], ['Drift']]);
   expect(serial.tables).toBeGreaterThan(30);
   expect(serial.checked).toBeGreaterThan(8 * 800);
   expect(serial.mismatches).toBe(0);
-  expectOnlyPeekFailed(serial.diagnostics);
+  // Hop's spawns outnumber its batches' reservations (they get handles at the merge): noted.
+  const reserved = /^ecsia: system 'Hop': \d+ spawn\(s\) exceeded their batch's reservation/;
+  expect(serial.diagnostics.some((m) => reserved.test(m))).toBe(true);
+  expectOnlyPeekFailed(serial.diagnostics.filter((m) => !reserved.test(m)));
 });
 
 function expectOnlyPeekFailed(diagnostics) {

@@ -31,6 +31,7 @@ set(ECSIA_BROWSER_LINK
     -sEXPORT_ES6=1
     -sENVIRONMENT=web,worker
     -sALLOW_MEMORY_GROWTH=1
+    # under 2 GB: JS kernels' chunk.lookup makes heap addresses indexes with a signed shift
     -sMAXIMUM_MEMORY=1GB
     # the JS layer restores the wasm stack pointer when a binding throws (wasm/js_error.hpp)
     -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore

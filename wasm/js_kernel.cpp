@@ -157,7 +157,7 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_layout() { return ecsia::wasm::kLa
 // refreshed before the wave; an element 0 where a table lacks the component), which JS reads from
 // the heap while the storage generation stays. Allocates nothing and cannot throw.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup_columns(const ecsia::KernelContext* context, std::uint32_t component) {
-    if (context->lookup_columns == nullptr) return 0;
+    if (context->lookup_columns == nullptr || !context->lookup_columns->covers(component)) return 0;
     return ecsia::wasm::address_of(context->lookup_columns->of(component).by_table);
 }
 
@@ -169,13 +169,13 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup_columns(const ecsia::Kern
 // is alive) and the load of its element later; the CPU overlaps them across handles only as far as
 // its window of instructions reaches. So the loop is short and has no branch on the table:
 // everything it reads but the location is in locals (stores through `out` could alias the world's
-// fields and make the compiler reload them each time), and each table's column is an index in
-// units already (one division per table, before the loop).
+// fields and make the compiler reload them each time), and an element's address becomes an index
+// by a shift.
 EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
                                                    const std::uint32_t* handles, std::int32_t* out, std::uint32_t count,
                                                    std::uint32_t unit) {
     const ecsia::World* world = context->world;
-    if (world == nullptr || context->lookup_columns == nullptr) {
+    if (world == nullptr || context->lookup_columns == nullptr || !context->lookup_columns->covers(component)) {
         std::fill(out, out + count, -1);
         return;
     }

@@ -394,8 +394,9 @@ export class KernelRuntime {
   // What chunk.lookup, lookupAll and targetOf need: the batch's context, the system's lookups,
   // views of the whole heap for them (made once per heap buffer), and where the entity table is:
   // the engine's record at `record` (wasm/js_kernel.hpp, LookupRecord), so that a lookup reads the
-  // heap instead of calling into the engine. Column bases by table are asked once and kept while
-  // the world's storage generation stays (no column moved, no table was made).
+  // heap instead of calling into the engine. A component's column addresses by table (the
+  // engine's array) are asked once per system and kept while the world's storage generation
+  // stays (no column moved, no table was made).
   #lookupsOf(system, words, context, world, record, scratch, count) {
     const buffer = this.#buffer;
     if (system.heapViews === null || system.heapViews.buffer !== buffer) {
@@ -630,6 +631,9 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
     }
     lastName = name;
     columns = columnsById[found.id] ??= module._ecsia_kernel_lookup_columns(context, found.id) >>> 2;
+    // 0: the engine refreshed no columns of it for this wave; reading the heap from address 0
+    // would take low memory for columns (never another entity's data, G4): refuse instead.
+    if (columns === 0) throw new Error(`chunk.lookup: the engine has no columns of '${name}' for this wave`);
     shift = found.View === DataView ? 0 : 31 - Math.clz32(found.View.BYTES_PER_ELEMENT);
     stride = found.stride;
   };

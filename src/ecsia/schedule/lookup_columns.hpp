@@ -17,7 +17,8 @@ namespace ecsia {
 class World;
 
 // One component's columns: the first element of its column in table t is by_table[t] (nullptr
-// when table t lacks the component, or is a tag's table), its elements element_size bytes apart.
+// when table t lacks the component; a tag, which has no bytes, is never looked up), its elements
+// element_size bytes apart.
 struct LookupColumns {
     const std::byte* const* by_table = nullptr;
     std::uint32_t element_size = 0;
@@ -28,6 +29,10 @@ public:
     // Makes of(id) true of `world` as it is now. Serial phase. Rebuilt only when a table was made
     // or a column moved since the last refresh of `id` (the world's storage generation).
     void refresh(const World& world, ComponentId id);
+    // Whether refresh() ever made columns of `id` (of() is only for those).
+    bool covers(ComponentId id) const noexcept {
+        return id < by_component_.size() && by_component_[id].generation != kNever;
+    }
     // After refresh(world, id), until the world's next structural change.
     LookupColumns of(ComponentId id) const noexcept {
         const Entry& entry = by_component_[id];
@@ -35,8 +40,9 @@ public:
     }
 
 private:
+    static constexpr std::uint64_t kNever = ~std::uint64_t{0};  // a generation no world reaches
     struct Entry {
-        std::uint64_t generation = ~std::uint64_t{0};  // none: a generation no world reaches
+        std::uint64_t generation = kNever;
         std::vector<const std::byte*> by_table;
         std::uint32_t element_size = 0;
     };

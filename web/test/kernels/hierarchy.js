@@ -70,6 +70,17 @@ export function aim(chunk) {
   }
 }
 
+/**
+ * Before aim, in another wave: adds the tag 'hop' to every other row and spawns a unit with a
+ * position per row, so that the merge between the two waves makes tables and moves columns.
+ */
+export function hop(chunk, dt, commands) {
+  for (let i = 0; i < chunk.count; i++) {
+    if ((chunk.entities[i] & 1) === 0) commands.add(chunk.entities[i], 'hop');
+    commands.spawn({ position: { x: i, y: 1 } });
+  }
+}
+
 /** position += (1, 1): a writer of what aim looks up (the plan puts it in another wave). */
 export function drift(chunk) {
   const p = chunk.columns.position;
