@@ -1389,7 +1389,7 @@ class CommandEncoder {
     this.#push(component.size);
     const at = this.#reserve(Math.ceil(component.size / 4)) * 4;  // zero bytes
     // A prefab's row is read during the wave: only systems whose query asks for prefabs match it.
-    const source = prefab === NULL_ENTITY ? 0 : this.#module._ecsia_kernel_lookup(this.#context, component.id, prefab) >>> 0;
+    const source = prefab === NULL_ENTITY ? 0 : this.#module._ecsia_kernel_element_of(this.#context, component.id, prefab) >>> 0;
     if (source !== 0) {
       new Uint8Array(this.#words.buffer, at, component.size).set(new Uint8Array(this.#heap(), source, component.size));
     } else {
