@@ -141,11 +141,12 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelC
 }
 
 // commands.instantiate's prefab values: the address of `entity`'s element of `component`, or 0 when
-// the entity is not alive or lacks it. Allocates nothing and cannot throw: a kernel calls it while
-// it runs.
+// the entity is not alive or lacks it (World::find_bytes). Allocates nothing and cannot throw: a
+// kernel calls it while it runs.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_element_of(const ecsia::KernelContext* context, std::uint32_t component,
                                                            std::uint32_t entity) {
-    return ecsia::wasm::address_of(context->element_of(component, ecsia::Entity{entity}));
+    const ecsia::World* world = context->world;
+    return world == nullptr ? 0 : ecsia::wasm::address_of(world->find_bytes(ecsia::Entity{entity}, component));
 }
 
 // The batch descriptor's, lookup record's and command records' numbers by the names the kernel

@@ -56,15 +56,6 @@ LookupMemo LookupMemo::of(const World& world, ComponentId id, LookupColumns colu
     return memo;
 }
 
-const std::byte* KernelContext::element_of(ComponentId id, Entity entity) const noexcept {
-    if (world == nullptr || !world->is_alive(entity)) return nullptr;
-    // The unchecked form: with JS-based exceptions (the wasm builds) every call to a function
-    // that may throw costs a round trip through JS (invoke_*).
-    const EntityLocation at = detail::WorldAccess::location(*world, entity);
-    const Column* column = world->tables().table(at.table).column(id);
-    return column == nullptr ? nullptr : column->element(at.row);
-}
-
 Entity KernelContext::target_of(Entity subject, RelationId relation) const {
     if (world == nullptr) throw Error(ErrorCode::BadValue, "target_of: this kernel context has no world");
     if (!world->relation_options(relation).exclusive) {

@@ -100,9 +100,6 @@ struct KernelContext {
     Lookup<T> lookup_of(ComponentId id) const {
         return Lookup<T>(lookup_memo_of(id, sizeof(T)));
     }
-    // Any live entity's element of any component, without the declaration check (nullptr as
-    // lookup gives it), for glue that reads a prefab's values (wasm/js_kernel.cpp).
-    const std::byte* element_of(ComponentId id, Entity entity) const noexcept;
     // The target of `subject`'s pair of an exclusive relation (e.g. World::kChildOf: the parent),
     // or the null entity when it has none or is not alive. Pairs change only at merges, so within
     // a wave every batch sees the same. BadValue for a relation that is not exclusive.
