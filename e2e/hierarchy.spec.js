@@ -231,6 +231,87 @@ test('JS kernels look up targets as tables are made and columns move between fra
   expectOnlyPeekFailed(serial.diagnostics.filter((m) => !reserved.test(m)));
 });
 
+// One kernel, many systems: chunk.lookup is one function per thread (so that a kernel's call site
+// sees one function whichever system runs it), aimed at each batch's system. The same kernel runs
+// in two worlds whose 'position' has another id and other tables, and in two schedulers of one
+// world, taking turns frame by frame; one of those schedulers is disposed (its columns by table
+// freed) while the other runs on. Each must read its own world's values, on the page's thread and
+// on the workers.
+test('one JS kernel looks up through systems of two worlds and two schedulers taking turns, each reading its own world', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
+    const { rng } = await import('/web/test/rng.js');
+    const diagnostics = [];
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 3, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+    const next = rng(11);
+    const populate = (world, extra) => {
+      // Another definition order in each world: 'position' has another id.
+      for (const name of extra) world.defineComponent(name, {});
+      world.defineComponent('target', { who: 'entity' });
+      world.defineComponent('aim', { dx: 'f32', dy: 'f32', px: 'f32', py: 'f32' });
+      world.defineComponent('position', { x: 'f32', y: 'f32' });
+      const units = [];
+      for (let i = 0; i < 600; i++) {
+        const components = { position: { x: next(1000), y: next(1000) }, target: {}, aim: {} };
+        for (const name of extra) if (next(2) === 0) components[name] = {};
+        units.push(world.spawn(components));
+      }
+      for (const u of units) world.set(u, 'target', { who: units[next(units.length)] });
+      return units;
+    };
+    const a = ecsia.createWorld({ maxEntities: 1 << 12 });
+    const b = ecsia.createWorld({ maxEntities: 1 << 13 });
+    const worlds = [{ world: a, units: populate(a, []) }, { world: b, units: populate(b, ['x0', 'x1', 'x2']) }];
+    const aim = (world, workers) => {
+      const scheduler = world.createScheduler({ workers, batchRows: 64 });
+      scheduler.addSystem({ name: 'Aim', kernel: 'aim', reads: ['position', 'target'], writes: ['aim'], lookups: ['position'] });
+      scheduler.addSystem({ name: 'Drift', kernel: 'drift', reads: [], writes: ['position'], after: ['Aim'] });
+      return scheduler;
+    };
+    const turns = [
+      { scheduler: aim(a, 0), of: worlds[0] },
+      { scheduler: aim(a, 2), of: worlds[0] },
+      { scheduler: aim(b, 1), of: worlds[1] },
+      { scheduler: aim(b, 0), of: worlds[1] },
+    ];
+    let mismatches = 0;
+    let checked = 0;
+    let turn = 0;
+    for (let f = 0; f < 18; f++) {
+      if (f === 9) {
+        // The first scheduler ran last: disposed, its columns by table are freed, and the second
+        // runs next over the same storage generation.
+        turns.shift().scheduler.dispose();
+        turn = 0;
+      }
+      if (f === 13) {
+        for (const { world, units } of worlds) for (let k = 0; k < 200; k++) units.push(world.spawn({ position: { x: next(1000), y: 1 }, target: { who: units[next(units.length)] }, aim: {} }));
+      }
+      const { scheduler, of: { world, units } } = turns[turn++ % turns.length];
+      const expected = units.map((u) => {
+        const p = world.get(u, 'position');
+        const there = world.get(world.get(u, 'target').who, 'position');
+        return [there.x - p.x, there.y - p.y];
+      });
+      await scheduler.update(1 / 60);
+      units.forEach((u, i) => {
+        const got = world.get(u, 'aim');
+        checked += 1;
+        if (got.dx !== expected[i][0] || got.dy !== expected[i][1]) mismatches += 1;
+      });
+    }
+    for (const { scheduler } of turns) scheduler.dispose();
+    a.dispose();
+    b.dispose();
+    return { mismatches, checked, diagnostics };
+  });
+  expect(r.diagnostics).toEqual([]);
+  expect(r.checked).toBeGreaterThan(18 * 600);
+  expect(r.mismatches).toBe(0);
+  expectNoPageErrors(log);
+});
+
 function expectOnlyPeekFailed(diagnostics) {
   // The only diagnostics: Peek's batches failing (one per batch), naming what it looked up.
   const others = diagnostics.filter((m) => !m.includes('threads are off'));

@@ -242,6 +242,9 @@ export class KernelRuntime {
   // The storage chunk.lookup's column addresses are of: { buffer, world, lo, hi } of the world's
   // storage generation (#lookupsOf), a new object when it changes.
   #storage = null;
+  // chunk.lookup by kernel function (lookupFunction): one for every system that runs the kernel,
+  // remade only when the heap's buffer or the handle layout changes.
+  #lookupByKernel = new Map();
   #words = null;
   #heapBytes = -1;   // the heap's size when #buffer was fetched
   #memory = null;    // the wasm memory of the running batch
@@ -426,12 +429,14 @@ export class KernelRuntime {
         this.#storage = storage;
       }
     }
-    let lookup = system.lookup;
-    if (lookup === null || !lookup.fits(words, world, entities)) {
-      lookup = lookupFunction(this.#module, world, system, words, entities);
-      system.lookup = lookup;
+    // A system without lookups keeps whatever function its kernel has: its select() refuses every
+    // name before any number is read (remaking it for that layout would swap functions).
+    let lookup = this.#lookupByKernel.get(system.kernel);
+    if (lookup === undefined || (record !== 0 && !lookup.fits(words, entities))) {
+      lookup = lookupFunction(this.#module, words, entities);
+      this.#lookupByKernel.set(system.kernel, lookup);
     }
-    lookup.aim(entities, storage, context);
+    lookup.aim(system, entities, storage, context);
     return {
       module: this.#module, context, system, views: system.heapViews.views, lookup: lookup.lookup,
       scratch: scratch === 0 ? null : new Int32Array(buffer, scratch, Math.max(count, 1)),
@@ -541,7 +546,7 @@ export class KernelRuntime {
       offsets[component.name] ??= component.offsets;
     }
     const system = {
-      schema, kernel, twin, declared, parentReads, lookups, publishes, heapViews: null, lookup: null,
+      schema, kernel, twin, declared, parentReads, lookups, publishes, heapViews: null,
       strides: Object.freeze(strides), offsets: Object.freeze(offsets),
     };
     this.#systems[token] = system;
@@ -595,27 +600,31 @@ function commandDifference(first, second) {
   return null;
 }
 
-// chunk.lookup of one system on this thread, made once per heap buffer: a closure whose constants
-// are the heap's word view and the world's handle layout, and whose variables are the entity
-// table's place and size and the looked-up columns, which each batch sets (aim). A kernel's call
-// site thus sees one function for as long as the heap keeps its buffer, and V8 inlines it with the
-// constants folded in: in Chromium that made a lookup about a quarter cheaper than a method reading
-// the same numbers from an object (docs/PERFORMANCE.md, hierarchy). After a heap growth the call
-// site sees a second function and works as before, with the numbers loaded from the closure.
-// A component's columns are the engine's own array of its column addresses by table (C++
-// LookupColumns, refreshed by the scheduler before the wave), read from the heap: no branch
-// depends on which table an entity is in, so targets spread over many tables cost what targets in
-// one table do.
-function lookupFunction(module, world, system, words, { mask, rowBits, escape }) {
+// chunk.lookup of one kernel on this thread, made once per heap buffer and handle layout: a
+// closure whose constants are the heap's word view and the handle layout, and whose variables are
+// the running batch's system, entity table and looked-up columns, which each batch sets (aim).
+// The kernel's call site thus sees one function for as long as the heap keeps its buffer,
+// whichever system or world runs the kernel, and V8 inlines it with the constants folded in. With
+// a function per system (as before), a kernel that two systems or two worlds run had a call site
+// of many closures, which V8 inlines without the constants: in Chromium about 1.4x slower a lookup
+// (docs/PERFORMANCE.md, hierarchy). One function per thread for every kernel was tried too: a
+// kernel alone with its system then measured about a tenth slower, its function's variables set
+// by the batches of every other system with lookups. After a heap growth the call site sees a
+// second function and works as before, with the numbers loaded from the closure.
+function lookupFunction(module, words, { mask, rowBits, escape }) {
   const locationWords = LOCATION_WORDS;  // constants of this closure, as `mask` is
   const tableRowWord = LOCATION_TABLE_ROW_WORD;
   const handleWord = LOCATION_HANDLE_WORD;
+  let system = null;
   let locationCount = 0;
   let locations = 0;
   let tables = 0;
   let context = 0;
   let storage = null;
-  let columnsById = [];  // by component id: the word index of its column addresses by table
+  // By component id: the word index of its column addresses by table. They are the scheduler's
+  // (each scheduler refreshes those of its own systems' lookups) for the world's storage
+  // generation: kept while the batches are of one system and one storage generation.
+  let columnsById = [];
   // The last name looked up (a kernel looks up one or two names in a loop; comparing a string
   // literal with itself is a pointer compare, a Map get is not): its column addresses by table (a
   // word index), the shift that makes an address an index of its heap view, and its stride.
@@ -658,16 +667,17 @@ function lookupFunction(module, world, system, words, { mask, rowBits, escape })
   }
   return {
     lookup,
-    // Whether it reads this heap view, world and handle layout.
-    fits: (view, w, t) => view === words && w === world && t.mask === mask,
-    // The batch's entity table, context and storage (the columns are asked again after a
-    // structural change).
-    aim: (t, batchStorage, batchContext) => {
+    // Whether it reads this heap view and handle layout.
+    fits: (view, t) => view === words && t.mask === mask && t.rowBits === rowBits && t.escape === escape,
+    // The batch's system, entity table, context and storage (the columns are asked again for
+    // another system, whose scheduler may be another, or after a structural change).
+    aim: (batchSystem, t, batchStorage, batchContext) => {
       locationCount = t.locationCount;
       locations = t.locations;
       tables = t.tables;
       context = batchContext;
-      if (batchStorage !== storage) {
+      if (batchSystem !== system || batchStorage !== storage) {
+        system = batchSystem;
         storage = batchStorage;
         columnsById = [];
         lastName = null;
@@ -711,7 +721,7 @@ class KernelChunk {
      * when the entity is not alive (despawned, stale, a pending handle) or lacks the component.
      * The values are those the waves before this one left. Allocates nothing.
      */
-    this.lookup = lookups.lookup;  // lookupFunction: one function per system, not a method
+    this.lookup = lookups.lookup;  // lookupFunction: one function per kernel, not a method
   }
 
   /**
