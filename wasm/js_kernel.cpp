@@ -25,6 +25,12 @@ std::uint32_t address_of(const void* p) noexcept {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p));
 }
 
+// What the scheduler handed the batch (its world, lookups' columns, topics): the exports below
+// do for a JS kernel what KernelContext's calls do for a C++ one.
+const ecsia::KernelContext::Wiring& wiring_of(const ecsia::KernelContext* context) noexcept {
+    return ecsia::detail::KernelContextAccess::wiring(*context);
+}
+
 void append_json_string(std::string& out, const std::string& text) {
     out += '"';
     for (const char c : text) {
@@ -71,8 +77,9 @@ const std::string kLayoutJson = layout_json();
 // outbox (kMaxBatchMessageBytes): the exports below answer 0 instead of letting reserve_messages
 // throw through JS (a C++ exception would reach the kernel as a bare number).
 bool room_fits(const ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
-    if (context->topics == nullptr || topic >= context->topics->size()) return false;
-    const std::uint64_t size = context->topics->topic(topic).layout.size;
+    const ecsia::TopicStore* topics = wiring_of(context).topics;
+    if (topics == nullptr || topic >= topics->size()) return false;
+    const std::uint64_t size = topics->topic(topic).layout.size;
     std::uint64_t held = 0;
     for (const ecsia::CommandBuffer::Outbox& outbox : context->commands.outboxes()) {
         if (outbox.topic == topic) held = outbox.count;
@@ -116,7 +123,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_take(ecsia::KernelContext* conte
 // frame's pending handle names nothing in this batch's buffer, and the merge refuses it instead
 // of taking it for a different new entity. Null once the batch's names are used up.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_pending(ecsia::KernelContext* context) {
-    return context->next_pending().bits;
+    return ecsia::detail::KernelContextAccess::next_pending(*context).bits;
 }
 
 // Room for `records` encoded records (`words` words) at the end of the batch's command buffer.
@@ -130,14 +137,16 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* ecsia_kernel_commit(ecsia::KernelContext* co
 // topic id the world does not have.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
     if (!ecsia::wasm::room_fits(context, topic, count)) return 0;
-    return ecsia::wasm::address_of(context->commands.reserve_messages(topic, context->topics->topic(topic).layout.size, count));
+    const std::uint32_t size = ecsia::wasm::wiring_of(context).topics->topic(topic).layout.size;
+    return ecsia::wasm::address_of(context->commands.reserve_messages(topic, size, count));
 }
 
 // publishMany's room: the same for `count` messages that JS writes field by field (the values of
 // the field at offset o from `room + count * o`), which the merge copies an array at a time.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelContext* context, std::uint32_t topic, std::uint32_t count) {
     if (!ecsia::wasm::room_fits(context, topic, count)) return 0;
-    return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, context->topics->topic(topic).layout.size, count));
+    const std::uint32_t size = ecsia::wasm::wiring_of(context).topics->topic(topic).layout.size;
+    return ecsia::wasm::address_of(context->commands.reserve_messages_by_field(topic, size, count));
 }
 
 // commands.instantiate's prefab values: the address of `entity`'s element of `component`, or 0 when
@@ -145,7 +154,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_messages_by_field(ecsia::KernelC
 // kernel calls it while it runs.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_element_of(const ecsia::KernelContext* context, std::uint32_t component,
                                                            std::uint32_t entity) {
-    const ecsia::World* world = context->world;
+    const ecsia::World* world = ecsia::wasm::wiring_of(context).world;
     return world == nullptr ? 0 : ecsia::wasm::address_of(world->find_bytes(ecsia::Entity{entity}, component));
 }
 
@@ -158,8 +167,9 @@ EMSCRIPTEN_KEEPALIVE const char* ecsia_kernel_layout() { return ecsia::wasm::kLa
 // refreshed before the wave; an element 0 where a table lacks the component), which JS reads from
 // the heap while the storage generation stays. Allocates nothing and cannot throw.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup_columns(const ecsia::KernelContext* context, std::uint32_t component) {
-    if (context->lookup_columns == nullptr || !context->lookup_columns->covers(component)) return 0;
-    return ecsia::wasm::address_of(context->lookup_columns->of(component).by_table);
+    const ecsia::LookupColumnCache* columns = ecsia::wasm::wiring_of(context).lookup_columns;
+    if (columns == nullptr || !columns->covers(component)) return 0;
+    return ecsia::wasm::address_of(columns->of(component).by_table);
 }
 
 // chunk.lookupAll: out[i] becomes where the element of `component` (one of the system's lookups,
@@ -175,12 +185,13 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_lookup_columns(const ecsia::Kern
 EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* context, std::uint32_t component,
                                                    const std::uint32_t* handles, std::int32_t* out, std::uint32_t count,
                                                    std::uint32_t unit) {
-    const ecsia::World* world = context->world;
-    if (world == nullptr || context->lookup_columns == nullptr || !context->lookup_columns->covers(component)) {
+    const ecsia::World* world = ecsia::wasm::wiring_of(context).world;
+    const ecsia::LookupColumnCache* columns = ecsia::wasm::wiring_of(context).lookup_columns;
+    if (world == nullptr || columns == nullptr || !columns->covers(component)) {
         std::fill(out, out + count, -1);
         return;
     }
-    const ecsia::LookupMemo memo = ecsia::LookupMemo::of(*world, component, context->lookup_columns->of(component));
+    const ecsia::LookupMemo memo = ecsia::LookupMemo::of(*world, component, columns->of(component));
     // A view's element size is a power of two: a shift, where a division per handle costs more
     // than the rest of the loop in wasm.
     const unsigned shift = static_cast<unsigned>(std::countr_zero(unit));
@@ -194,7 +205,7 @@ EMSCRIPTEN_KEEPALIVE void ecsia_kernel_lookup_many(const ecsia::KernelContext* c
 // null handle when it has none or is not alive. Allocates nothing and cannot throw.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_kernel_target_of(const ecsia::KernelContext* context, std::uint32_t subject,
                                                           std::uint32_t relation) {
-    const ecsia::World* world = context->world;
+    const ecsia::World* world = ecsia::wasm::wiring_of(context).world;
     const ecsia::Entity entity{subject};
     if (world == nullptr || !world->is_alive(entity)) return ecsia::kNullEntity.bits;
     const ecsia::RelationStore::Relation* r = world->relations().find(relation);
@@ -311,9 +322,10 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
                      parent_reads = std::move(spec.parent_reads), lookups = std::move(spec.lookups),
                      publishes = std::move(spec.publishes), world = &world, check_reported](KernelContext& context) {
         thread_local std::vector<std::uint32_t> batch;
+        const KernelContext::Wiring& wiring = wiring_of(&context);
         const std::size_t listed = kBatchHeader + 2 * (declared.size() + parent_reads.size() + lookups.size());
         std::size_t topic_words = publishes.size();
-        for (const TopicMessages& messages : context.consumed_messages) topic_words += 2 + messages.layout().fields.size();
+        for (const TopicMessages& messages : wiring.consumed_messages) topic_words += 2 + messages.layout().fields.size();
         batch.resize(listed + topic_words);
         Chunk& chunk = context.chunk;
         batch[kBatchToken] = token;
@@ -332,12 +344,12 @@ SystemDesc make_js_kernel_system(World& world, JsKernelSpec spec) {
         if (!lookups.empty() && scratch.size() < std::max<std::size_t>(chunk.size(), 1)) scratch.resize(std::max<std::size_t>(chunk.size(), 1));
         batch[kBatchScratch] = lookups.empty() ? 0 : address_of(scratch.data());
         batch[kBatchPublishes] = static_cast<std::uint32_t>(publishes.size());
-        batch[kBatchConsumes] = static_cast<std::uint32_t>(context.consumed.size());
+        batch[kBatchConsumes] = static_cast<std::uint32_t>(wiring.consumed.size());
         std::size_t topic_at = listed;
         for (TopicId topic : publishes) batch[topic_at++] = topic;
-        for (std::size_t k = 0; k < context.consumed.size(); ++k) {
-            const TopicMessages& messages = context.consumed_messages[k];
-            batch[topic_at++] = context.consumed[k].topic;
+        for (std::size_t k = 0; k < wiring.consumed.size(); ++k) {
+            const TopicMessages& messages = wiring.consumed_messages[k];
+            batch[topic_at++] = wiring.consumed[k].topic;
             batch[topic_at++] = messages.count();
             for (std::size_t f = 0; f < messages.layout().fields.size(); ++f) batch[topic_at++] = address_of(messages.field_bytes(f));
         }

@@ -16,12 +16,14 @@ namespace ecsia {
 
 const std::byte* KernelContext::lookup_full(ComponentId id, Entity entity) const {
     check_lookup(id, "lookup");
-    lookup_memo = LookupMemo::of(*world, id, lookup_columns->of(id));
-    return lookup_memo.find(entity);
+    lookup_memo_ = LookupMemo::of(*wiring_.world, id, wiring_.lookup_columns->of(id));
+    return lookup_memo_.find(entity);
 }
 
 void KernelContext::check_lookup(ComponentId id, const char* caller) const {
-    if (world != nullptr && lookup_columns != nullptr && std::find(lookups.begin(), lookups.end(), id) != lookups.end()) return;
+    const World* world = wiring_.world;
+    const std::span<const ComponentId> lookups = wiring_.lookups;
+    if (world != nullptr && wiring_.lookup_columns != nullptr && std::find(lookups.begin(), lookups.end(), id) != lookups.end()) return;
     const std::string name = world != nullptr && id < world->components().size()
                                  ? "'" + world->components().desc(id).name + "'"
                                  : "component id " + std::to_string(id);
@@ -30,13 +32,14 @@ void KernelContext::check_lookup(ComponentId id, const char* caller) const {
 
 LookupMemo KernelContext::lookup_memo_of(ComponentId id, std::size_t size) const {
     check_lookup(id, "lookup_of");
+    const World* world = wiring_.world;
     const std::uint32_t component_size = world->components().desc(id).size;
     if (size != component_size) {
         throw Error(ErrorCode::BadValue, "lookup_of of '" + world->components().desc(id).name + "': its values are " +
                                              std::to_string(component_size) + " bytes, the type asked for is " +
                                              std::to_string(size));
     }
-    return LookupMemo::of(*world, id, lookup_columns->of(id));
+    return LookupMemo::of(*world, id, wiring_.lookup_columns->of(id));
 }
 
 LookupMemo LookupMemo::of(const World& world, ComponentId id, LookupColumns columns) noexcept {
@@ -57,6 +60,7 @@ LookupMemo LookupMemo::of(const World& world, ComponentId id, LookupColumns colu
 }
 
 Entity KernelContext::target_of(Entity subject, RelationId relation) const {
+    const World* world = wiring_.world;
     if (world == nullptr) throw Error(ErrorCode::BadValue, "target_of: this kernel context has no world");
     if (!world->relation_options(relation).exclusive) {
         return world->target_of(subject, relation);  // the world's BadValue, naming the relation

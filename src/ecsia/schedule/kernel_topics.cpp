@@ -20,14 +20,16 @@ std::string topic_name(const TopicStore* topics, TopicId topic) {
 }  // namespace
 
 const TopicMessages& KernelContext::messages(TopicId topic) const {
-    for (std::size_t i = 0; i < consumed.size(); ++i) {
-        if (consumed[i].topic == topic) return consumed_messages[i];
+    for (std::size_t i = 0; i < wiring_.consumed.size(); ++i) {
+        if (wiring_.consumed[i].topic == topic) return wiring_.consumed_messages[i];
     }
-    throw Error(ErrorCode::UnknownTopic, "messages(" + topic_name(topics, topic) +
+    throw Error(ErrorCode::UnknownTopic, "messages(" + topic_name(wiring_.topics, topic) +
                                              "): the system does not consume it (declare it in consumes)");
 }
 
 void KernelContext::check_publish(TopicId topic, std::size_t size) {
+    const TopicStore* topics = wiring_.topics;
+    const std::span<const TopicId> publishes = wiring_.publishes;
     if (topics == nullptr || std::find(publishes.begin(), publishes.end(), topic) == publishes.end()) {
         throw Error(ErrorCode::UnknownTopic, "publish(" + topic_name(topics, topic) +
                                                  "): the system does not publish it (declare it in publishes)");
@@ -37,7 +39,7 @@ void KernelContext::check_publish(TopicId topic, std::size_t size) {
         throw Error(ErrorCode::BadValue, "publish(" + topic_name(topics, topic) + ") with " + std::to_string(size) +
                                              " bytes; its messages are " + std::to_string(expected));
     }
-    publish_checked = PublishCheck{topic, size};
+    publish_checked_ = PublishCheck{topic, size};
 }
 
 }  // namespace ecsia

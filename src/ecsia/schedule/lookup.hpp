@@ -14,7 +14,7 @@
 
 namespace ecsia {
 
-struct KernelContext;
+class KernelContext;
 
 template <typename T>
 class Lookup {
@@ -26,7 +26,7 @@ public:
     const T* get(Entity entity) const noexcept { return reinterpret_cast<const T*>(memo_.find(entity)); }
 
 private:
-    friend struct KernelContext;
+    friend class KernelContext;
     explicit Lookup(const LookupMemo& memo) noexcept : memo_(memo) {}
 
     LookupMemo memo_;

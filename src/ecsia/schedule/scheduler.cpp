@@ -842,16 +842,17 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     }
     Chunk chunk(detail::WorldAccess::tables(*world_).table(batch.table), batch.row_begin, batch.row_end,
                 run_tick_[batch.system], &batch.log);
+    KernelContext::Wiring wiring;
+    wiring.notes = &batch.notes;
+    wiring.world = world_;
+    wiring.lookups = systems_[batch.system].lookups;
+    wiring.lookup_columns = &lookup_columns_;
+    wiring.topics = &world_->topics();
+    wiring.publishes = systems_[batch.system].publishes;
+    wiring.consumed = windows_[batch.system];
+    wiring.consumed_messages = messages_[batch.system];
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
-                          world_->cursors().frames()};
-    context.notes = &batch.notes;
-    context.world = world_;
-    context.lookups = systems_[batch.system].lookups;
-    context.lookup_columns = &lookup_columns_;
-    context.topics = &world_->topics();
-    context.publishes = systems_[batch.system].publishes;
-    context.consumed = windows_[batch.system];
-    context.consumed_messages = messages_[batch.system];
+                          world_->cursors().frames(), wiring};
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif

@@ -28,9 +28,40 @@ namespace ecsia {
 
 class World;
 
+namespace detail {
+struct KernelContextAccess;
+}  // namespace detail
+
 // What a kernel gets for one batch. It belongs to the thread running that batch: lookup() keeps a
 // memo in it, so it must not be shared with threads the kernel starts itself.
-struct KernelContext {
+class KernelContext {
+public:
+    // What the scheduler hands a batch besides its chunk: the system's declarations and the world
+    // they refer to. A context made without it (a main-thread system calling a kernel on its
+    // chunks) refuses lookups, topics and target_of, and keeps no notes.
+    struct Wiring {
+        std::vector<std::string>* notes = nullptr;  // the batch's notes (Batch::notes)
+        const World* world = nullptr;
+        std::span<const ComponentId> lookups = {};  // the system's SystemDesc::lookups
+        // The columns of the wave's looked-up components (refreshed before the wave).
+        const LookupColumnCache* lookup_columns = nullptr;
+        // What publish() may publish, and the messages messages() returns, one view per consumed
+        // topic, fixed before the wave.
+        const TopicStore* topics = nullptr;
+        std::span<const TopicId> publishes = {};
+        std::span<const TopicWindow> consumed = {};
+        std::span<const TopicMessages> consumed_messages = {};
+    };
+
+    KernelContext(Chunk& chunk, float dt, CommandBuffer& commands, EntityReservation& reservation,
+                  const HandleLayout& layout, std::uint32_t batch_id, std::uint64_t frame,
+                  const Wiring& wiring) noexcept
+        : chunk(chunk), dt(dt), commands(commands), reservation(reservation), layout(layout),
+          batch_id(batch_id), frame(frame), wiring_(wiring) {}
+    KernelContext(Chunk& chunk, float dt, CommandBuffer& commands, EntityReservation& reservation,
+                  const HandleLayout& layout, std::uint32_t batch_id, std::uint64_t frame) noexcept
+        : KernelContext(chunk, dt, commands, reservation, layout, batch_id, frame, Wiring{}) {}
+
     Chunk& chunk;
     float dt;
     CommandBuffer& commands;
@@ -38,20 +69,6 @@ struct KernelContext {
     const HandleLayout& layout;
     std::uint32_t batch_id;     // fixed by the plan: same in every executor, whatever the thread
     std::uint64_t frame;        // frames completed over this world before this one (SystemCursors)
-    // The batch's notes (Batch::notes); null: note() keeps nothing.
-    std::vector<std::string>* notes = nullptr;
-    // The world and the system's SystemDesc::lookups, for lookup() and target_of() (the scheduler
-    // sets them; null: lookups refused).
-    const World* world = nullptr;
-    std::span<const ComponentId> lookups = {};
-    // The columns of the wave's looked-up components (the scheduler refreshed them before the wave).
-    const LookupColumnCache* lookup_columns = nullptr;
-    // The system's topics (the scheduler sets them): what publish() may publish, and the messages
-    // messages() returns, one view per consumed topic, fixed before the wave.
-    const TopicStore* topics = nullptr;
-    std::span<const TopicId> publishes = {};
-    std::span<const TopicWindow> consumed = {};
-    std::span<const TopicMessages> consumed_messages = {};
 
     // The messages of `topic` this system has not seen yet: those published since its previous
     // run (by earlier systems of this frame, later ones of the last), in publication order. Every
@@ -63,7 +80,7 @@ struct KernelContext {
     // batch spawned (made real at the merge).
     void publish(TopicId topic, const void* bytes, std::size_t size) {
         // Checked once per topic and size a batch publishes (a kernel publishes in loops).
-        if (topic != publish_checked.topic || size != publish_checked.size) check_publish(topic, size);
+        if (topic != publish_checked_.topic || size != publish_checked_.size) check_publish(topic, size);
         commands.publish(topic, bytes, static_cast<std::uint32_t>(size));
     }
     template <typename T>
@@ -91,7 +108,7 @@ struct KernelContext {
         return reinterpret_cast<const T*>(lookup_raw(id, entity));
     }
     const std::byte* lookup_raw(ComponentId id, Entity entity) const {
-        return id == lookup_memo.id ? lookup_memo.find(entity) : lookup_full(id, entity);
+        return id == lookup_memo_.id ? lookup_memo_.find(entity) : lookup_full(id, entity);
     }
     // A reader of `id` for a loop of lookups: `Lookup<T>::get(entity)` answers as lookup<T>(id,
     // entity) does, faster (lookup.hpp). BadValue unless `id` is one of the system's lookups and
@@ -109,7 +126,7 @@ struct KernelContext {
     // reported, so the merge reports the batch's notes after the wave, in batch-id order (G3),
     // also when the batch failed. The batch's results are not affected.
     void note(std::string message) {
-        if (notes != nullptr) notes->push_back(std::move(message));
+        if (wiring_.notes != nullptr) wiring_.notes->push_back(std::move(message));
     }
 
     // Records a spawn and returns its handle: a reserved one, or (when the batch's reservation is
@@ -143,27 +160,38 @@ struct KernelContext {
         return entity;
     }
 
-    // The stand-in handle of the batch's next overflow spawn, for a caller that writes the spawn
-    // record (null target) itself: the JS kernel glue (wasm/js_kernel.cpp), whose records reach
-    // the buffer only when the kernel returns. Same names as spawn() above (the buffer's
+private:
+    friend struct detail::KernelContextAccess;
+
+    // The stand-in handle of the batch's next overflow spawn (spawn() above; the JS kernel glue,
+    // which writes its spawn records itself). Same names as spawn() gives (the buffer's
     // PendingNames, fixed before the wave: no shared counter, so no thread decides them).
     Entity next_pending() noexcept { return commands.name_next_overflow_spawn(layout); }
-
-    // lookup()'s memo (its own bookkeeping, like publish_checked below): of the component of the
-    // last lookup, refilled by lookup_full, which checks the declaration.
-    mutable LookupMemo lookup_memo = {};
+    // lookup()'s slow path: checks the declaration and refills the memo for `id`.
     const std::byte* lookup_full(ComponentId id, Entity entity) const;
     // BadValue unless the system declares `id` in its lookups (`caller` names the call).
     void check_lookup(ComponentId id, const char* caller) const;
     LookupMemo lookup_memo_of(ComponentId id, std::size_t size) const;
+    void check_publish(TopicId topic, std::size_t size);
 
-    // publish()'s last checked topic and size (its own bookkeeping; the struct stays an aggregate).
+    Wiring wiring_;
+    // lookup()'s memo: of the component of the last lookup.
+    mutable LookupMemo lookup_memo_ = {};
+    // publish()'s last checked topic and size.
     struct PublishCheck {
         TopicId topic = kNoTopic;
         std::size_t size = 0;
-    } publish_checked = {};
-    void check_publish(TopicId topic, std::size_t size);
+    } publish_checked_ = {};
 };
+
+namespace detail {
+// The JS kernel glue's way into a batch's context (wasm/js_kernel.cpp), which does in the wasm
+// module what the context's calls do for a C++ kernel. Not part of the API.
+struct KernelContextAccess {
+    static const KernelContext::Wiring& wiring(const KernelContext& context) noexcept { return context.wiring_; }
+    static Entity next_pending(KernelContext& context) noexcept { return context.next_pending(); }
+};
+}  // namespace detail
 
 using Kernel = std::function<void(KernelContext&)>;
 // A main-thread system (JS systems, input): runs on the coordinator in the serial slot, with full
