@@ -458,3 +458,44 @@ TEST_CASE("an undeclared lookup, or a reader of another size, fails its batch na
         CHECK(u.world.is_alive(a));
     }
 }
+
+namespace {
+struct UnwiredHit {
+    std::uint32_t damage;
+};
+}  // namespace
+
+ECSIA_TOPIC(UnwiredHit, "hit", damage)
+
+// A context made without the scheduler's wiring (a main-thread system calling a kernel on its own
+// chunks) has no lookups, topics or world: each call that needs them refuses, naming what it was
+// asked, and note() keeps nothing.
+TEST_CASE("a kernel context made without the scheduler's wiring refuses lookups, topics and target_of", "[schedule][lookup]") {
+    test::Rng rng(5);
+    Units u;
+    u.build(rng, 40);
+    const TopicId hit = u.world.topic<UnwiredHit>();
+    int chunks = 0;
+    u.world.query(QueryDesc{.with = {u.pos}}).for_each_chunk([&](Chunk& chunk) {
+        CommandBuffer commands;
+        EntityReservation reservation;
+        KernelContext ctx{chunk, 0.0f, commands, reservation, u.world.entities().layout(), 0, 0};
+        const Entity someone = chunk.entities()[0];
+        CHECK_THROWS_MATCHES(ctx.lookup<test::Position>(u.pos, someone), Error,
+                             Catch::Matchers::Predicate<Error>([](const Error& e) {
+                                 return e.code() == ErrorCode::BadValue &&
+                                        std::string(e.what()).find("does not declare it in its lookups") != std::string::npos;
+                             }));
+        CHECK_THROWS_AS(ctx.lookup_of<test::Position>(u.pos), Error);
+        CHECK_THROWS_MATCHES(ctx.target_of(someone, World::kChildOf), Error,
+                             Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::BadValue; }));
+        CHECK_THROWS_MATCHES(ctx.publish(hit, UnwiredHit{1}), Error,
+                             Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::UnknownTopic; }));
+        CHECK_THROWS_MATCHES(ctx.messages(hit), Error,
+                             Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::UnknownTopic; }));
+        ctx.note("kept nowhere");
+        CHECK(commands.empty());
+        ++chunks;
+    });
+    CHECK(chunks > 0);
+}
