@@ -398,8 +398,8 @@ export class KernelRuntime {
   // views of the whole heap for them (made once per heap buffer), and where the entity table is:
   // the engine's record at `record` (wasm/js_kernel.hpp, LookupRecord), so that a lookup reads the
   // heap instead of calling into the engine. A component's column addresses by table (the
-  // engine's array) are asked once per system and kept while the world's storage generation
-  // stays (no column moved, no table was made).
+  // engine's array, its scheduler's) are asked again only when the batch's system or the world's
+  // storage generation changes (a column moved, a table was made).
   #lookupsOf(system, words, context, world, record, scratch, count) {
     const buffer = this.#buffer;
     if (system.heapViews === null || system.heapViews.buffer !== buffer) {
