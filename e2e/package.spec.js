@@ -418,6 +418,22 @@ test.describe('the npm README', () => {
     expect(readme.includes(block('sh', `${esbuild.split(' && ').join('\n')}\n`)), 'npm/README.md shows the esbuild app\'s build commands').toBe(true);
   });
 
+  test('its API map names every member of the objects a page calls, as the declarations have them', () => {
+    const map = /## The API a page uses\n([\s\S]*?)\n## /.exec(readme)?.[1];
+    expect(map, 'npm/README.md has a section "## The API a page uses"').toBeTruthy();
+    // Each interface's members: its lines `  name(`, `  name:`, `  name?:`, `  readonly name`, `  get name`.
+    const members = (file, name) => {
+      const text = readFileSync(path.join(root, 'web', file), 'utf8');
+      const body = new RegExp(`^export (?:declare )?(?:interface|class) ${name}\\b[^\\n]*\\n([\\s\\S]*?)^}`, 'm').exec(text)?.[1];
+      expect(body, `web/${file} declares ${name}`).toBeTruthy();
+      return [...body.matchAll(/^ {2}(?:readonly |get )?(\w+)\??[(:<]/gm)].map((m) => m[1]);
+    };
+    const objects = [['ecsia.d.ts', 'Ecsia'], ['world.d.ts', 'World'], ['query.d.ts', 'Query'], ['query.d.ts', 'Chunk'],
+      ['scheduler.d.ts', 'Scheduler'], ['scheduler.d.ts', 'KernelChunk'], ['scheduler.d.ts', 'KernelCommands'], ['extract.d.ts', 'Extract']];
+    const missing = objects.flatMap(([file, name]) => members(file, name).filter((member) => !map.includes(`\`${member}`)).map((m) => `${name}.${m}`));
+    expect(missing, 'members of the declarations that npm/README.md\'s API map does not name').toEqual([]);
+  });
+
   test('its example runs as printed, on the plain app\'s page (its import map)', async ({ page }) => {
     expectPrepared('plain', null);
     const example = /## Use\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
