@@ -20,10 +20,10 @@ for (const { variant, server } of variants) {
         const orc = world.definePrefab('orc', { health: { hp: 30, regen: 0.5 }, speed: { v: 2 } });
         const boss = world.definePrefab('orcBoss', { health: { hp: 300 }, boss: true }, { extends: orc });
         const out = { names: [world.prefab('orc') === orc, world.prefab('orcBoss') === boss] };
-        out.bossValues = [world.get(boss, 'health'), world.get(boss, 'speed'), world.has(boss, 'boss'), world.targetsOf(boss, 'IsA')[0] === orc];
+        out.bossValues = [world.get(boss, 'health'), world.get(boss, 'speed'), world.has(boss, 'boss'), world.targetOf(boss, 'IsA') === orc];
         const e = world.instantiate(boss, { position: { x: 1, y: 2 }, speed: {} });
         out.instance = [world.get(e, 'health'), world.get(e, 'speed'), world.get(e, 'position'), world.has(e, 'boss'),
-          world.targetsOf(e, 'IsA').length === 1 && world.targetsOf(e, 'IsA')[0] === boss];
+          world.targetsOf(e, 'IsA').length === 1 && world.targetOf(e, 'IsA') === boss];
         const many = world.instantiateMany(orc, 5, { position: { x: new Float32Array([0, 1, 2, 3, 4]), y: 7 }, health: { hp: [1, 2, 3, 4, 5] } });
         out.many = Array.from(many, (h) => [world.get(h, 'health').hp, world.get(h, 'health').regen, world.get(h, 'position').x, world.get(h, 'position').y]);
         // Queries and counts see the 6 instances, not the 2 prefabs, unless asked.

@@ -52,6 +52,11 @@ blocks.forEach((code, index) => {
       expect(printed).toEqual(['since 4', 'parent is ship true', 'targets 2', 'aimed at enemy 1 1', 'idle children 0',
         'target lost true', 'target lost false', 'turret alive false rock alive true']);
     }
+    if (code.includes("definePrefab('orc'")) {
+      // The prefabs example: the chain's values under the overrides, the IsA pair, and the
+      // prefabs a query skips unless asked.
+      expect(printed).toEqual(['boss hp 300 regen 0.5', 'is a boss true true', 'instances 10001 with prefabs 10003']);
+    }
     if (code.includes('attachDevtools(')) {
       // The devtools example: the world and the plan as the panel shows them.
       expect(printed).toEqual(['position+velocity: 1', 'Fly (js, main thread)', 'position, velocity pairs 0']);

@@ -20,7 +20,7 @@ for (const { variant, server } of variants) {
         out.again = world.defineRelation('Targets', { since: 'u32' }, { onDeleteTarget: 'remove' }) === info;
         const childOf = world.defineRelation('ChildOf', {}, { exclusive: true, onDeleteTarget: 'delete', acyclic: true });
         out.childOf = [childOf.exclusive, childOf.onDeleteTarget, childOf.acyclic, childOf.tag];
-        const isA = world.defineRelation('IsA', {}, { acyclic: true });
+        const isA = world.defineRelation('IsA', {}, { exclusive: true, acyclic: true });
         out.isA = [isA.exclusive, isA.onDeleteTarget, isA.acyclic];
         const [e, a, b, c] = [world.spawn({ position: { x: 1, y: 1 } }), world.spawn(), world.spawn(), world.spawn()];
         world.addPair(e, 'Targets', c, { since: 3 });
@@ -47,7 +47,9 @@ for (const { variant, server } of variants) {
         world.addPair(a, 'ChildOf', b);
         out.parent = world.targetOf(a, 'ChildOf') === b;
         world.addPair(a, 'IsA', c);
-        out.isATargets = world.targetsOf(a, 'IsA').length === 1 && world.targetsOf(a, 'IsA')[0] === c;
+        out.isATargets = world.targetsOf(a, 'IsA').length === 1 && world.targetOf(a, 'IsA') === c;
+        world.addPair(a, 'IsA', b);  // exclusive: another prefab replaces the first
+        out.isAReplaced = world.targetsOf(a, 'IsA').length === 1 && world.targetOf(a, 'IsA') === b && !world.hasPair(a, 'IsA', c);
         world.dispose();
         return out;
       });
@@ -55,7 +57,7 @@ for (const { variant, server } of variants) {
       expect(r.info).toEqual({ name: 'Targets', tag: false, size: 4, exclusive: false, onDeleteTarget: 'remove', acyclic: false, fields: ['since:u32'] });
       expect(r.again).toBe(true);
       expect(r.childOf).toEqual([true, 'delete', true, true]);
-      expect(r.isA).toEqual([false, 'remove', true]);
+      expect(r.isA).toEqual([true, 'remove', true]);
       expect(r.get).toEqual([{ since: 3 }, { since: 0 }]);
       expect(r.afterSet).toEqual({ since: 4 });
       expect(r.has).toEqual([true, true, false, false]);
@@ -68,6 +70,7 @@ for (const { variant, server } of variants) {
       expect(r.noParent).toBeNull();
       expect(r.parent).toBe(true);
       expect(r.isATargets).toBe(true);
+      expect(r.isAReplaced).toBe(true);
       expectNoPageErrors(log);
     });
 

@@ -178,7 +178,7 @@ export interface World {
   markChanged(entityOrChunk: Entity | Chunk, name: string): void;
 
   // ---- relations: pairs (relation, target entity) on a subject entity. Relation names share the
-  // components' names; ChildOf (exclusive, onDeleteTarget 'delete', acyclic) and IsA (acyclic)
+  // components' names; ChildOf (exclusive, onDeleteTarget 'delete', acyclic) and IsA (exclusive, acyclic)
   // are built in. A relation named where a component belongs, or the reverse, is an error.
 
   /**

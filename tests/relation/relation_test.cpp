@@ -25,7 +25,7 @@ TEST_CASE("ChildOf and IsA are built in with fixed ids and options", "[relation]
     CHECK(world.relation_id("IsA") == World::kIsA);
     CHECK(world.relation_options(World::kChildOf).exclusive);
     CHECK(world.relation_options(World::kChildOf).on_delete_target == OnDeleteTarget::Delete);
-    CHECK_FALSE(world.relation_options(World::kIsA).exclusive);
+    CHECK(world.relation_options(World::kIsA).exclusive);  // one prefab per instance
     CHECK(world.relation_options(World::kIsA).on_delete_target == OnDeleteTarget::Remove);
 }
 
@@ -75,7 +75,9 @@ TEST_CASE("an exclusive relation keeps one target: adding another replaces it, i
     CHECK(world.subjects_of(World::kChildOf, p2) == pair_entities({child}));
     CHECK(world.locate(child).table == before.table);  // a re-parent moves no row
     CHECK(world.target_of(p1, World::kChildOf) == kNullEntity);
-    CHECK(test::thrown_code([&] { (void)world.target_of(child, World::kIsA); }) == "BadValue");
+    CHECK(world.target_of(child, World::kIsA) == kNullEntity);
+    const RelationId likes = world.define_relation("Likes", {});  // not exclusive: no one target
+    CHECK(test::thrown_code([&] { (void)world.target_of(child, likes); }) == "BadValue");
 }
 
 TEST_CASE("subjects_of with the wildcard target lists each subject once, ascending", "[relation]") {

@@ -197,7 +197,7 @@ public:
     // on itself or a cycle through an acyclic relation such as ChildOf (BadValue).
 
     // Built in, in every world, with these ids: ChildOf (exclusive, acyclic; despawning the
-    // parent despawns the children) and IsA (acyclic; an instance's link to its prefab).
+    // parent despawns the children) and IsA (exclusive, acyclic; an instance's link to its one prefab).
     static constexpr RelationId kChildOf = 0;
     static constexpr RelationId kIsA = 1;
     // `fields` is each pair's data (none: a tag relation). The name shares the components'

@@ -29,7 +29,7 @@ std::string handle_text(Entity entity) {
 void World::define_builtin_relations() {
     const RelationId child_of =
         define_relation("ChildOf", {}, RelationOptions{true, OnDeleteTarget::Delete, /*acyclic=*/true});
-    const RelationId is_a = define_relation("IsA", {}, RelationOptions{false, OnDeleteTarget::Remove, /*acyclic=*/true});
+    const RelationId is_a = define_relation("IsA", {}, RelationOptions{true, OnDeleteTarget::Remove, /*acyclic=*/true});
     // The prefab tag next (relation/prefab.hpp): the query layer knows its id.
     const ComponentId prefab = registry_.define("Prefab", {});
     if (child_of != kChildOf || is_a != kIsA || prefab != kPrefab) {
