@@ -476,7 +476,9 @@ TEST_CASE("a kernel context made without the scheduler's wiring refuses lookups,
     u.build(rng, 40);
     const TopicId hit = u.world.topic<UnwiredHit>();
     int chunks = 0;
-    u.world.query(QueryDesc{.with = {u.pos}}).for_each_chunk([&](Chunk& chunk) {
+    QueryDesc positions;
+    positions.with = {u.pos};
+    u.world.query(positions).for_each_chunk([&](Chunk& chunk) {
         CommandBuffer commands;
         EntityReservation reservation;
         KernelContext ctx{chunk, 0.0f, commands, reservation, u.world.entities().layout(), 0, 0};
