@@ -78,9 +78,11 @@ export interface Chunk {
  */
 export interface Query extends Iterable<Chunk> {
   /** The terms as given. */
-  readonly terms: Readonly<Required<{ [K in Exclude<keyof QuerySpec, 'pairs' | 'withoutPairs'>]: readonly string[] }>> & {
+  readonly terms: Readonly<Required<{ [K in Exclude<keyof QuerySpec, 'pairs' | 'withoutPairs' | 'prefabs'>]: readonly string[] }>> & {
     readonly pairs: readonly PairTerm[];
     readonly withoutPairs: readonly PairTerm[];
+    /** Whether prefab entities match too (QuerySpec.prefabs; false when not given). */
+    readonly prefabs: boolean;
   };
   /**
    * The chunks of the rows selected now. With changed/added terms: the rows changed or added
