@@ -319,7 +319,18 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     await otherScheduler.update(0.1);
     other.dispose();
     const doomedGone = { detached: doomed.detached, schedulerDisposed: otherScheduler.disposed, panels: document.querySelectorAll('.ecsia-devtools').length };
-    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after, doomedGone, batchSystems };
+    // Without a scheduler: World, Entities and Diagnostics; asking for Plan or Timeline first is
+    // refused before any panel is made.
+    attempt({ world, tab: 'timeline' });
+    const refusedLeft = document.querySelectorAll('.ecsia-devtools').length;
+    const bare = attachDevtools({ world, scheduler: null, tab: 'entities' });
+    const bareTabs = [...bare.element.shadowRoot.querySelectorAll('[role="tab"]')].map((tab) => tab.dataset.tab);
+    const someone = world.spawn({ position: { x: 3, y: 4 } });
+    bare.select(someone);
+    const bareSelected = bare.element.shadowRoot.querySelector('[data-role="selected"]')?.textContent;
+    bare.detach();
+    const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareDetached: bare.detached };
+    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
   });
@@ -331,6 +342,8 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.errors[5]).toContain('already has devtools attached');
   expect(r.errors[6]).toContain('options.userTiming must be true or false');
   expect(r.errors[7]).toContain('options.scheduler runs another world than options.world');
+  expect(r.errors[8]).toContain("options.tab 'timeline' needs options.scheduler");
+  expect(r.withoutScheduler).toEqual({ refusedLeft: 0, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareDetached: true });
   expect(r.batchSystems).toEqual(['Move', 'Bounce']);
   expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });
   expect(r).toMatchObject({ held: true, detached: true, panels: 0 });

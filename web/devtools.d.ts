@@ -6,15 +6,19 @@ import type { Scheduler } from './scheduler.js';
 
 export interface DevtoolsOptions {
   world: World;
-  /** The scheduler running the world: the Plan and Timeline sections, pause and step need it. */
-  scheduler?: Scheduler;
+  /**
+   * The scheduler running the world: the Plan and Timeline sections, pause and step need it, and
+   * its frames keep the shown values live. Without one (null or left out), World, Entities and
+   * Diagnostics are drawn when shown and when the panel acts (find, select, edit, despawn).
+   */
+  scheduler?: Scheduler | null;
   /** Where the panel goes (default document.body); it floats over the page's bottom right corner. */
   container?: Node;
   /** Frames the timeline shows, the newest last (1 to 120, default 8). */
   frames?: number;
   /** Start expanded (default true). */
   open?: boolean;
-  /** The section shown first (default 'world'). */
+  /** The section shown first (default 'world'; 'plan' and 'timeline' need a scheduler). */
   tab?: DevtoolsSection;
   /**
    * true: each frame and wave a performance.measure while attached, for the browser's Performance

@@ -25,6 +25,7 @@ import { internalsOf } from './internal/engine.js';
 
 const OPTIONS = ['world', 'scheduler', 'container', 'frames', 'open', 'tab', 'userTiming'];
 const TABS = ['world', 'entities', 'plan', 'timeline', 'diagnostics'];
+const SCHEDULER_TABS = ['plan', 'timeline'];  // only with a scheduler
 const REFRESH_MS = 250;   // the World and Plan sections redraw at most this often
 // The Timeline's bars move with every window drawn: once a second they can be read (pause holds
 // them), and a redraw (a few ms of layout and paint) costs a quarter of what 4 a second would.
@@ -51,7 +52,9 @@ const DIAGNOSTICS_KEPT = 500;
  * Performance panel; default false, which leaves scheduler.userTiming as it is: Chromium takes a
  * few µs per measure, more than the rest of the panel costs a light frame; the panel's "measures"
  * button turns them on and off).
- * One panel per scheduler at a time.
+ * One panel per scheduler at a time. Without a scheduler (null or left out) the panel has World,
+ * Entities and Diagnostics, drawn when shown and when the panel acts (find, select, edit, despawn):
+ * the scheduler's frames are what make the values live.
  */
 export function attachDevtools(options) {
   if (!isPlainObject(options)) throw new Error(`attachDevtools: takes { world, scheduler, container }, got ${describe(options)}`);
@@ -70,6 +73,9 @@ export function attachDevtools(options) {
   }
   const tab = options.tab ?? 'world';
   if (!TABS.includes(tab)) throw new Error(`attachDevtools: options.tab must be one of ${TABS.join(', ')}, got ${describe(tab)}`);
+  if (scheduler === null && SCHEDULER_TABS.includes(tab)) {
+    throw new Error(`attachDevtools: options.tab '${tab}' needs options.scheduler (the Plan and Timeline sections show a scheduler's frames)`);
+  }
   const open = options.open ?? true;
   if (typeof open !== 'boolean') throw new Error(`attachDevtools: options.open must be true or false, got ${describe(open)}`);
   const userTiming = options.userTiming ?? false;
@@ -123,7 +129,7 @@ class Devtools {
     const shadow = this.#host.attachShadow({ mode: 'open' });
     const style = el('style', {}, PANEL_STYLE);
     this.#tooltip = el('div', { class: 'tooltip', hidden: true });
-    const tabs = TABS.filter((name) => scheduler !== null || (name !== 'plan' && name !== 'timeline'));
+    const tabs = TABS.filter((name) => scheduler !== null || !SCHEDULER_TABS.includes(name));
     for (const name of tabs) {
       this.#tabs[name] = el('button', { role: 'tab', 'data-tab': name, onclick: () => this.show(name) }, name);
       this.#sections[name] = el('section', { 'data-section': name, hidden: true });

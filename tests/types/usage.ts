@@ -131,6 +131,8 @@ export async function usage(): Promise<void> {
   // @ts-expect-error: a section is one of the panel's five
   devtools.show('memory');
   devtools.detach();
+  // Without a scheduler: World, Entities and Diagnostics.
+  attachDevtools({ world, scheduler: null, tab: 'entities' }).detach();
   world.createScheduler({ userTiming: true });
   const hash: string = world.stateHash();
   const saved: Uint8Array = world.snapshot();
@@ -219,6 +221,7 @@ export async function usage(): Promise<void> {
   const grunt: Entity = world.instantiate(boss, { position: { x: 1, y: 2 } });
   const horde: Uint32Array = world.instantiateMany(world.prefab('orc'), 10, { position: { x: new Float32Array(10), y: 0 } });
   const prefabsToo = world.query({ with: ['health'], prefabs: true }).count() + horde.length + grunt;
+  const matchesPrefabs: boolean = world.query({ with: ['health'], prefabs: true }).terms.prefabs;
   world.addPair(e, 'Targets', enemy, { since: 3 });
   world.addPair(e, 'ChildOf', enemy);
   world.setPair(e, 'Targets', enemy, { since: 4 });

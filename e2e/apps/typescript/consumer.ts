@@ -71,3 +71,16 @@ export async function rollback(world: World, scheduler: Scheduler, players: Enti
   session.stats = stats;
   return stats.rollbacks;
 }
+
+// The devtools module, from its own entry point ('ecsia-wasm/devtools').
+import { attachDevtools } from 'ecsia-wasm/devtools';
+import type { Devtools, DevtoolsSection } from 'ecsia-wasm/devtools';
+
+export function inspect(world: World, scheduler: Scheduler | null): Devtools {
+  const tab: DevtoolsSection = scheduler === null ? 'entities' : 'timeline';
+  const devtools = attachDevtools({ world, scheduler, container: document.body, tab });
+  devtools.select(world.spawn());
+  // @ts-expect-error: a section is one of the panel's five
+  devtools.show('memory');
+  return devtools;
+}
