@@ -5,7 +5,7 @@
 // waves on the workers) and without (single, exactly one warning), all ending with one stateHash.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
@@ -162,6 +162,13 @@ test.describe('the package', () => {
     test.info().annotations.push({ type: 'tarball size', description: line });
     expect(info.name).toBe('ecsia-wasm');
     expect(info.version).toBe(manifest.version);
+  });
+
+  test('web/dist holds the engine\'s modules and nothing else (the test, bench and example modules are built beside their pages)', () => {
+    const engine = /^ecsia_(threaded|single)(_debug)?\.(mjs|wasm)$|^ecsia_threaded(_debug)?\.worker\.js$/;
+    const files = readdirSync(path.join(root, 'web/dist'));
+    expect(files.filter((file) => engine.test(file)).length, 'web/dist has the engine\'s modules (built by scripts/test)').toBeGreaterThan(0);
+    expect(files.filter((file) => !engine.test(file)), 'files in web/dist that are not the engine\'s modules').toEqual([]);
   });
 
   test('the installed manifest: ESM only, types first, explicit files, no install scripts or dependencies', () => {

@@ -20,8 +20,9 @@ run_web_tests() {
 
   echo "==> wasm build: build/wasm (browser modules into web/dist, Catch2 suite for node)"
   # The wasm preset (CMakePresets.json) has ECSIA_BUILD_BENCH: the bench page's module
-  # (web/dist/bench), smoke-tested by e2e/bench.spec.js.
+  # (web/bench/dist), smoke-tested by e2e/bench.spec.js.
   emcmake cmake --preset wasm >/dev/null
+  rm -rf web/dist/bench  # where builds before 2026-12-07 wrote the bench module (web/dist: the engine's only)
   # The browser modules first: Playwright needs them even if a test source fails to compile.
   cmake --build --preset wasm-modules -j "$jobs"
   local suite_built=1
