@@ -24,6 +24,7 @@ import {
   TetrahedronGeometry, WebGLRenderer,
 } from 'three';
 import { GM, SOFTENING2 } from './kernels.js';
+import kernels from './kernels.js?ecsia-kernels';  // its URL, for the workers (vite.config.js)
 
 const INSTANCES = 50_000;
 const DT = 1 / 60;
@@ -99,7 +100,7 @@ function createView(canvas) {
 }
 
 async function main() {
-  const ecsia = await loadEcsia({ kernels: new URL('./kernels.js', import.meta.url) });
+  const ecsia = await loadEcsia({ kernels });
   const { scheduler, drawn } = createEngine(ecsia);
   const { renderer, waitForGpu, scene, camera, geometry, instancePosition, material, mesh } = createView(document.getElementById('view'));
   const overlay = document.getElementById('stats');
