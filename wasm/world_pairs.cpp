@@ -79,14 +79,20 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_set_pair(WorldBinding* binding, std::uint32
     });
 }
 
-// The pair's data: its address (valid until the pair changes), or 0 (no such pair, a tag relation,
-// a dead handle, ...).
+// The pair's data: its address (valid until the pair changes); 1 for a pair of a tag relation,
+// which has no data (JS: {}); 0 failed (no such pair, a dead handle, an unknown relation, ...).
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_get_pair(WorldBinding* binding, std::uint32_t subject,
                                                         std::uint32_t relation, std::uint32_t target) {
     if (binding == nullptr) return world_disposed();
     const World& world = binding->world();
     std::uint32_t address = 0;
     capture_error([&] {
+        const ecsia::RelationStore::Relation* known = world.relations().find(relation);
+        if (known != nullptr && known->data.size == 0 && world.has_pair(Entity{subject}, relation, Entity{target})) {
+            address = 1;
+            return;
+        }
+        // Anything else is get_pair's: the data, or its error (a missing pair comes first).
         const std::byte* bytes = world.get_pair(Entity{subject}, relation, Entity{target});
         address = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(bytes));
     });

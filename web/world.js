@@ -513,10 +513,9 @@ export class World {
     const core = this.#core;
     const to = core.pairTarget(op, target, false);
     const entry = core.relation(op, relation);
-    if (entry.tag && core.fast.hasPair(core.address, subject, entry.id, to) === 1) return {};
     const address = core.fast.getPair(core.address, subject, entry.id, to) >>> 0;
     if (address === 0) core.fail(op);
-    return core.decodeElement(entry, address);
+    return entry.tag ? {} : core.decodeElement(entry, address);  // a tag relation's pair: address 1, no data
   }
 
   /** Whether `subject` has the pair; target '*': any pair of the relation. */

@@ -193,7 +193,7 @@ const std::byte* World::get_pair(Entity subject, RelationId relation, Entity tar
     RelationStore::Relation& r = checked_relation(relation);
     const std::string& name = registry_.desc(relation).name;
     check_pair_entity(subject, "subject");
-    // Absence first: the JS layer's getPair of a tag relation relies on it for its error.
+    // Absence first: the JS getPair of a tag relation's pair (wasm/world_pairs.cpp) relies on it for its error.
     if (!relations_.has(r, subject, target)) {
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
                                                      handle_text(target) + ")");
