@@ -243,9 +243,9 @@ for (const { variant, server } of variants) {
     expect(r.diagnostics.some((m) => m.includes("system 'Bad'") && m.includes("JS kernel 'badCommand' threw: Error: commands.spawn: unknown component 'nosuch'"))).toBe(true);
     expect(r.diagnostics.some((m) => m.includes("system 'Keep'") && m.includes('commands.despawn: called outside its kernel call'))).toBe(true);
     const badPairs = r.diagnostics.find((m) => m.includes("system 'BadPairs'"));
-    expect(badPairs).toContain('its 1 command(s) were dropped');
+    expect(badPairs).toContain('its 2 command(s) were dropped');  // an addPair and the spawn whose pending handle targetOf got
     const messages = badPairs.slice(badPairs.indexOf('threw: Error: ') + 'threw: Error: '.length).split(' | ');
-    expect(messages).toHaveLength(13);
+    expect(messages).toHaveLength(17);
     expect(messages[0]).toMatch(/^commands\.addPair: unknown relation 'Nope' \(defined: ChildOf, IsA, Targets\)/);
     expect(messages[1]).toMatch(/^commands\.addPair: 'hp' is a component, not a relation/);
     expect(messages[2]).toMatch(/^commands\.add: 'ChildOf' is a relation, not a component: its pairs go through commands\.addPair/);
@@ -259,6 +259,10 @@ for (const { variant, server } of variants) {
     expect(messages[10]).toBe("commands.add: field 'hp.regen' is f32 and takes a number (not NaN), got number NaN");
     expect(messages[11]).toBe("commands.set: field 'mixed.b' is f64 and takes a number (not NaN), got number NaN");
     expect(messages[12]).toMatch(/^commands\.spawn: field 'hp\.regen' is f32 and takes a number \(not NaN\), got number NaN(;|$)/);
+    expect(messages[13]).toBe("chunk.targetOf: unknown relation 'Nope' (defined: ChildOf, IsA, Targets)");
+    expect(messages[14]).toBe("chunk.targetOf: 'hp' is a component, not a relation (exclusive relations: ChildOf, IsA)");
+    expect(messages[15]).toBe("chunk.targetOf: 'Targets' is not exclusive: a subject may have several targets (exclusive relations: ChildOf, IsA)");
+    expect(messages[16]).toMatch(/^targetOf \[null,null,null,null\](;|$)/);
     expect(r.alive).toBe(1);
     expect(r.same).toBe(true);
     expectNoPageErrors(log);

@@ -686,6 +686,17 @@ function lookupFunction(module, words, { mask, rowBits, escape }) {
   };
 }
 
+// Why chunk.targetOf refuses `name` (its schema entry, or undefined), naming the relations it takes.
+function targetOfRefused(schema, name, entry) {
+  const relations = [...schema.byName.values()].filter((c) => c.relation);
+  const exclusive = relations.filter((r) => r.exclusive).map((r) => r.name).join(', ') || 'none';
+  if (entry === undefined) {
+    return new Error(`chunk.targetOf: unknown relation ${typeof name === 'string' ? `'${name}'` : describe(name)} (defined: ${relations.map((r) => r.name).join(', ') || 'none'})`);
+  }
+  if (!entry.relation) return new Error(`chunk.targetOf: '${name}' is a component, not a relation (exclusive relations: ${exclusive})`);
+  return new Error(`chunk.targetOf: '${name}' is not exclusive: a subject may have several targets (exclusive relations: ${exclusive})`);
+}
+
 function notAHandle(caller, value) {
   throw new Error(`${caller}: ${describe(value)} is not an entity handle`);
 }
@@ -766,11 +777,7 @@ class KernelChunk {
   targetOf(entity, relation) {
     const lookups = this.#lookups;
     const entry = lookups.system.schema.byName.get(relation);
-    if (entry === undefined || !entry.relation || !entry.exclusive) {
-      throw new Error(entry === undefined || !entry.relation
-        ? `chunk.targetOf: '${relation}' is not a relation`
-        : `chunk.targetOf: '${relation}' is not exclusive: a subject may have several targets`);
-    }
+    if (entry === undefined || !entry.relation || !entry.exclusive) throw targetOfRefused(lookups.system.schema, relation, entry);
     if ((entity >>> 0) !== entity) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
     const target = lookups.module._ecsia_kernel_target_of(lookups.context, entity, entry.id) >>> 0;
     return target === NULL_ENTITY ? null : target;

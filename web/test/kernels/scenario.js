@@ -188,6 +188,16 @@ export function badPairs(chunk, dt, commands) {
     () => commands.add(e, 'hp', { regen: NaN }),
     () => commands.set(e, 'mixed', { b: NaN }),
     () => commands.spawn({ hp: { value: 1, regen: NaN } }),
+    // chunk.targetOf: what it refuses, and null for a handle that is not alive (pending, stale,
+    // never made) or has no target.
+    () => chunk.targetOf(e, 'Nope'),
+    () => chunk.targetOf(e, 'hp'),
+    () => chunk.targetOf(e, 'Targets'),
+    () => {
+      const pending = commands.spawn({ hp: { value: 2 } });
+      const stale = e + 2 ** 22;  // e's slot one generation on (22 index bits)
+      throw new Error(`targetOf ${JSON.stringify([pending, stale, 0x3ffffe, e].map((x) => chunk.targetOf(x, 'ChildOf')))}`);
+    },
   ];
   commands.addPair(e, 'Targets', e, { since: 5 });
   const messages = [];
