@@ -5,25 +5,11 @@
 // 'world.spawn') and names what was wrong, or returns the checked value.
 
 import { NULL_ENTITY } from './constants.js';
+// describe(value) for error messages, isPlainObject(value): written in the kernel runtime, which
+// imports nothing (the workers import it by URL), and shared from here by the rest of the layer.
+import { describe, isPlainObject } from './kernel_runtime.js';
 
-export { NULL_ENTITY };
-
-/** A short description of a value for error messages: 'a string ("abc")', 'null', 'number NaN'. */
-export function describe(value) {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === 'string') return `a string ("${value.length > 40 ? `${value.slice(0, 40)}...` : value}")`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
-  return `a ${typeof value}`;
-}
-
-export function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
-}
+export { describe, isPlainObject, NULL_ENTITY };
 
 /** Throws unless `value` is a plain object (an options bag); undefined gives {}. */
 export function optionsObject(op, value, what = 'options') {

@@ -28,17 +28,22 @@
 // (a counter), not where it is only filled (a cache).
 // Thread rule: the thread whose engine instance owns the runtime.
 
-const VIEW_TYPES = {
+// This file imports nothing (a page's bundler may copy it alone, and every worker imports it by
+// URL), so the JS layer's tables of field types live here and web/internal/world_core.js uses
+// them; world_core.js checks them against the engine's own list (constants.js, generated).
+// The typed array that views each field type.
+export const VIEW_TYPES = Object.freeze({
   f32: Float32Array, f64: Float64Array, i8: Int8Array, i16: Int16Array, i32: Int32Array,
   u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, bool: Uint8Array, entity: Uint32Array,
-};
-const INTEGER_RANGES = {
+});
+// Whole-number field types: [lowest, highest].
+export const INTEGER_RANGES = Object.freeze({
   i8: [-128, 127], i16: [-32768, 32767], i32: [-2147483648, 2147483647],
   u8: [0, 255], u16: [0, 65535], u32: [0, 4294967295], entity: [0, 4294967295],
-};
-// The largest finite f32 (the world's value checks, web/internal/world_core.js, use it too).
+});
+// The largest finite f32 (the world's value checks use it too).
 export const FLOAT32_MAX = 3.4028234663852886e38;
-const NULL_ENTITY = 0xffffffff;
+export const NULL_ENTITY = 0xffffffff;
 // Undefined where the page is not cross-origin isolated (the single build's pages).
 const SHARED_BUFFER = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 
@@ -81,17 +86,26 @@ export function kernelNames(namespace) {
   return Object.keys(namespace).filter((name) => typeof namespace[name] === 'function').sort();
 }
 
-function describe(value) {
+/**
+ * A short description of a value for error messages: 'a string ("abc")', 'null', 'number NaN'.
+ * Here because this file imports nothing; web/internal/checks.js gives it to the rest of the JS
+ * layer, so that kernels and world calls word bad input alike.
+ */
+export function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   if (typeof value === 'string') return `a string ("${value.length > 40 ? `${value.slice(0, 40)}...` : value}")`;
+  if (typeof value === 'function') return 'a function';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
+  return `a ${typeof value}`;
 }
 
-function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An object of named values (not null, an array or a typed array). */
+export function isPlainObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
 function messageOf(error) {

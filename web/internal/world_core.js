@@ -10,17 +10,15 @@
 
 import { describe, isPlainObject } from './checks.js';
 import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
-import { FLOAT32_MAX, topicOf } from './kernel_runtime.js';
+import { FLOAT32_MAX, INTEGER_RANGES, NULL_ENTITY as KERNEL_NULL_ENTITY, VIEW_TYPES as KERNEL_VIEW_TYPES, topicOf } from './kernel_runtime.js';
 
-// Typed arrays for homogeneous components (every field the same type), by the engine's field types.
-const TYPED_ARRAYS = {
-  f32: Float32Array, f64: Float64Array, i8: Int8Array, i16: Int16Array, i32: Int32Array,
-  u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, bool: Uint8Array, entity: Uint32Array,
-};
+// Typed arrays for homogeneous components (every field the same type), by the engine's field
+// types: the kernel runtime's table (it imports nothing), checked against the engine's list.
 export const VIEW_TYPES = Object.freeze(Object.fromEntries(FIELD_TYPES.map((type) => {
-  if (TYPED_ARRAYS[type] === undefined) throw new Error(`ecsia: no typed array for the engine's field type '${type}'`);
-  return [type, TYPED_ARRAYS[type]];
+  if (KERNEL_VIEW_TYPES[type] === undefined) throw new Error(`ecsia: no typed array for the engine's field type '${type}'`);
+  return [type, KERNEL_VIEW_TYPES[type]];
 })));
+if (KERNEL_NULL_ENTITY !== NULL_ENTITY) throw new Error('ecsia: the kernel runtime\'s null entity is not the engine\'s');
 
 /**
  * The encoders' inline test of an f32 field's value: a number within the f32 range, or an
@@ -29,11 +27,6 @@ export const VIEW_TYPES = Object.freeze(Object.fromEntries(FIELD_TYPES.map((type
 export const fitsF32 = (value) => typeof value === 'number' &&
   ((value <= FLOAT32_MAX && value >= -FLOAT32_MAX) || value === Infinity || value === -Infinity);
 const NULL_BITS = NULL_ENTITY;
-// Whole-number field types: [lowest, highest].
-const INTEGER_RANGE = {
-  i8: [-128, 127], i16: [-32768, 32767], i32: [-2147483648, 2147483647],
-  u8: [0, 255], u16: [0, 65535], u32: [0, 4294967295],
-};
 
 export const align8 = (n) => (n + VALUE_ALIGNMENT - 1) & -VALUE_ALIGNMENT;
 
@@ -82,7 +75,7 @@ export function checkField(op, component, field, value) {
     if (Number.isInteger(value) && value >= 0 && value <= NULL_BITS) return value;
     throw new Error(`${op}: field '${component}.${field.name}' is entity and takes an entity handle (a number) or null, got ${describe(value)}`);
   }
-  const [lo, hi] = INTEGER_RANGE[type];
+  const [lo, hi] = INTEGER_RANGES[type];
   if (Number.isInteger(value) && value >= lo && value <= hi) return value;
   throw new Error(`${op}: field '${component}.${field.name}' is ${type} and takes a whole number from ${lo} to ${hi}, got ${describe(value)}`);
 }
