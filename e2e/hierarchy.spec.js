@@ -346,11 +346,15 @@ test('the mixed scenario hashes the same frame by frame at every worker count an
   expect(serial.regrouped).toBeGreaterThan(10);  // the C++ kernel's instances, each under a node
   expect(serial.children).toBeGreaterThan(500);
   expect(serial.follows).toBeGreaterThan(0);
+  // The pair observers saw kernels' pairs at the merge, replacements and cascades, every frame.
+  const seen = serial.pairEvents.join(' ');
+  for (const kind of ['add ChildOf', 'remove ChildOf', 'add IsA', 'remove IsA', 'add Follows', 'remove Follows']) expect(seen, kind).toContain(kind);
   const expected = ['its own ancestor', 'was no longer alive', "exceeded their batch's reservation"];
   expect(serial.diagnostics.filter((m) => !expected.some((e) => m.includes(e)))).toEqual([]);
   for (const workers of [1, 2, 4]) {
     const threaded = await mixed(page, { threads: 4, workers, frames, snapshotAt });
     expect(threaded.hashes, `${workers} worker(s)`).toEqual(serial.hashes);
+    expect(threaded.pairEvents, `${workers} worker(s): the pair observers' events`).toEqual(serial.pairEvents);
     expect(threaded.snapshot).toEqual(serial.snapshot);
   }
   const again = await replay(page, { threads: 4, workers: 2, snapshot: serial.snapshot, frames: frames - snapshotAt });
@@ -361,6 +365,7 @@ test('the mixed scenario hashes the same frame by frame at every worker count an
   const single = await mixed(plainPage, { threads: 'auto', frames, snapshotAt });
   expect(single.variant).toBe('single');
   expect(single.hashes).toEqual(serial.hashes);
+  expect(single.pairEvents).toEqual(serial.pairEvents);
   const singleReplay = await replay(plainPage, { threads: 'auto', snapshot: serial.snapshot, frames: frames - snapshotAt });
   expect(singleReplay.hashes).toEqual(serial.hashes.slice(snapshotAt));
   expectNoPageErrors(plainLog);

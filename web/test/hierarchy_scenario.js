@@ -172,23 +172,33 @@ export function addMixedSystems(scheduler) {
 
 /**
  * Runs the mixed scenario `frames` frames; takes a snapshot after `snapshotAt` of them; returns the
- * hash and the propagation check after every frame, the snapshot, and what the frames made.
+ * hash, the pair observers' events and the propagation check of every frame, the snapshot, and
+ * what the frames made.
  */
 export async function runMixed(loadEcsia, { threads, workers, frames, snapshotAt }) {
   const diagnostics = [];
   const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
   const { world, scheduler } = mixedScenario(ecsia, { workers });
+  // Every pair added and removed, in the order the observers see them: kernels' commands at the
+  // merge (re-parenting, prefab instances' IsA, Regroup's C++ commands), exclusive replacements,
+  // cascade despawns and the main-thread system's calls. A frame's events, joined, per frame.
+  const events = [];
+  for (const relation of ['ChildOf', 'IsA', 'Follows']) {
+    for (const event of ['add', 'remove']) world.observe(event, relation, (subject, target) => events.push(`${event} ${relation} ${subject}>${target}`));
+  }
+  const pairEvents = [];
   const hashes = [];
   const mismatches = [];  // per frame: the first node whose world position is not its parent's + its own
   let snapshot = null;
   for (let f = 0; f < frames; f++) {
     await scheduler.update(1 / 60);
     hashes.push(world.stateHash());
+    pairEvents.push(events.splice(0).join(' '));
     mismatches.push(checkPropagation(world));
     if (f + 1 === snapshotAt) snapshot = Array.from(world.snapshot());
   }
   const out = {
-    variant: ecsia.variant, hashes, snapshot, instances: world.query({ with: ['health'] }).count(),
+    variant: ecsia.variant, hashes, pairEvents, snapshot, instances: world.query({ with: ['health'] }).count(),
     // Regroup's orcs: instances without the position that Spawn's overrides give.
     regrouped: world.query({ with: ['health'], without: ['position'], pairs: [['ChildOf', '*']] }).count(),
     children: world.subjectsOf('ChildOf', '*').length, follows: world.subjectsOf('Follows', '*').length,
