@@ -34,6 +34,25 @@ test('a JS kernel cascade propagates a changing forest parent before child, the 
   expect(unexpected).toEqual([]);
 });
 
+test('C++ kernels in a browser module: a cascade with parent reads propagates as the JS kernel does, and ctx.target_of and ctx.lookup read what the world says, at every worker count and build', async ({ page, browser }) => {
+  const frames = 10;
+  const { serial } = await acrossExecutors(page, browser, hierarchy, { frames, cpp: true }, (r, s, label) => {
+    expect(r.mismatches, label).toEqual(s.mismatches);
+    expect(r.peeked, label).toEqual(s.peeked);
+  });
+  expect(serial.mismatches).toEqual(new Array(frames).fill(null));
+  expect(serial.peeked).toEqual(new Array(frames).fill(null));
+  expect(serial.deepest).toBeGreaterThan(4);
+  expect(serial.seen).toBeGreaterThan(2000);  // the forest's nodes that Restructure left alive
+  // The JS kernel over the same tables (its 'seen' never written): the same forest, every frame.
+  const js = await page.evaluate(async (frames) => {
+    const { runHierarchy } = await import('/web/test/hierarchy_scenario.js');
+    return runHierarchy(window.ecsiaTest.loadEcsia, { threads: 4, workers: 0, frames, seen: true });
+  }, frames);
+  expect(js.mismatches).toEqual(serial.mismatches);
+  expect([js.deepest, js.alive, js.children]).toEqual([serial.deepest, serial.alive, serial.children]);
+});
+
 test('a main-thread JS system with a cascade propagates level by level as the kernel does: the same hashes at every worker count and build', async ({ page, browser }) => {
   const frames = 8;
   const log = await openTestPage(page, servers.isolated);

@@ -52,24 +52,48 @@ export function checkPropagation(world) {
   return null;
 }
 
+/** Every live node's 'seen' (PeekParents) against world.targetOf and its parent's localPos.x: the first mismatch or null. */
+function checkPeeked(world) {
+  for (const e of entitiesWith(world, ['seen'])) {
+    const parent = world.targetOf(e, 'ChildOf');
+    const expected = { parent, parentLocalX: parent === null ? -1 : world.get(parent, 'localPos').x };
+    const got = world.get(e, 'seen');
+    if (got.parent !== expected.parent || got.parentLocalX !== expected.parentLocalX) return { entity: e, got, expected };
+  }
+  return null;
+}
+
 /**
  * Runs the scenario for `frames` frames on `workers` workers (undefined: the engine's; 0: serial);
- * returns the state hash after each frame, what each frame's check found, and counts.
+ * returns the state hash after each frame, what each frame's check found, and counts. The
+ * propagation is the JS kernel, or with mainThread a main-thread system, or with cpp the C++
+ * kernels PropagateCpp and PeekParents of the test module (with seen, the default with cpp, the
+ * forest's nodes get the component PeekParents writes).
  */
 export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes = 3000, roots = 40, batchRows = 64, restructure = true,
-  mainThread = false }) {
+  mainThread = false, cpp = false, seen = cpp }) {
   const diagnostics = [];
   const ecsia = await loadEcsia({ threads, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
   const world = ecsia.createWorld({ maxEntities: 1 << 16 });
-  buildForest(world, { nodes, roots });
+  const handles = buildForest(world, { nodes, roots });
+  if (seen) {
+    // The C++ kernels (web/test/modules/hierarchy_systems.cpp): PeekParents writes what
+    // ctx.target_of and ctx.lookup found for the forest's first nodes (Restructure's new nodes
+    // have no 'seen'). Without cpp, the same tables for the JS kernel, 'seen' left as it is.
+    world.defineComponent('seen', { parent: 'entity', parentLocalX: 'f32' });
+    for (const e of handles) world.add(e, 'seen');
+  }
   const scheduler = world.createScheduler({ workers, batchRows });
   if (restructure) {
-    scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2, before: ['Propagate'] });
+    scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2, before: [cpp ? 'PropagateCpp' : 'Propagate'] });
   }
   // mainThread: the same propagation as a main-thread system, called level by level with chunks
   // shaped like a kernel's (the kernel module's own function, run on the page).
   const levels = [];
-  scheduler.addSystem(mainThread
+  if (cpp) {
+    scheduler.addSystem('PropagateCpp');
+    scheduler.addSystem('PeekParents');
+  } else scheduler.addSystem(mainThread
     ? {
       name: 'Propagate', reads: ['localPos'], writes: ['worldPos', 'level'], query: { with: ['localPos', 'worldPos', 'level'] },
       cascade: 'ChildOf', parentReads: ['worldPos'],
@@ -84,15 +108,18 @@ export async function runHierarchy(loadEcsia, { threads, workers, frames, nodes 
     });
   const hashes = [];
   const mismatches = [];
+  const peeked = [];  // cpp: per frame, the first node whose 'seen' is not what the world says, or null
   for (let f = 0; f < frames; f++) {
     await scheduler.update(1 / 60);
     hashes.push(world.stateHash());
     mismatches.push(checkPropagation(world));
+    if (cpp) peeked.push(checkPeeked(world));
   }
   let deepest = 0;
   for (const e of entitiesWith(world, ['level'])) deepest = Math.max(deepest, world.get(e, 'level').d);
   const out = {
-    variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, deepest, levels,
+    variant: ecsia.variant, workers: scheduler.workers, hashes, mismatches, peeked, deepest, levels,
+    seen: seen ? world.count(['seen']) : 0,
     alive: world.count(['localPos']), children: world.subjectsOf('ChildOf', '*').length,
     diagnostics: diagnostics.filter((m) => !m.includes('threads are off')),
   };
