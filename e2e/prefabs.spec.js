@@ -68,6 +68,9 @@ for (const { variant, server } of variants) {
           badField: () => world.instantiate(orc, { health: { hpp: 2 } }),
           badValue: () => world.instantiate(orc, { health: { hp: 'many' } }),
           tooMany: () => world.instantiateMany(orc, 100),
+          // All or nothing: one bad value, or an array of the wrong length, and no instance is made.
+          manyBadValue: () => world.instantiateMany(orc, 3, { health: { hp: [1, 2.5, 3] } }),
+          manyShortArray: () => world.instantiateMany(orc, 3, { health: { hp: [1, 2] } }),
           prefabAsComponent: () => world.add(plain, 'Prefab'),
           badQueryFlag: () => world.query({ with: ['health'], prefabs: 'yes' }),
         };
@@ -97,6 +100,8 @@ for (const { variant, server } of variants) {
       expect(r.badField).toMatch(/'health' has no field 'hpp'/);
       expect(r.badValue).toMatch(/'health\.hp' is i32/);
       expect(r.tooMany).toMatch(/^CapacityExceeded: /);
+      expect(r.manyBadValue).toMatch(/'health\.hp' is i32 and takes a whole number/);
+      expect(r.manyShortArray).toMatch(/'health\.hp'.*3/);
       expect(r.prefabAsComponent).toMatch(/^BadValue: .*define_?[pP]refab/);
       expect(r.badQueryFlag).toMatch(/prefabs must be true or false/);
       expect(r.unchanged).toBe(true);
@@ -106,6 +111,31 @@ for (const { variant, server } of variants) {
     });
   });
 }
+
+test('a JS kernel system skips prefab entities unless its query asks for them (prefabs: true)', async ({ page }) => {
+  const log = await openTestPage(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
+    const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, kernels: HIERARCHY_KERNELS_URL, onDiagnostic: () => {} });
+    const world = ecsia.createWorld({ maxEntities: 1000 });
+    world.defineComponent('mark', { v: 'u32' });
+    const orc = world.definePrefab('orc', { mark: {} });
+    const instances = world.instantiateMany(orc, 100);
+    const scheduler = world.createScheduler({ workers: 2 });
+    window.ecsiaTest.forcePlacement(scheduler, 'pool');  // on the workers
+    scheduler.addSystem({ name: 'Plain', kernel: 'mark', reads: [], writes: ['mark'] });
+    scheduler.addSystem({ name: 'WithPrefabs', kernel: 'mark', reads: [], writes: ['mark'], after: ['Plain'], query: { with: ['mark'], prefabs: true } });
+    await scheduler.update(1 / 60);
+    const out = { prefab: world.get(orc, 'mark').v, instances: [...new Set(Array.from(instances, (e) => world.get(e, 'mark').v))], jobs: scheduler.lastFrame().jobs.reduce((a, b) => a + b, 0) };
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.prefab).toBe(1);          // WithPrefabs only
+  expect(r.instances).toEqual([2]);  // both
+  expect(r.jobs).toBeGreaterThan(0);
+  expectNoPageErrors(log);
+});
 
 // JS kernels instantiating prefabs (commands.instantiate, the instance then a pair's subject),
 // frame by frame the same hash for the serial executor, 1, 2 and 4 workers and the single build.

@@ -177,6 +177,40 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('a relation of your own may delete its subjects with its target, recursively, and refuse cycles', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        const owns = world.defineRelation('OwnedBy', { since: 'u32' }, { onDeleteTarget: 'delete' });
+        const precedes = world.defineRelation('Precedes', {}, { acyclic: true });
+        const out = { owns: [owns.exclusive, owns.onDeleteTarget, owns.acyclic], precedes: [precedes.exclusive, precedes.onDeleteTarget, precedes.acyclic] };
+        const [player, sword, gem, shield, bystander] = [world.spawn(), world.spawn(), world.spawn(), world.spawn(), world.spawn()];
+        world.addPair(sword, 'OwnedBy', player, { since: 1 });
+        world.addPair(gem, 'OwnedBy', sword);       // owned by what the player owns
+        world.addPair(shield, 'OwnedBy', player);
+        world.addPair(shield, 'OwnedBy', bystander);  // not exclusive: a second owner
+        world.addPair(bystander, 'Precedes', player);
+        world.despawn(player);
+        out.alive = [sword, gem, shield, bystander].map((e) => world.isAlive(e));
+        const [a, b, c] = [world.spawn(), world.spawn(), world.spawn()];
+        world.addPair(a, 'Precedes', b);
+        world.addPair(b, 'Precedes', c);
+        const hash = world.stateHash();
+        try { world.addPair(c, 'Precedes', a); out.cycle = 'no error'; } catch (e) { out.cycle = `${e.code}: ${e.message}`; }
+        out.unchanged = world.stateHash() === hash;
+        world.dispose();
+        return out;
+      });
+      expect(r.owns).toEqual([false, 'delete', false]);
+      expect(r.precedes).toEqual([false, 'remove', true]);
+      // The shield goes with the player though it has another owner: any target's despawn deletes.
+      expect(r.alive).toEqual([false, false, false, true]);
+      expect(r.cycle).toMatch(/^BadValue: world\.addPair: BadValue: \(Precedes, entity 0x[0-9a-f]{8}\) on entity 0x[0-9a-f]{8} would make a cycle/);
+      expect(r.unchanged).toBe(true);
+      expectNoPageErrors(log);
+    });
+
     test('queries and main-thread systems take pairs and withoutPairs, a target or *', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

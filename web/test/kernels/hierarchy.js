@@ -106,3 +106,9 @@ export function spawnFromPrefab(chunk, dt, commands) {
     commands.addPair(e, 'ChildOf', chunk.entities[i]);
   }
 }
+
+/** mark.v += 1 on every row: which rows a system's query matched (prefabs or not). */
+export function mark(chunk) {
+  const v = chunk.columns.mark;
+  for (let i = 0; i < chunk.count; i++) v[i] += 1;
+}
