@@ -244,6 +244,36 @@ for (const { variant, server } of variants) {
   });
 }
 
+test('paused, the Timeline says which frames it holds and how far behind the newest they are; a step records the next', async ({ page }) => {
+  const log = await openTestPage(page, variants[0].server);
+  await attach(page, { workers: 2 });
+  const tools = panel(page);
+  const status = tools.locator('[data-role="timeline-status"]');
+  await tools.locator('[data-tab="timeline"]').click();
+  await expect(tools.locator('.frames .frame')).toHaveCount(8);
+  await expect(status).toHaveText(/^frames \d+–\d+/);
+  // Hidden, the Timeline records nothing; frames go on, then are held.
+  await tools.locator('[data-tab="world"]').click();
+  await expect.poll(() => page.evaluate(() => window.dev.scheduler.frames)).toBeGreaterThan(await page.evaluate(() => window.dev.scheduler.frames) + 20);
+  await tools.locator('[data-action="pause"]').click();
+  await expect.poll(async () => {
+    const before = await page.evaluate(() => window.dev.scheduler.frames);
+    await page.waitForTimeout(200);
+    return (await page.evaluate(() => window.dev.scheduler.frames)) - before;
+  }).toBe(0);
+  await tools.locator('[data-tab="timeline"]').click();
+  const latest = await page.evaluate(() => window.dev.scheduler.frames);
+  await expect(status).toHaveText(new RegExp(`^frames \\d+–(\\d+), recorded \\d+ frames before frame ${latest} \\(paused there\\): step to record the next ones$`));
+  const [, newest] = /–(\d+)/.exec(await status.textContent());
+  expect(Number(newest)).toBeLessThan(latest - 20);
+  // A step: the frame it lets through is recorded, and it is the newest.
+  await tools.locator('[data-action="step"]').click();
+  await expect(status).toHaveText(`frames ${latest + 1}`);
+  await expect(tools.locator('.frames .frame')).toHaveCount(1);
+  await page.evaluate(() => window.dev.stop());
+  expectNoPageErrors(log);
+});
+
 test('where the page refuses workers from blob: URLs, the Entities section draws its values on the page\'s thread', async ({ page }) => {
   const server = variants[1].server;
   // The single build (no worker at all) under a policy that allows workers from the page's

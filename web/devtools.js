@@ -426,7 +426,9 @@ class Devtools {
   #drawTimeline(section) {
     if (!this.#tooltip.hidden) return;
     const full = this.#window === 'full';
-    if (this.#paused || full || this.#timeline.empty) renderTimeline(section, this.#timeline, this.#tooltip);
+    if (this.#paused || full || this.#timeline.empty) {
+      renderTimeline(section, this.#timeline, this.#tooltip, { latest: this.#scheduler.frames, paused: this.#paused });
+    }
     if (full) this.#window = 'closed';
     else if (this.#window === 'closed' && !this.#paused) this.#openWindow();
   }

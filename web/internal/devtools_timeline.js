@@ -122,12 +122,24 @@ function barsOf(frame, mergeUs) {
 
 const frameSpan = (frame) => Math.max(frame.updateUs, ...frame.waves.map((w) => w.mergedUs ?? w.endUs), 1);
 
-export function renderTimeline(section, record, tooltip) {
+/**
+ * Draws the kept frames. `latest` is the number of the scheduler's newest frame, `paused` whether
+ * frames are held: the Timeline records windows of frames while it is shown, so the frames it
+ * holds may be older than the newest, which the status line above the lanes then says.
+ */
+export function renderTimeline(section, record, tooltip, { latest, paused }) {
   const frames = record.frames;
   if (frames.length === 0) {
-    fill(section, el('p', { class: 'muted' }, 'no frame recorded yet'));
+    fill(section, el('p', { class: 'muted', 'data-role': 'timeline-status' },
+      paused ? 'no frame recorded yet: step to record one' : 'no frame recorded yet'));
     return;
   }
+  const first = frames[0].number;
+  const newest = frames.at(-1).number;
+  const behind = latest - newest;
+  const status = `frames ${first}${newest === first ? '' : `–${newest}`}` + (behind <= 0 ? ''
+    : paused ? `, recorded ${behind} frame${behind === 1 ? '' : 's'} before frame ${latest} (paused there): step to record the next ones`
+      : `; frame ${latest} is running (a new window is drawn about once a second)`);
   const workers = Math.max(...frames.map((f) => f.workers));
   const gap = frames.reduce((sum, f) => sum + frameSpan(f), 0) * 0.01;
   const total = frames.reduce((sum, f) => sum + frameSpan(f) + gap, 0);
@@ -165,7 +177,7 @@ export function renderTimeline(section, record, tooltip) {
   timeline.addEventListener('mouseover', hover);
   timeline.addEventListener('mousemove', hover);
   timeline.addEventListener('mouseleave', () => { tooltip.hidden = true; });
-  fill(section, timeline, el('p', { class: 'legend muted' },
+  fill(section, el('p', { class: 'muted', 'data-role': 'timeline-status' }, status), timeline, el('p', { class: 'legend muted' },
     el('span', {}, el('i', { class: 'swatch batch' }), 'batch (system, rows)'),
     el('span', {}, el('i', { class: 'swatch serial' }), 'serial slot'),
     el('span', {}, el('i', { class: 'swatch merge' }), 'merge'),
