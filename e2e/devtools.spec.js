@@ -43,6 +43,16 @@ async function attach(page, { workers }) {
 
 const panel = (page) => page.locator('[data-role="devtools"]');
 
+// Paused: the frame running when pause was pressed ends; then nothing moves.
+async function framesHeld(page) {
+  const frames = () => page.evaluate(() => window.dev.scheduler.frames);
+  await expect.poll(async () => {
+    const before = await frames();
+    await page.waitForTimeout(300);
+    return (await frames()) - before;
+  }).toBe(0);
+}
+
 for (const { variant, server } of variants) {
   test(`${variant} build: the devtools panel shows, finds, edits and times a running world`, async ({ page }) => {
     test.setTimeout(180_000);
@@ -176,12 +186,7 @@ for (const { variant, server } of variants) {
       await expect(tools.locator('.lane[data-lane="page"] .bar.merge').first()).toBeAttached();
     }
     await tools.locator('[data-action="pause"]').click();
-    // The frame running when pause was pressed ends; then nothing moves.
-    await expect.poll(async () => {
-      const before = await page.evaluate(() => window.dev.scheduler.frames);
-      await page.waitForTimeout(300);
-      return (await page.evaluate(() => window.dev.scheduler.frames)) - before;
-    }).toBe(0);
+    await framesHeld(page);
     // The widest batch; bars a pixel wide overlap, so the pointer may land on its neighbour: the
     // tooltip then tells that one's numbers (forced: Playwright would wait for no overlap).
     const bars = tools.locator('.bar.batch');
@@ -256,11 +261,7 @@ test('paused, the Timeline says which frames it holds and how far behind the new
   await tools.locator('[data-tab="world"]').click();
   await expect.poll(() => page.evaluate(() => window.dev.scheduler.frames)).toBeGreaterThan(await page.evaluate(() => window.dev.scheduler.frames) + 20);
   await tools.locator('[data-action="pause"]').click();
-  await expect.poll(async () => {
-    const before = await page.evaluate(() => window.dev.scheduler.frames);
-    await page.waitForTimeout(200);
-    return (await page.evaluate(() => window.dev.scheduler.frames)) - before;
-  }).toBe(0);
+  await framesHeld(page);
   await tools.locator('[data-tab="timeline"]').click();
   const latest = await page.evaluate(() => window.dev.scheduler.frames);
   await expect(status).toHaveText(new RegExp(`^frames \\d+–(\\d+), recorded \\d+ frames before frame ${latest} \\(paused there\\): step to record the next ones$`));
