@@ -1,7 +1,7 @@
 #pragma once
 // detail::SchedulerTesting: the test and benchmark hooks of a Scheduler, outside its public
 // header (Scheduler only names it a friend). Tests, bench/ and the browser test hook
-// (wasm/bind_scheduler.cpp's forcePlacement, reached through internalsOf(scheduler).raw) use it
+// (web/test/modules/test_hooks.cpp, the test module's forcePlacement) use it
 // to pin where waves run, so a check that needs batches on the workers gets them; the results do
 // not depend on it (G1).
 // Thread rule: coordinator thread, between frames.
