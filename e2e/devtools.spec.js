@@ -359,8 +359,20 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     const someone = world.spawn({ position: { x: 3, y: 4 } });
     bare.select(someone);
     const bareSelected = bare.element.shadowRoot.querySelector('[data-role="selected"]')?.textContent;
+    // No frames: the values are drawn again a few times a second all the same.
+    const shownX = () => bare.element.shadowRoot.querySelector('[data-field="position.x"]')?.dataset.value;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const bareValue = [shownX()];
+    world.set(someone, 'position', { x: 7 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    bareValue.push(shownX());
     bare.detach();
-    const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareDetached: bare.detached };
+    // Without a scheduler, the panel goes with its world.
+    const lone = ecsia.createWorld({ maxEntities: 10 });
+    const loneTools = attachDevtools({ world: lone });
+    lone.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
     const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
@@ -374,7 +386,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.errors[6]).toContain('options.userTiming must be true or false');
   expect(r.errors[7]).toContain('options.scheduler runs another world than options.world');
   expect(r.errors[8]).toContain("options.tab 'timeline' needs options.scheduler");
-  expect(r.withoutScheduler).toEqual({ refusedLeft: 0, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareDetached: true });
+  expect(r.withoutScheduler).toEqual({ refusedLeft: 0, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareValue: ['3', '7'], bareDetached: true, loneDetached: true });
   expect(r.batchSystems).toEqual(['Move', 'Bounce']);
   expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });
   expect(r).toMatchObject({ held: true, detached: true, panels: 0 });

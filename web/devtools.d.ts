@@ -8,8 +8,8 @@ export interface DevtoolsOptions {
   world: World;
   /**
    * The scheduler running the world: the Plan and Timeline sections, pause and step need it, and
-   * its frames keep the shown values live. Without one (null or left out), World, Entities and
-   * Diagnostics are drawn when shown and when the panel acts (find, select, edit, despawn).
+   * the shown values follow its frames. Without one (null or left out): World, Entities and
+   * Diagnostics, drawn again a few times a second; the panel goes when the world is disposed.
    */
   scheduler?: Scheduler | null;
   /** Where the panel goes (default document.body); it floats over the page's bottom right corner. */

@@ -53,8 +53,7 @@ const DIAGNOSTICS_KEPT = 500;
  * few µs per measure, more than the rest of the panel costs a light frame; the panel's "measures"
  * button turns them on and off).
  * One panel per scheduler at a time. Without a scheduler (null or left out) the panel has World,
- * Entities and Diagnostics, drawn when shown and when the panel acts (find, select, edit, despawn):
- * the scheduler's frames are what make the values live.
+ * Entities and Diagnostics, drawn again a few times a second, and goes when the world is disposed.
  */
 export function attachDevtools(options) {
   if (!isPlainObject(options)) throw new Error(`attachDevtools: takes { world, scheduler, container }, got ${describe(options)}`);
@@ -177,6 +176,15 @@ class Devtools {
     }
     const engine = internalsOf(world, 'world').engine;
     this.#restore.push(engine.watchDiagnostics((message) => this.#diagnostic(message)));
+    if (scheduler === null) {
+      // No frames to follow: the shown section is drawn again every REFRESH_MS (reads are allowed
+      // while another scheduler's wave runs), and the panel goes with its world.
+      const refresh = setInterval(() => {
+        if (world.disposed) this.detach();
+        else this.#draw();
+      }, REFRESH_MS);
+      this.#restore.push(() => clearInterval(refresh));
+    }
     container.append(this.#host);
     this.show(tab);
   }
