@@ -386,7 +386,7 @@ for (const { variant, server } of variants) {
       expect(r.tagPair).toEqual({});
       expect(r.badOption).toBe("-: world.defineRelation('Other'): unknown option 'exclusiv' (known: exclusive, onDeleteTarget, acyclic)");
       expect(r.badOnDelete).toBe("-: world.defineRelation('Other'): onDeleteTarget must be 'remove' or 'delete', got a string (\"cascade\")");
-      expect(r.redefined).toMatch(/^-: world\.defineRelation\('Targets'\): already defined with fields \{ since: 'u32' \} and options \{ exclusive: false/);
+      expect(r.redefined).toMatch(/^DuplicateName: world\.defineRelation: DuplicateName: relation 'Targets' is already defined with fields \{ since: 'u32' \} and options \{ exclusive: false, onDeleteTarget: 'remove', acyclic: false \}, which differs from fields \{ since: 'u32' \} and options \{ exclusive: true/);
       expect(r.nameTaken).toMatch(/^DuplicateName: world\.defineRelation: DuplicateName: a component or relation named 'position' is already registered$/);
       expect(r.componentNameTaken).toMatch(/^DuplicateName: /);
       expect(r.badPairTerm).toMatch(/^-: world\.query: pairs\[0\] must be \[relation, target\]/);

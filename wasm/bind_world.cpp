@@ -89,11 +89,8 @@ constexpr const char* kOnDeleteNames[] = {ECSIA_BOUNDARY_ON_DELETE_TARGETS(ECSIA
 }  // namespace
 
 std::uint32_t WorldBinding::define_component(const std::string& name, const val& fields) {
-    std::vector<FieldSpec> specs = field_specs("component", name, fields);
-    if (world_->components().find(name) != kNoComponent) {
-        throw Error(ErrorCode::DuplicateName, "a component named '" + name + "' is already defined");
-    }
-    return world_->define_component(name, specs);
+    // The core's rule for a name defined again (the same fields give the component).
+    return world_->define_component(name, field_specs("component", name, fields));
 }
 
 std::uint32_t WorldBinding::define_relation(const std::string& name, const val& fields, const val& options) {
@@ -111,7 +108,7 @@ std::uint32_t WorldBinding::define_relation(const std::string& name, const val& 
         }
         parsed.on_delete_target = static_cast<OnDeleteTarget>(found - std::begin(kOnDeleteNames));
     }
-    return world_->define_relation(name, specs, parsed);  // DuplicateName, BadDefinition, WrongPhase
+    return world_->define_relation(name, specs, parsed);  // the same again gives it; DuplicateName, BadDefinition, WrongPhase
 }
 
 val WorldBinding::relation_info(const std::string& name) const {
@@ -131,7 +128,7 @@ val WorldBinding::relation_info(const std::string& name) const {
 }
 
 std::uint32_t WorldBinding::define_topic(const std::string& name, const val& fields) {
-    return world_->define_topic(name, field_specs("topic", name, fields));  // DuplicateName, BadDefinition
+    return world_->define_topic(name, field_specs("topic", name, fields));  // the same again gives it; DuplicateName, BadDefinition
 }
 
 val WorldBinding::topic_info(const std::string& name) const {
@@ -144,12 +141,6 @@ val WorldBinding::topic_info(const std::string& name) const {
     info.set("tag", false);
     info.set("fields", fields_info(layout));
     return info;
-}
-
-val WorldBinding::topic_names() const {
-    val names = val::array();
-    for (TopicId id = 0; id < world_->topics().size(); ++id) names.call<void>("push", world_->topics().topic(id).layout.name);
-    return names;
 }
 
 val WorldBinding::relation_names() const {
@@ -177,16 +168,6 @@ val WorldBinding::component_info(const std::string& name) const {
     info.set("tag", desc.is_tag());
     info.set("fields", fields_info(desc));
     return info;
-}
-
-val WorldBinding::component_names() const {
-    val names = val::array();
-    const ComponentRegistry& registry = world_->components();
-    for (ComponentId id = 0; id < registry.size(); ++id) {
-        // Relations and the hidden Prefab tag are not components.
-        if (!registry.desc(id).relation && id != World::kPrefab) names.call<void>("push", registry.desc(id).name);
-    }
-    return names;
 }
 
 std::uint32_t WorldBinding::alive_count() const { return world_->alive_count(); }
@@ -347,13 +328,11 @@ EMSCRIPTEN_BINDINGS(ecsia_world) {
         .constructor(&ecsia::wasm::make_world, emscripten::allow_raw_pointers())
         .function("defineComponent", &Guarded<&WorldBinding::define_component>::call)
         .function("componentInfo", &Guarded<&WorldBinding::component_info>::call)
-        .function("componentNames", &Guarded<&WorldBinding::component_names>::call)
         .function("defineRelation", &Guarded<&WorldBinding::define_relation>::call)
         .function("relationInfo", &Guarded<&WorldBinding::relation_info>::call)
         .function("relationNames", &Guarded<&WorldBinding::relation_names>::call)
         .function("defineTopic", &Guarded<&WorldBinding::define_topic>::call)
         .function("topicInfo", &Guarded<&WorldBinding::topic_info>::call)
-        .function("topicNames", &Guarded<&WorldBinding::topic_names>::call)
         .function("definePrefab", &Guarded<&WorldBinding::define_prefab>::call)
         .function("prefab", &Guarded<&WorldBinding::prefab>::call)
         .function("prefabName", &Guarded<&WorldBinding::prefab_name>::call)

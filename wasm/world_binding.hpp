@@ -34,8 +34,6 @@ public:
     std::uint32_t define_component(const std::string& name, const emscripten::val& fields);
     // { id, name, size, alignment, tag, fields: [{ name, type, offset }] }
     emscripten::val component_info(const std::string& name) const;
-    // Names in id order.
-    emscripten::val component_names() const;
 
     // ---- relations: definitions and names here; the pair calls are C exports (world_pairs.cpp)
     // `fields` as define_component takes them ({}: a tag relation); `options`: { exclusive,
@@ -56,8 +54,6 @@ public:
     // { id, name, size, alignment, tag: false, fields: [{ name, type, offset }] }; the core's
     // UnknownTopic (listing the defined topics) for an unknown name.
     emscripten::val topic_info(const std::string& name) const;
-    // Topic names in id order.
-    emscripten::val topic_names() const;
 
     // ---- entities and their components: the per-entity calls are C exports (world_fast.cpp)
     std::uint32_t alive_count() const;

@@ -27,12 +27,6 @@ function arity(op, given, most) {
   throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${given}`);
 }
 
-const sameFields = (info, fields) => {
-  const given = Object.entries(fields);
-  return given.length === info.fields.length && given.every(([name, type], i) => info.fields[i].name === name && info.fields[i].type === type);
-};
-const fieldList = (pairs) => `{ ${pairs.map(([name, type]) => `${name}: '${type}'`).join(', ')} }`;
-
 // Checks a { field: type } object of defineComponent or defineRelation (`what`: "component 'x'").
 function checkFieldTypes(op, name, fields) {
   if (!isPlainObject(fields)) {
@@ -70,24 +64,18 @@ export class World {
     const op = 'defineComponent';
     if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
-    return this.#defineLayout(op, 'component', name, fields, () => core.isDefined(name), () => core.component(op, name),
+    return this.#defineLayout(op, 'component', name, fields, () => core.component(op, name),
       () => core.call(op, (r) => r.defineComponent(name, fields)));
   }
 
-  // defineComponent's and defineTopic's rule: a non-empty name and field types checked, then a
-  // name defined again with identical fields (names, types, order) returns its description, and
-  // with others is an error.
-  #defineLayout(op, what, name, fields, isDefined, entry, define) {
+  // defineComponent's and defineTopic's checks of the JS values (a non-empty name, field types);
+  // the engine's rule then: a name defined again with identical fields (names, types, order) gives
+  // its description, with others a DuplicateName.
+  #defineLayout(op, what, name, fields, entry, define) {
     if (typeof name !== 'string' || name === '') {
       throw new Error(`world.${op}: a ${what} name must be a non-empty string, got ${describe(name)}`);
     }
     checkFieldTypes(op, name, fields);
-    if (isDefined()) {
-      const { info } = entry();
-      if (sameFields(info, fields)) return info;
-      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))}, ` +
-        `which differ from ${fieldList(Object.entries(fields))}`);
-    }
     define();
     return entry().info;
   }
@@ -103,7 +91,7 @@ export class World {
     const op = 'defineTopic';
     if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
-    return this.#defineLayout(op, 'topic', name, fields, () => core.isTopic(op, name), () => core.topic(op, name),
+    return this.#defineLayout(op, 'topic', name, fields, () => core.topic(op, name),
       () => core.call(op, (r) => r.defineTopic(name, fields)));
   }
 
@@ -447,14 +435,7 @@ export class World {
     }
     const wanted = { exclusive: options.exclusive ?? false, onDeleteTarget, acyclic: options.acyclic ?? false };
     const core = this.#core;
-    if (core.isRelation(op, name)) {
-      const { info } = core.relation(op, name);
-      const same = sameFields(info, fields) && RELATION_OPTIONS.every((key) => info[key] === wanted[key]);
-      if (same) return info;
-      const optionList = (o) => `{ exclusive: ${o.exclusive}, onDeleteTarget: '${o.onDeleteTarget}', acyclic: ${o.acyclic} }`;
-      throw new Error(`world.${op}('${name}'): already defined with fields ${fieldList(info.fields.map((f) => [f.name, f.type]))} ` +
-        `and options ${optionList(info)}, which differ from ${fieldList(Object.entries(fields))} and ${optionList(wanted)}`);
-    }
+    // The engine's rule: the same definition again gives the relation; another is DuplicateName.
     core.call(op, (r) => r.defineRelation(name, fields, wanted));
     return core.relation(op, name).info;
   }

@@ -195,6 +195,34 @@ TEST_CASE("a bad definition at run time is refused and registers nothing", "[wor
     CHECK(world.components().find("dup") == kNoComponent);
 }
 
+TEST_CASE("a name defined again: the same definition gives what is defined, another is a DuplicateName showing both", "[world][schema]") {
+    World world;
+    const ComponentId hp = world.define_component("hp", {{"value", FieldType::I32}, {"regen", FieldType::F32}});
+    CHECK(world.define_component("hp", {{"value", FieldType::I32}, {"regen", FieldType::F32}}) == hp);
+    const std::size_t registered = world.components().size();
+    CHECK_THAT(test::thrown_message([&] { world.define_component("hp", {{"regen", FieldType::F32}, {"value", FieldType::I32}}); }),
+               Catch::Contains("component 'hp' is already defined with fields { value: 'i32', regen: 'f32' }, which differs from "
+                               "fields { regen: 'f32', value: 'i32' }"));
+    CHECK(test::thrown_code([&] { world.define_component("hp", {{"x", FieldType::F32}, {"x", FieldType::F32}}); }) == "BadDefinition");  // its own fields first
+    CHECK(test::thrown_code([&] { world.define_component("hp", {}); }) == "DuplicateName");
+    CHECK(world.components().size() == registered);
+
+    const TopicId hit = world.define_topic("hit", {{"damage", FieldType::F32}});
+    CHECK(world.define_topic("hit", {{"damage", FieldType::F32}}) == hit);
+    CHECK(test::thrown_code([&] { world.define_topic("hit", {{"damage", FieldType::F64}}); }) == "DuplicateName");
+
+    const RelationId likes = world.define_relation("Likes", {{"since", FieldType::U32}}, RelationOptions{true, OnDeleteTarget::Remove, false});
+    CHECK(world.define_relation("Likes", {{"since", FieldType::U32}}, RelationOptions{true, OnDeleteTarget::Remove, false}) == likes);
+    CHECK_THAT(test::thrown_message([&] { world.define_relation("Likes", {{"since", FieldType::U32}}); }),
+               Catch::Contains("relation 'Likes' is already defined with fields { since: 'u32' } and options { exclusive: true, "
+                               "onDeleteTarget: 'remove', acyclic: false }, which differs from fields { since: 'u32' } and options "
+                               "{ exclusive: false, onDeleteTarget: 'remove', acyclic: false }"));
+    CHECK(world.define_relation("IsA", {}, RelationOptions{true, OnDeleteTarget::Remove, true}) == World::kIsA);
+    // A name across kinds is never the same definition.
+    CHECK(test::thrown_code([&] { world.define_relation("hp"); }) == "DuplicateName");
+    CHECK(test::thrown_code([&] { world.define_component("Likes", {{"since", FieldType::U32}}); }) == "DuplicateName");
+}
+
 TEST_CASE("a rejected change with several parts applies none of them", "[world]") {
     Populated w;
     World& world = w.world;

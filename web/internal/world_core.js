@@ -351,11 +351,6 @@ export class WorldCore {
     return created;
   }
 
-  /** Whether a topic of that name is defined (no error for unknown names). */
-  isTopic(op, name) {
-    return this.#topics.has(name) || (typeof name === 'string' && this.call(op, (r) => r.topicNames()).includes(name));
-  }
-
   /** Whether a relation of that name is defined (no error for unknown names). */
   isRelation(op, name) {
     return this.#relations.has(name) || (typeof name === 'string' && this.call(op, (r) => r.relationNames()).includes(name));
@@ -378,11 +373,6 @@ export class WorldCore {
       throw new Error(`world.${op}: the target ${target} is the null handle, not an entity; write '*' for any target`);
     }
     return target;
-  }
-
-  /** Whether a component of that name is defined (no error for unknown names). */
-  isDefined(name) {
-    return this.#components.has(name) || this.call('defineComponent', (r) => r.componentNames()).includes(name);
   }
 
   /** A list of known component names (a single name is a list of one; undefined is []). */

@@ -13,6 +13,16 @@ const FieldDesc* ComponentDesc::find_field(std::string_view field_name) const no
     return nullptr;
 }
 
+std::string fields_text(const ComponentDesc& desc) {
+    if (desc.fields.empty()) return "{}";
+    std::string text = "{ ";
+    for (std::size_t f = 0; f < desc.fields.size(); ++f) {
+        if (f > 0) text += ", ";
+        text += desc.fields[f].name + ": '" + std::string(field_type_name(desc.fields[f].type)) + "'";
+    }
+    return text + " }";
+}
+
 ComponentDesc layout_component(std::string name, const std::vector<FieldSpec>& fields) {
     if (name.empty()) throw Error(ErrorCode::BadDefinition, "a component needs a non-empty name");
     ComponentDesc desc;

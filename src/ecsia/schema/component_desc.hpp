@@ -44,4 +44,7 @@ struct ComponentDesc {
 // largest alignment. Throws BadDefinition for an empty or duplicate field name.
 ComponentDesc layout_component(std::string name, const std::vector<FieldSpec>& fields);
 
+// The fields for a message, in order: "{ x: 'f32', y: 'f32' }" ("{}" for none).
+std::string fields_text(const ComponentDesc& desc);
+
 }  // namespace ecsia

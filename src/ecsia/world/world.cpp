@@ -55,7 +55,20 @@ void World::throw_unregistered() {
 
 ComponentId World::define_component(std::string name, const std::vector<FieldSpec>& fields) {
     require_structural("define_component");
+    const ComponentId existing = registry_.find(name);
+    if (existing != kNoComponent && !registry_.desc(existing).relation && existing != kPrefab) {
+        // Defined again: the same fields give the component; other fields are an error.
+        const ComponentDesc wanted = layout_component(name, fields);  // BadDefinition first
+        const ComponentDesc& had = registry_.desc(existing);
+        if (same_layout(had, wanted)) return existing;
+        throw_redefined("component", name, "fields " + fields_text(had), "fields " + fields_text(wanted));
+    }
     return registry_.define(std::move(name), fields);
+}
+
+void World::throw_redefined(const char* what, const std::string& name, const std::string& had, const std::string& given) {
+    throw Error(ErrorCode::DuplicateName,
+                std::string(what) + " '" + name + "' is already defined with " + had + ", which differs from " + given);
 }
 
 void World::throw_stale(Entity entity) const {

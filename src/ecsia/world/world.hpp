@@ -65,6 +65,8 @@ public:
     // ---- schema
     template <typename T>
     ComponentId component() { return registry_.register_type<T>(); }
+    // A component defined at run time. The same name again with the same fields (names, types,
+    // order) gives its id; other fields are a DuplicateName showing both.
     ComponentId define_component(std::string name, const std::vector<FieldSpec>& fields);
     ComponentId component_id(std::string_view name) const { return registry_.id_of(name); }
     const ComponentRegistry& components() const noexcept { return registry_; }
@@ -201,7 +203,7 @@ public:
     static constexpr RelationId kChildOf = 0;
     static constexpr RelationId kIsA = 1;
     // `fields` is each pair's data (none: a tag relation). The name shares the components'
-    // namespace (DuplicateName).
+    // namespace (DuplicateName); the same definition again (fields and options) gives its id.
     RelationId define_relation(std::string name, const std::vector<FieldSpec>& fields = {},
                                RelationOptions options = {});
     // Throws UnknownComponent listing the defined relations, or BadValue for a component's name.
@@ -314,7 +316,8 @@ public:
     // A topic from a struct reflected with ECSIA_TOPIC; the same name again returns its id.
     template <typename T>
     TopicId topic();
-    // Throws DuplicateName, or BadDefinition for no fields or a bad field (as define_component).
+    // The same name again with the same fields gives its id; other fields are a DuplicateName.
+    // BadDefinition for no fields or a bad field (as define_component).
     TopicId define_topic(std::string name, const std::vector<FieldSpec>& fields);
     // Throws UnknownTopic naming the defined topics.
     TopicId topic_id(std::string_view name) const { return topics_.id_of(name); }
@@ -363,6 +366,10 @@ private:
     [[noreturn]] void throw_stale(Entity entity) const;
     // Whether two layouts have the same fields (names, types, offsets) and size.
     static bool same_layout(const ComponentDesc& a, const ComponentDesc& b) noexcept;
+    // A definition of a taken name that differs from the one made (define_component, define_topic,
+    // define_relation): DuplicateName showing both.
+    [[noreturn]] static void throw_redefined(const char* what, const std::string& name, const std::string& had,
+                                             const std::string& given);
     // The engine's own layers reach the bookkeeping below through these, never users:
     friend class CommandApplier;
     friend struct detail::WorldAccess;  // world_access.hpp: the scheduler, bindings, tests

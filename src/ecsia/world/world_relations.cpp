@@ -40,8 +40,21 @@ void World::define_builtin_relations() {
 RelationId World::define_relation(std::string name, const std::vector<FieldSpec>& fields, RelationOptions options) {
     require_structural("define_relation");
     ComponentDesc data = layout_component(name, fields);  // BadDefinition before anything registers
-    if (registry_.find(name) != kNoComponent) {
-        throw Error(ErrorCode::DuplicateName, "a component or relation named '" + name + "' is already registered");
+    if (const ComponentId existing = registry_.find(name); existing != kNoComponent) {
+        if (!registry_.desc(existing).relation) {
+            throw Error(ErrorCode::DuplicateName, "a component or relation named '" + name + "' is already registered");
+        }
+        // Defined again: the same fields and options give the relation; others are an error.
+        const RelationStore::Relation& had = *relations_.find(existing);
+        const auto text = [](const ComponentDesc& layout, RelationOptions o) {
+            return "fields " + fields_text(layout) + " and options { exclusive: " + (o.exclusive ? "true" : "false") +
+                   ", onDeleteTarget: '" + (o.on_delete_target == OnDeleteTarget::Delete ? "delete" : "remove") +
+                   "', acyclic: " + (o.acyclic ? "true" : "false") + " }";
+        };
+        const bool same_options = had.options.exclusive == options.exclusive &&
+                                  had.options.on_delete_target == options.on_delete_target && had.options.acyclic == options.acyclic;
+        if (same_layout(had.data, data) && same_options) return existing;
+        throw_redefined("relation", name, text(had.data, had.options), text(data, options));
     }
     const RelationId id = registry_.define_relation(std::move(name));
     data.id = id;

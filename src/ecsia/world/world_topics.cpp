@@ -24,8 +24,14 @@ TopicId World::define_topic(std::string name, const std::vector<FieldSpec>& fiel
     if (fields.empty()) {
         throw Error(ErrorCode::BadDefinition, "topic '" + name + "' has no fields: a message carries at least one value");
     }
-    if (topics_.find(name) != kNoTopic) throw Error(ErrorCode::DuplicateName, "a topic named '" + name + "' already exists");
-    return topics_.define(layout_component(std::move(name), fields));
+    ComponentDesc wanted = layout_component(name, fields);  // BadDefinition first
+    if (const TopicId existing = topics_.find(name); existing != kNoTopic) {
+        // Defined again: the same fields give the topic; other fields are an error.
+        const ComponentDesc& had = topics_.topic(existing).layout;
+        if (same_layout(had, wanted)) return existing;
+        throw_redefined("topic", name, "fields " + fields_text(had), "fields " + fields_text(wanted));
+    }
+    return topics_.define(std::move(wanted));
 }
 
 void World::publish(TopicId topic, const void* bytes, std::size_t size) {
