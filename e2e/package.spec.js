@@ -437,7 +437,9 @@ test.describe('the npm README', () => {
     };
     const objects = [['ecsia.d.ts', 'Ecsia'], ['world.d.ts', 'World'], ['query.d.ts', 'Query'], ['query.d.ts', 'Chunk'],
       ['scheduler.d.ts', 'Scheduler'], ['scheduler.d.ts', 'KernelChunk'], ['scheduler.d.ts', 'KernelCommands'], ['extract.d.ts', 'Extract']];
-    const missing = objects.flatMap(([file, name]) => members(file, name).filter((member) => !map.includes(`\`${member}`)).map((m) => `${name}.${m}`));
+    // Named as itself: `member` or `member(...)`, not as the start of a longer name (add, addMany).
+    const named = (member) => map.includes(`\`${member}\``) || map.includes(`\`${member}(`);
+    const missing = objects.flatMap(([file, name]) => members(file, name).filter((member) => !named(member)).map((m) => `${name}.${m}`));
     expect(missing, 'members of the declarations that npm/README.md\'s API map does not name').toEqual([]);
   });
 

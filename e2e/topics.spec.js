@@ -70,12 +70,14 @@ for (const { variant, server } of variants) {
         const nanOne = await run('publishNaN');
         const mixed = await run('volleyMixed');
         const mixedEach = await run('volleyMixedEach');
+        const typed = await run('publishTypedArray');
         return {
           same: JSON.stringify(many.seen) === JSON.stringify(each.seen), count: many.seen.length, first: many.seen[1], bad: bad.seen.length,
           mixedSame: JSON.stringify(mixed.seen) === JSON.stringify(mixedEach.seen) && mixed.hash === mixedEach.hash,
           mixedCount: mixed.seen.length, mixedFirst: mixed.seen.slice(0, 2), decoy: mixed.seen[0][0],
           nan: nan.seen.length + nanOne.seen.length,
           nanSaid: said.filter((m) => m.includes("field 'hit.damage' is f32 and takes a number (not NaN), got number NaN")).length,
+          typed: typed.seen.length, typedSaid: said.find((m) => m.includes("JS kernel 'publishTypedArray' threw")),
           huge: huge.seen.length, hugeSaid: said.some((m) => m.includes("1073741824 messages of 'hit' (12 bytes each) are more than a batch can publish")),
         };
       });
@@ -88,6 +90,9 @@ for (const { variant, server } of variants) {
       expect(r.nan).toBe(0);
       expect(r.nanSaid).toBeGreaterThanOrEqual(2);
       expect(r.hugeSaid).toBe(true);
+      expect(r.typed).toBe(0);
+      expect(r.typedSaid).toContain("commands.publish: 'hit' takes an object of field values, got a Float32Array | " +
+        "commands.publishMany: 'hit' takes an object of field values, got a Float32Array");
       // Mixed with single messages and a partial publishMany in one batch: the order of the calls,
       // the spawned source made real (not null), the same state.
       expect(r.mixedSame).toBe(true);

@@ -35,7 +35,7 @@ export type DevtoolsSection = 'world' | 'entities' | 'plan' | 'timeline' | 'diag
  * An attached panel. While attached, the scheduler records its timeline while the Timeline is
  * shown, and each frame and wave is a performance.measure if options.userTiming or the panel's
  * "measures" button asks; detach() puts both back as they were. The panel detaches itself when
- * its scheduler is disposed.
+ * its scheduler is disposed (without a scheduler: its world).
  */
 export interface Devtools {
   /** The panel's host element; its content is in an open shadow root. */

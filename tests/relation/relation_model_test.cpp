@@ -37,6 +37,9 @@ public:
                               RelationOptions{true, OnDeleteTarget::Remove, false}, true});
         relations_.push_back({world_.define_relation("Owns", {}, RelationOptions{false, OnDeleteTarget::Delete, false}),
                               RelationOptions{false, OnDeleteTarget::Delete, false}, false});
+        // Acyclic with several targets per subject: a cycle may close through any of them.
+        relations_.push_back({world_.define_relation("Precedes", {}, RelationOptions{false, OnDeleteTarget::Remove, true}),
+                              RelationOptions{false, OnDeleteTarget::Remove, true}, false});
         for (int i = 0; i < 8; ++i) spawn();
     }
 

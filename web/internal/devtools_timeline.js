@@ -139,7 +139,7 @@ export function renderTimeline(section, record, tooltip, { latest, paused }) {
   const behind = latest - newest;
   const status = `frames ${first}${newest === first ? '' : `–${newest}`}` + (behind <= 0 ? ''
     : paused ? `, recorded ${behind} frame${behind === 1 ? '' : 's'} before frame ${latest} (paused there): step to record the next ones`
-      : `; frame ${latest} is running (a new window is drawn about once a second)`);
+      : `; ${behind} frame${behind === 1 ? '' : 's'} ran since (a new window is drawn about once a second)`);
   const workers = Math.max(...frames.map((f) => f.workers));
   const gap = frames.reduce((sum, f) => sum + frameSpan(f), 0) * 0.01;
   const total = frames.reduce((sum, f) => sum + frameSpan(f) + gap, 0);

@@ -1114,7 +1114,7 @@ class CommandEncoder {
     // The topic and the system's right to publish it are checked once per batch and topic.
     let topic = this.#checkedTopic;
     if (topic === null || topic.name !== name) topic = this.#checkPublish(op, name);
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    if (!isPlainObject(values)) {
       throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
     }
     // Written straight into the topic's outbox (its writer, else the checked path); a bad value
@@ -1151,7 +1151,7 @@ class CommandEncoder {
       throw new Error(`commands.${op}: ${count} messages of '${name}' (${topic.size} bytes each) are more than a batch can publish ` +
         `(${MAX_MESSAGE_BYTES / 2 ** 30} GiB)`);
     }
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    if (!isPlainObject(values)) {
       throw new Error(`commands.${op}: '${name}' takes an object of field values, got ${describe(values)}`);
     }
     // Checked whole before anything is written: a field per key, a number or `count` of them.

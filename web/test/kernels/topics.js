@@ -115,3 +115,12 @@ export function publishNaN(chunk, dt, commands) {
 export function volleyBad(chunk, dt, commands) {
   commands.publishMany('hit', 2, { damage: [1, 'two'] });
 }
+
+/** A typed array where publish and publishMany take an object of field values: both refused. */
+export function publishTypedArray(chunk, dt, commands) {
+  const said = [];
+  for (const attempt of [() => commands.publish('hit', new Float32Array(0)), () => commands.publishMany('hit', 1, new Float32Array(1))]) {
+    try { attempt(); said.push('no error'); } catch (error) { said.push(error.message); }
+  }
+  throw new Error(said.join(' | '));
+}
