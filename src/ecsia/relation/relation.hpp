@@ -48,6 +48,8 @@ struct RelationOptions {
     OnDeleteTarget on_delete_target = OnDeleteTarget::Remove;
     // A pair (e, R, e) and any cycle through R are refused (an entity cannot be its own ancestor).
     bool acyclic = false;
+
+    friend bool operator==(const RelationOptions&, const RelationOptions&) = default;
 };
 
 }  // namespace ecsia

@@ -51,9 +51,7 @@ RelationId World::define_relation(std::string name, const std::vector<FieldSpec>
                    ", onDeleteTarget: '" + (o.on_delete_target == OnDeleteTarget::Delete ? "delete" : "remove") +
                    "', acyclic: " + (o.acyclic ? "true" : "false") + " }";
         };
-        const bool same_options = had.options.exclusive == options.exclusive &&
-                                  had.options.on_delete_target == options.on_delete_target && had.options.acyclic == options.acyclic;
-        if (same_layout(had.data, data) && same_options) return existing;
+        if (same_layout(had.data, data) && had.options == options) return existing;
         throw_redefined("relation", name, text(had.data, had.options), text(data, options));
     }
     const RelationId id = registry_.define_relation(std::move(name));
