@@ -204,17 +204,27 @@ for (const { variant, server } of variants) {
     await tools.locator('[data-tab="diagnostics"]').click();
     await expect(tools.locator('.diagnostic')).toContainText(['heal failed on purpose']);
 
-    // User Timing: off by default; the header's button puts frames and waves in the browser's
-    // Performance panel.
+    // User Timing: on while attached, so the browser's Performance panel shows frames and waves
+    // (the measures are made in idle time, after the frames); the header's button turns it off.
     const measuresButton = tools.locator('[data-action="measures"]');
-    await expect(measuresButton).toHaveAttribute('aria-pressed', 'false');
-    expect(await page.evaluate(() => window.dev.scheduler.userTiming)).toBe(false);
-    await measuresButton.click();
     await expect(measuresButton).toHaveAttribute('aria-pressed', 'true');
+    expect(await page.evaluate(() => window.dev.scheduler.userTiming)).toBe(true);
     await expect.poll(() => page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('ecsia frame')).length)).toBeGreaterThan(3);
     const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => m.name).filter((n) => n.startsWith('ecsia frame')));
     expect(measures.some((n) => /^ecsia frame \d+$/.test(n))).toBe(true);
     expect(measures.some((n) => /^ecsia frame \d+ wave \d+ \((inline|pool|shared)\)$/.test(n))).toBe(true);
+    await measuresButton.click();
+    await expect(measuresButton).toHaveAttribute('aria-pressed', 'false');
+    const measuresOff = await page.evaluate(async () => {
+      const { scheduler } = window.dev;
+      performance.clearMeasures();  // turning it off wrote the frames still queued
+      const frames = scheduler.frames;
+      await new Promise((r) => setTimeout(r, 300));
+      return { userTiming: scheduler.userTiming, ran: scheduler.frames > frames, measures: performance.getEntriesByType('measure').length };
+    });
+    expect(measuresOff).toEqual({ userTiming: false, ran: true, measures: 0 });
+    await measuresButton.click();
+    await expect(measuresButton).toHaveAttribute('aria-pressed', 'true');
 
     // The screenshot shows a panel, not a blank box: many colours.
     const colours = await page.evaluate(async (png) => {
@@ -322,14 +332,34 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     const held = scheduler.frames === frames;
     scheduler.dispose();
     await update;
-    // User Timing without a panel: the scheduler's option.
+    // User Timing without a panel: the scheduler's option. The measures are made after the frame,
+    // when the page is idle, with the frame's times; turning them off writes what is queued.
     performance.clearMeasures();
     const timed = world.createScheduler({ systems: ['Move'], userTiming: true });
+    const before = performance.now();
     await timed.update(0.1);
-    const measures = performance.getEntriesByType('measure').map((m) => m.name);
+    const ended = performance.now();
+    const names = () => performance.getEntriesByType('measure').map((m) => m.name);
+    const queued = names().length;
+    await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
+    const measures = names();
+    const [frameMeasure] = performance.getEntriesByName('ecsia frame 1');
+    const placed = frameMeasure.startTime >= before && frameMeasure.startTime + frameMeasure.duration <= ended;
+    await timed.update(0.1);
     timed.userTiming = false;
+    const flushed = names().slice(2);
     await timed.update(0.1);
-    const after = performance.getEntriesByType('measure').length;
+    const after = names().length;
+    // Many frames: each gets its measures, whether written in idle time or when 64 were queued.
+    timed.userTiming = true;
+    const firstTimed = timed.frames + 1;
+    for (let f = 0; f < 70; f += 1) await timed.update(0.1);
+    await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
+    const unmeasured = [];
+    for (let frame = firstTimed; frame < firstTimed + 70; frame += 1) {
+      if (performance.getEntriesByName(`ecsia frame ${frame}`).length !== 1) unmeasured.push(frame);
+    }
+    timed.dispose();
     try { world.createScheduler({ userTiming: 1 }); } catch (e) { errors.push(e.message); }
     // lastFrame() names the batches of a system added past the JS API (the test module's helper).
     const { builtinsOf } = await import('/web/builtins.js');
@@ -373,7 +403,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     lone.dispose();
     await new Promise((resolve) => setTimeout(resolve, 400));
     const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
-    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, measures, after, doomedGone, batchSystems, withoutScheduler, someone };
+    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
   });
@@ -390,12 +420,16 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.batchSystems).toEqual(['Move', 'Bounce']);
   expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });
   expect(r).toMatchObject({ held: true, detached: true, panels: 0 });
+  expect(r.queued).toBe(0);
   expect(r.measures).toEqual(['ecsia frame 1', 'ecsia frame 1 wave 0 (inline)']);
-  expect(r.after).toBe(2);
+  expect(r.placed).toBe(true);
+  expect(r.flushed).toEqual(['ecsia frame 2', 'ecsia frame 2 wave 0 (inline)']);
+  expect(r.after).toBe(4);
+  expect(r.unmeasured).toEqual([]);
   expectNoPageErrors(log);
 });
 
-test('an attached panel costs only what it shows: User Timing only when asked for, an unchanged World is not rebuilt, the Timeline records windows of consecutive frames', async ({ page }) => {
+test('an attached panel costs only what it shows: User Timing unless turned off, an unchanged World is not rebuilt, the Timeline records windows of consecutive frames', async ({ page }) => {
   const log = await openTestPage(page, variants[0].server);
   const r = await page.evaluate(async () => {
     const { attachDevtools } = await import('/web/devtools.js');
@@ -415,12 +449,14 @@ test('an attached panel costs only what it shows: User Timing only when asked fo
     };
     const errors = [];
     try { attachDevtools({ world, scheduler, userTiming: 'yes' }); } catch (e) { errors.push(e.message); }
-    // userTiming: true turns the measures on while attached; detach puts the setting back.
+    // By default the measures are on while attached; detach puts the setting back (and writes the
+    // measures still queued).
     performance.clearMeasures();
-    const timedPanel = attachDevtools({ world, scheduler, userTiming: true });
+    const timedPanel = attachDevtools({ world, scheduler });
     await scheduler.update(1 / 60);
-    const timed = { on: scheduler.userTiming, measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('ecsia frame')).length };
+    const timed = { on: scheduler.userTiming };
     timedPanel.detach();
+    timed.measures = performance.getEntriesByType('measure').filter((m) => m.name.startsWith('ecsia frame')).length;
     timed.after = scheduler.userTiming;
     performance.clearMeasures();
     const devtools = attachDevtools({ world, scheduler, userTiming: false, frames: 4 });

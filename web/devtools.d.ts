@@ -21,10 +21,10 @@ export interface DevtoolsOptions {
   /** The section shown first (default 'world'; 'plan' and 'timeline' need a scheduler). */
   tab?: DevtoolsSection;
   /**
-   * true: each frame and wave a performance.measure while attached, for the browser's Performance
-   * panel (the panel's "measures" button toggles it too). Default false, which leaves
-   * scheduler.userTiming as it was: Chromium takes a few µs per measure, more than the rest of the
-   * panel costs the lightest frames.
+   * true (the default): each frame and wave a performance.measure while attached, for the
+   * browser's Performance panel (made after the frame, in the page's idle time; see
+   * Scheduler.userTiming). false leaves scheduler.userTiming as it was. The panel's "measures"
+   * button toggles it too.
    */
   userTiming?: boolean;
 }
@@ -33,8 +33,8 @@ export type DevtoolsSection = 'world' | 'entities' | 'plan' | 'timeline' | 'diag
 
 /**
  * An attached panel. While attached, the scheduler records its timeline while the Timeline is
- * shown, and each frame and wave is a performance.measure if options.userTiming or the panel's
- * "measures" button asks; detach() puts both back as they were. The panel detaches itself when
+ * shown, and each frame and wave is a performance.measure unless options.userTiming is false or
+ * the panel's "measures" button turned it off; detach() puts both back as they were. The panel detaches itself when
  * its scheduler is disposed (without a scheduler: its world).
  */
 export interface Devtools {

@@ -19,9 +19,10 @@ import { describe, isPlainObject, knownKeys, stringList as stringListOf } from '
 import { Extract } from './extract.js';
 import { attachInternals } from './internal/engine.js';
 import { FRAME_RECORD_HEADER } from './internal/constants.js';
-import { decodeFrame, eachWave, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
+import { decodeFrame, framesOf, recordLength, systemCountOf } from './internal/frame_record.js';
 import { kernelSystemParts } from './internal/kernel_module.js';
 import { messagesOf } from './internal/kernel_runtime.js';
+import { UserTiming } from './internal/user_timing.js';
 import { Chunk, pairTerms, Query } from './query.js';
 
 // What a system spec may hold; anything else is a mistake to report, not ignore.
@@ -106,7 +107,7 @@ export class Scheduler {
   #kinds = new Map();  // system name -> { kind, kernel } for describePlan()
   #systemNames = null; // by system index, for lastFrame()'s batches; null once systems change
   #userTiming = false;
-  #measured = [];      // the names of the newest frames' User Timing measures
+  #timing = new UserTiming((error) => this.#userTimingFailed(error));  // the measures while userTiming is on
   #frameLook = null;   // what #frameDone hands the frame observer (made once, reused)
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
@@ -232,7 +233,10 @@ export class Scheduler {
    * Whether each frame, and each of its waves, is a User Timing measure (performance.measure
    * "ecsia frame N" and "ecsia frame N wave W (placement)"), which the browser's Performance
    * panel shows on the page's thread. Off by default: a frame then does no extra work. A wave's
-   * start and end are the engine's own times, relative to the frame's start. Only the newest
+   * start and end are the engine's own times, relative to the frame's start. The measures are
+   * made after the frame, when the page is idle (at most a second later, and at once after 64
+   * frames without an idle moment, or when userTiming is turned off or the scheduler disposed),
+   * with the frame's own times: the frame pays only for copying its times. Only the newest
    * frames' measures stay in the performance timeline (performance.getEntriesByType: at most 256);
    * a PerformanceObserver sees every one.
    */
@@ -241,6 +245,7 @@ export class Scheduler {
     if (typeof on !== 'boolean') throw new Error(`scheduler.userTiming: takes true or false, got ${describe(on)}`);
     this.#rawFor('userTiming');
     this.#userTiming = on;
+    if (!on) this.#flushTiming();  // the frames measured while it was on get their measures now
   }
 
   /**
@@ -505,31 +510,25 @@ export class Scheduler {
     const look = (this.#frameLook ??= new FrameLook(() => this.#frameRecord('update'), (record) => this.#names('update', record)));
     look.reset(startMs, endMs, failed, this.#pageUs);
     try {
-      if (this.#userTiming) this.#measure(look);
+      if (this.#userTiming) this.#timing.add(look);
       this.#observer?.afterFrame(look);
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  // The frame's and its waves' performance.measure, straight from the engine's record.
-  #measure(look) {
-    const { startMs, endMs, failed } = look;
-    const frame = framesOf(look.engineRecord());
-    // The browser's Performance panel records each measure when it is made; the timeline
-    // buffer keeps only the newest frames' (at most 256 measures), or a long session would fill it.
-    const measured = this.#measured;
-    if (measured.length >= 256) for (const name of measured.splice(0)) performance.clearMeasures(name);
-    const name = `ecsia frame ${frame}${failed ? ' (failed)' : ''}`;
-    performance.measure(name, { start: startMs, end: endMs });
-    measured.push(name);
-    if (failed) return;
-    eachWave(look.engineRecord(), (wave, placement, beginUs, endUs) => {
-      const waveName = `ecsia frame ${frame} wave ${wave} (${placement})`;
-      performance.measure(waveName, { start: startMs + beginUs / 1000, end: Math.min(endMs, startMs + endUs / 1000) });
-      measured.push(waveName);
-    });
+  #flushTiming() {
+    try {
+      this.#timing.flush();
+    } catch (error) {
+      this.#userTimingFailed(error);
+    }
   }
+
+  #userTimingFailed(error) {
+    this.#diagnose(`ecsia: a frame's User Timing measures failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
 
   /**
    * extract({ components, with, without }): at the end of every frame, the engine copies the
@@ -622,6 +621,7 @@ export class Scheduler {
       this.#raw.dispose();
       this.#release();
     }
+    this.#flushTiming();  // the frames it ran get their measures
     // Told once this scheduler is disposed: a devtools panel detaches (and a paused update() ends).
     try {
       observer?.disposed();

@@ -5,13 +5,13 @@
 // attractors, then Move and Bounce). One world and
 // scheduler in every variant:
 //   no devtools        never attached (before the first attach, and between the panel variants)
-//   panel: world       attached (the default options), the World section shown (looked at 4
+//   panel: world       attached (the default options: User Timing on), the World section shown (looked at 4
 //                      times a second, redrawn when it changed)
 //   panel: timeline    attached, the Timeline section shown (a window of 8 frames' bars a second)
 //   panel: entities    attached, an entity selected: its values read between frames about
 //                      60 times a second and drawn by the panel's worker
-//   the same three with attachDevtools({ userTiming: true }) (the panel's "measures" button): a
-//   performance.measure per frame and wave, which Chromium takes a few µs each to make
+//   the same three with attachDevtools({ userTiming: false }) (the panel's "measures" button
+//   off): no performance.measure per frame and wave (made in the page's idle time when on)
 //   User Timing only   no panel, scheduler.userTiming on: what the measures alone cost
 //   detached           attached and detached again: must cost what "no devtools" does
 // Each variant is timed twice (the three with User Timing and a panel back to back only):
@@ -25,8 +25,8 @@
 //                    other threads takes from it. A display frame's update() here varies by a
 //                    factor of 2 from frame to frame and a sample's mean by 10% from one
 //                    repetition to the next (the shared machine's memory and caches), against a
-//                    5% line: so more repetitions (pacedRepetitions) of fewer variants (no panel
-//                    with User Timing: back to back shows what it adds)
+//                    5% line: so more repetitions (pacedRepetitions) of fewer variants (the
+//                    panels without User Timing: back to back shows what it takes away)
 // A variant's estimate against no devtools: per display frame the ratio of the pooled frame times,
 // back to back the median of the per-repetition ratios (see measure()), each with a 90% bootstrap
 // interval over the repetitions; the samples are kept in the results.
@@ -71,7 +71,7 @@ async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepe
   // The panel as the variant wants it (untimed), then `frames` frames: back to back (each then a
   // yield to the page), or one per display frame (update() alone timed).
   let panelTimed = false;
-  const variant = (name, tab, paced, userTiming = false) => ({
+  const variant = (name, tab, paced, userTiming = true) => ({
     name,
     run: async (frames) => {
       const attached = tab !== null && tab !== 'detached' && tab !== 'timing';
@@ -124,8 +124,8 @@ async function panelCosts(env, systems, bare, { entities, repetitions, pacedRepe
     const variants = [
       variant('no devtools', null, paced), variant('panel: world', 'world', paced), variant('panel: timeline', 'timeline', paced),
       variant('panel: entities', 'entities', paced),
-      ...(paced ? [] : [variant('panel: world, User Timing on', 'world', paced, true),
-        variant('panel: timeline, User Timing on', 'timeline', paced, true), variant('panel: entities, User Timing on', 'entities', paced, true)]),
+      ...(paced ? [] : [variant('panel: world, User Timing off', 'world', paced, false),
+        variant('panel: timeline, User Timing off', 'timeline', paced, false), variant('panel: entities, User Timing off', 'entities', paced, false)]),
       variant('User Timing only', 'timing', paced), variant('detached', 'detached', paced),
     ];
     const { samples } = await interleave(variants, { warmupMs, settleMs: 0, ...options });

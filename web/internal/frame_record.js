@@ -28,9 +28,18 @@ export function recordLength(doubles, at = 0) {
   return HEADER + doubles[at] * WAVE + doubles[at + 1] * BATCH + doubles[at + 2] * WORKER;
 }
 
-/** fn(wave, placement, beginUs, endUs) for each wave of the record, in order; allocates nothing. */
-export function eachWave(record, fn) {
-  for (let i = 0, at = HEADER; i < record[0]; i += 1, at += WAVE) fn(record[at], PLACEMENTS[record[at + 4]], record[at + 2], record[at + 3]);
+/**
+ * Copies each wave's [wave, placement index (WAVE_PLACEMENTS), beginUs, endUs] into `into` from
+ * `at`, in order; returns where it stopped. Allocates nothing.
+ */
+export function copyWaveTimes(record, into, at) {
+  for (let i = 0, from = HEADER; i < record[0]; i += 1, from += WAVE, at += 4) {
+    into[at] = record[from];
+    into[at + 1] = record[from + 4];
+    into[at + 2] = record[from + 2];
+    into[at + 3] = record[from + 3];
+  }
+  return at;
 }
 
 /**
