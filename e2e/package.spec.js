@@ -57,6 +57,7 @@ const EXPECTED_FILES = [
   'internal/netcode_protocol.js',
   'internal/netcode_transports.js',
   'internal/snapshot.js',
+  'internal/user_timing.js',
   'internal/worker_crashes.js',
   'internal/world_core.js',
   'netcode.d.ts',
