@@ -22,7 +22,7 @@ export interface DevtoolsOptions {
   tab?: DevtoolsSection;
   /**
    * true (the default): each frame and wave a performance.measure while attached, for the
-   * browser's Performance panel (made after the frame, in the page's idle time; see
+   * browser's Performance panel (made a few frames at a time, outside the frames; see
    * Scheduler.userTiming). false leaves scheduler.userTiming as it was. The panel's "measures"
    * button toggles it too.
    */

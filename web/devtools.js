@@ -8,8 +8,8 @@
 // Sections: World (entities, memory, archetypes), Entities (find by handle or query; the selected
 // entity's live values, edited in place; despawn), Plan (waves, systems, where each wave ran),
 // Timeline (the last frames, a lane per worker and one for the page's thread), Diagnostics. While
-// attached, each frame and wave is a performance.measure too (scheduler.userTiming, made in the
-// page's idle time), so the browser's Performance panel shows them; the header's "measures"
+// attached, each frame and wave is a performance.measure too (scheduler.userTiming, made a few
+// frames at a time, outside the frames), so the browser's Performance panel shows them; the header's "measures"
 // button (or the option userTiming: false) turns that off.
 // Nothing of this runs without a panel attached: a scheduler then checks one field per frame.
 // Thread rule: the page's main thread.
@@ -50,7 +50,7 @@ const DIAGNOSTICS_KEPT = 500;
  * pause/step) inside `container` (default document.body). Options: frames (the timeline's frames,
  * default 8), open (start expanded, default true), tab (the section shown first, default 'world'),
  * userTiming (default true: each frame and wave a performance.measure while attached, for the
- * browser's Performance panel, made after the frame in the page's idle time; false leaves
+ * browser's Performance panel, made a few frames at a time, outside the frames; false leaves
  * scheduler.userTiming as it is; the panel's "measures" button turns them on and off).
  * One panel per scheduler at a time. Without a scheduler (null or left out) the panel has World,
  * Entities and Diagnostics, drawn again a few times a second, and goes when the world is disposed.
@@ -138,7 +138,7 @@ class Devtools {
       el('button', { 'data-action': 'step', onclick: () => this.step() }, 'step'),
       el('button', { 'data-action': 'resume', onclick: () => this.resume() }, 'resume'),
       this.#measures = el('button', {
-        'data-action': 'measures', title: 'each frame and wave a performance.measure, for the browser\'s Performance panel (made after the frame, in idle time)',
+        'data-action': 'measures', title: 'each frame and wave a performance.measure, for the browser\'s Performance panel (made a few frames at a time, outside the frames)',
         onclick: () => this.#toggleMeasures(),
       }, 'measures'),
     ];

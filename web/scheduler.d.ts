@@ -347,9 +347,9 @@ export interface Scheduler {
    * frame N wave W (placement)"), shown by the browser's Performance panel. Off by default, when
    * a frame does no extra work; attachDevtools() turns it on while attached (unless its option
    * userTiming is false), and the panel's "measures" button toggles it. The measures are made
-   * after the frame, when the page is idle (at most a second later; at once after 64 frames with
-   * no idle moment, when this is turned off, or when the scheduler is disposed), with the frame's
-   * own times: the frame itself only copies them. Only the newest frames' measures stay in the
+   * outside update(), a few frames at a time (at most 250 ms after the frame, or once 64 frames
+   * are queued), with the frames' own times. Turning this off, or disposing the scheduler, makes
+   * what is queued. Only the newest frames' measures stay in the
    * performance timeline (at most 256); a PerformanceObserver sees every one.
    */
   userTiming: boolean;

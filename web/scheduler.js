@@ -107,7 +107,7 @@ export class Scheduler {
   #kinds = new Map();  // system name -> { kind, kernel } for describePlan()
   #systemNames = null; // by system index, for lastFrame()'s batches; null once systems change
   #userTiming = false;
-  #timing = new UserTiming((error) => this.#userTimingFailed(error));  // the measures while userTiming is on
+  #timing = new UserTiming(() => this.#frameRecord('update'), (error) => this.#userTimingFailed(error));  // the measures while userTiming is on
   #frameLook = null;   // what #frameDone hands the frame observer (made once, reused)
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
@@ -234,9 +234,10 @@ export class Scheduler {
    * "ecsia frame N" and "ecsia frame N wave W (placement)"), which the browser's Performance
    * panel shows on the page's thread. Off by default: a frame then does no extra work. A wave's
    * start and end are the engine's own times, relative to the frame's start. The measures are
-   * made after the frame, when the page is idle (at most a second later, and at once after 64
-   * frames without an idle moment, or when userTiming is turned off or the scheduler disposed),
-   * with the frame's own times: the frame pays only for copying its times. Only the newest
+   * made outside update(), a few frames at a time (at most 250 ms after the frame, or once 64
+   * frames are queued), with the frames' own times: a frame notes its start and end, and the next
+   * one copies its waves' times. Turning userTiming off, or disposing the scheduler, makes what is
+   * queued. Only the newest
    * frames' measures stay in the performance timeline (performance.getEntriesByType: at most 256);
    * a PerformanceObserver sees every one.
    */
@@ -461,6 +462,7 @@ export class Scheduler {
       const gate = this.#observer?.beforeFrame();
       if (gate !== undefined) await gate;
       if (this.#disposeRequested) return;  // disposed while paused
+      this.#timing.beforeFrame();
       let t = clock.now();
       startMs = t;
       began = true;
@@ -510,7 +512,7 @@ export class Scheduler {
     const look = (this.#frameLook ??= new FrameLook(() => this.#frameRecord('update'), (record) => this.#names('update', record)));
     look.reset(startMs, endMs, failed, this.#pageUs);
     try {
-      if (this.#userTiming) this.#timing.add(look);
+      if (this.#userTiming) this.#timing.add(startMs, endMs, failed);
       this.#observer?.afterFrame(look);
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -612,6 +614,7 @@ export class Scheduler {
   dispose() {
     if (this.#raw === null || this.#disposeRequested) return;
     const observer = this.#observer;
+    this.#flushTiming();  // the frames it ran get their measures (their records are the engine's)
     if (this.#running) {
       // The engine may be inside this very frame (a JS system runs inside step()): it finishes
       // the disposal when that call returns; the object is freed when update() ends.
@@ -621,7 +624,6 @@ export class Scheduler {
       this.#raw.dispose();
       this.#release();
     }
-    this.#flushTiming();  // the frames it ran get their measures
     // Told once this scheduler is disposed: a devtools panel detaches (and a paused update() ends).
     try {
       observer?.disposed();

@@ -211,11 +211,11 @@ export function derive(results) {
       const worst = (timing) => Math.max(...['world', 'timeline', 'entities'].map((tab) => over[`panel: ${tab}${timing}`]));
       target(targets, `devtools_${name}_${key}`, `devtools attached, ${sizeLabel(w.entities)} entities (${name}), ${how}: worst section / none`,
         worst(''), 1.05, true, { unit: 'x' });
-      // The panel with User Timing is timed back to back only (per display frame before 2026-12-06).
-      if (over['panel: world, User Timing on'] !== undefined) {
-        target(targets, `devtools_timed_${name}_${key}`,
-          `devtools attached with userTiming: true, ${sizeLabel(w.entities)} entities (${name}), ${how}: worst section / none`,
-          worst(', User Timing on'), 1.05, true, { unit: 'x' });
+      // The panel's default is User Timing on (since 2026-12-07); without it, timed back to back only.
+      if (over['panel: world, User Timing off'] !== undefined) {
+        target(targets, `devtools_untimed_${name}_${key}`,
+          `devtools attached with userTiming: false, ${sizeLabel(w.entities)} entities (${name}), ${how}: worst section / none`,
+          worst(', User Timing off'), 1.05, true, { unit: 'x' });
       }
     }
     target(targets, `devtools_${name}_detached`, `devtools detached, ${sizeLabel(w.entities)} entities (${name}): / never attached`,

@@ -393,8 +393,11 @@ function topicsNative(results) {
 function devtools(results) {
   const d = results.browserResults.devtools;
   if (!d) return '(not run)';
-  const names = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities', 'User Timing only',
-    'panel: world, User Timing on', 'panel: timeline, User Timing on', 'panel: entities, User Timing on'];
+  // The panels' default is User Timing on since 2026-12-07 (the variants without it are "off";
+  // earlier results have "on" variants, the default then being off): the rows a run has.
+  const variants = ['no devtools', 'detached', 'panel: world', 'panel: timeline', 'panel: entities', 'User Timing only',
+    ...['world', 'timeline', 'entities'].flatMap((tab) => [`panel: ${tab}, User Timing on`, `panel: ${tab}, User Timing off`])];
+  const names = (w) => variants.filter((name) => w.backToBack.ms[name] !== undefined || w.perDisplayFrame.ms[name] !== undefined);
   // The estimate and its 90% interval over the repetitions (back to back: the median of the
   // per-repetition ratios, with an interval since 2026-12-06 14:46, the pooled ratio in the run of
   // 14:27 alone; per display frame: the pooled ratio); the panel with User Timing is timed back
@@ -406,7 +409,7 @@ function devtools(results) {
     return [n2(r.ms[name]), `${n2(r.overNone[name])}x${interval}`];
   };
   return d.worlds.map((w) => {
-    const rows = names.map((name) => [name, ...cells(w.backToBack, name), ...cells(w.perDisplayFrame, name)]);
+    const rows = names(w).map((name) => [name, ...cells(w.backToBack, name), ...cells(w.perDisplayFrame, name)]);
     return `${count(w.entities)} entities, ${w.systems.join(', ')} (${w.workers} workers; the waves ran ${w.placements.join(', ')}):
 
 ${table(['', 'back to back: ms per frame', '/ none (90% interval)', 'per display frame: update() ms', '/ none (90% interval)'], rows, ['l', 'r', 'r', 'r', 'r'])}`;

@@ -11,7 +11,7 @@
 //   panel: entities    attached, an entity selected: its values read between frames about
 //                      60 times a second and drawn by the panel's worker
 //   the same three with attachDevtools({ userTiming: false }) (the panel's "measures" button
-//   off): no performance.measure per frame and wave (made in the page's idle time when on)
+//   off): no performance.measure per frame and wave (made a few frames at a time, outside the frames, when on)
 //   User Timing only   no panel, scheduler.userTiming on: what the measures alone cost
 //   detached           attached and detached again: must cost what "no devtools" does
 // Each variant is timed twice (the three with User Timing and a panel back to back only):

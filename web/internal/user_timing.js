@@ -1,74 +1,84 @@
 // A scheduler's User Timing measures (scheduler.userTiming): "ecsia frame N" and "ecsia frame N
-// wave W (placement)", made after the frame, in the page's idle time.
+// wave W (placement)", made after the frames, outside update(), a few frames at a time.
 //
-// Why later: Chromium takes a few µs to make a measure, cold (once per display frame) several
-// times that, and a frame of a light world lasts a fraction of a millisecond: made inside
-// update(), three measures a frame cost it 12% to 27% (docs/PERFORMANCE.md, Devtools). A frame
-// now copies its numbers (the frame's times and each wave's, a few dozen bytes) into a queue, and
-// the measures are made from them in an idle callback, with the frame's own times: the
-// Performance panel shows them where the frame ran. A queue of QUEUED_FRAMES is written at once
-// (a page that never idles then pays inside a frame, once every QUEUED_FRAMES), so no frame goes
-// unmeasured. Turning the measures off, or disposing the scheduler, writes what is queued.
+// Why: Chromium takes a few µs to make a measure, and a frame of a light world lasts a fraction
+// of a millisecond. Made inside update(), three measures a frame cost it 12% to 27% (the lightest
+// frames of docs/PERFORMANCE.md, Devtools); made in a task after each frame (setTimeout 0, which
+// runs after the code awaiting update(), before the next display frame), update() still measured
+// 13% slower one frame per display frame, the task's work (the timer, the measures and their
+// garbage) showing in the frames around it. Made every FLUSH_MS from a queue of the frames' times:
+// about 5%, most of it reading the engine's record when the next frame begins. (An idle callback was tried
+// too: Chromium runs it inside update() while update() awaits its workers.)
+// So a frame notes its start and end; the next frame, or the flush, whichever comes first, reads
+// the engine's record of it (a call into wasm and a view of its memory) and copies the waves'
+// times (a few dozen bytes) into the queue before the engine replaces the record; the flush makes
+// the measures with the frames' own times, so the Performance panel shows them where the frames
+// ran. A queue of QUEUED_FRAMES is made at once, so frames run back to back in one task are all
+// measured too. Turning the measures off, or disposing the scheduler, makes what is queued.
 // Thread rule: the page's main thread.
 
 import { WAVE_PLACEMENTS as PLACEMENTS } from './constants.js';
 import { copyWaveTimes, framesOf } from './frame_record.js';
 
 const QUEUED_FRAMES = 64;
+const FLUSH_MS = 250;  // how late a measure may be made
 // The newest frames' measures stay in the performance timeline (performance.getEntriesByType);
 // the older ones are cleared, or a long session would fill it. A PerformanceObserver sees all.
 const KEPT_MEASURES = 256;
-const FLUSH_TIMEOUT_MS = 1000;  // at most this late, even in a page that never idles
 // One frame in the queue: [frame, startMs, endMs, failed, waves], then per wave [wave, placement, beginUs, endUs].
 const FRAME_WORDS = 5;
 const WAVE_WORDS = 4;  // copyWaveTimes' words a wave
 
 export class UserTiming {
+  #fetchRecord;
+  #failed;
   #queue = new Float64Array(QUEUED_FRAMES * (FRAME_WORDS + 8 * WAVE_WORDS));
   #length = 0;
   #frames = 0;
+  // The frame over whose record is still the engine's to read: its times.
+  #pending = false;
+  #startMs = 0;
+  #endMs = 0;
+  #pendingFailed = false;
   #scheduled = false;
   #kept = [];  // the names of the measures in the performance timeline, oldest first
-  #failed;
-  #flushWhenIdle = () => {
+  #flushLater = () => {
     this.#scheduled = false;
-    try {
-      this.flush();
-    } catch (error) {
-      this.#failed(error);
-    }
+    this.#guarded(() => this.flush());
   };
 
-  /** onError(error): what a flush in idle time that threw reports to (the scheduler's diagnostics). */
-  constructor(onError) {
+  /**
+   * fetchRecord(): the engine's record of the last frame (frame_record.js), valid until the next
+   * frame; onError(error): what a failure outside a scheduler call reports to (its diagnostics).
+   */
+  constructor(fetchRecord, onError) {
+    this.#fetchRecord = fetchRecord;
     this.#failed = onError;
   }
 
-  /** Queues the measures of the frame `look` describes (scheduler.js, FrameLook); allocates nothing once warm. */
-  add(look) {
-    const { startMs, endMs, failed } = look;
-    const record = look.engineRecord();
-    const waves = failed ? 0 : record[0];
-    this.#reserve(FRAME_WORDS + waves * WAVE_WORDS);
-    const queue = this.#queue;
-    const at = this.#length;
-    queue[at] = framesOf(record);
-    queue[at + 1] = startMs;
-    queue[at + 2] = endMs;
-    queue[at + 3] = failed ? 1 : 0;
-    queue[at + 4] = waves;
-    this.#length = waves > 0 ? copyWaveTimes(record, queue, at + FRAME_WORDS) : at + FRAME_WORDS;
-    this.#frames += 1;
-    if (this.#frames >= QUEUED_FRAMES) {
+  /** A frame ended (update()'s finally): notes its times; the rest waits for the next frame or the flush. */
+  add(startMs, endMs, failed) {
+    if (this.#pending) this.#capture();
+    this.#pending = true;
+    this.#startMs = startMs;
+    this.#endMs = endMs;
+    this.#pendingFailed = failed;
+    if (this.#frames + 1 >= QUEUED_FRAMES) {
       this.flush();
     } else if (!this.#scheduled) {
       this.#scheduled = true;
-      whenIdle(this.#flushWhenIdle);
+      setTimeout(this.#flushLater, FLUSH_MS);
     }
+  }
+
+  /** A frame begins: the last frame's record, if still unread, is copied before the engine replaces it. */
+  beforeFrame() {
+    if (this.#pending) this.#guarded(() => this.#capture());
   }
 
   /** Makes the queued frames' measures now. */
   flush() {
+    if (this.#pending) this.#capture();
     const queue = this.#queue;
     const end = this.#length;
     this.#length = 0;
@@ -85,6 +95,25 @@ export class UserTiming {
     }
   }
 
+  // The pending frame's numbers into the queue. A failed frame leaves the engine's record of the
+  // frame before it: its number is the last frame's, and it has no waves of its own.
+  #capture() {
+    this.#pending = false;
+    const record = this.#fetchRecord();
+    const failed = this.#pendingFailed;
+    const waves = failed ? 0 : record[0];
+    this.#reserve(FRAME_WORDS + waves * WAVE_WORDS);
+    const queue = this.#queue;
+    const at = this.#length;
+    queue[at] = framesOf(record);
+    queue[at + 1] = this.#startMs;
+    queue[at + 2] = this.#endMs;
+    queue[at + 3] = failed ? 1 : 0;
+    queue[at + 4] = waves;
+    this.#length = waves > 0 ? copyWaveTimes(record, queue, at + FRAME_WORDS) : at + FRAME_WORDS;
+    this.#frames += 1;
+  }
+
   #measure(name, start, end) {
     const kept = this.#kept;
     if (kept.length >= KEPT_MEASURES) for (const old of kept.splice(0)) performance.clearMeasures(old);
@@ -98,10 +127,12 @@ export class UserTiming {
     grown.set(this.#queue.subarray(0, this.#length));
     this.#queue = grown;
   }
-}
 
-// requestIdleCallback where the browser has it (Safari does not): a timer otherwise.
-function whenIdle(fn) {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: FLUSH_TIMEOUT_MS });
-  else setTimeout(fn, 0);
+  #guarded(fn) {
+    try {
+      fn();
+    } catch (error) {
+      this.#failed(error);
+    }
+  }
 }
