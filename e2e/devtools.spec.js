@@ -361,6 +361,19 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
       if (performance.getEntriesByName(`ecsia frame ${frame}`).length !== 1) unmeasured.push(frame);
     }
     timed.dispose();
+    // A failed frame has nothing in the engine's queue and is named after the last frame
+    // completed; the frames after it keep their own numbers and waves (the queue's logic alone,
+    // over a queue made here).
+    const { UserTiming } = await import('/web/internal/user_timing.js');
+    const queue = new Float64Array([7, 1, 0, 0, 0, 100, 8, 2, 0, 0, 0, 50, 1, 2, 60, 90]);  // frame 7: one wave; frame 8: two
+    const timing = new UserTiming(() => queue, (error) => { throw error; });
+    performance.clearMeasures();
+    const t0 = performance.now();
+    timing.add(t0, t0 + 1, false);
+    timing.add(t0 + 2, t0 + 3, true, 7);
+    timing.add(t0 + 4, t0 + 5, false);
+    timing.flush();
+    const failure = performance.getEntriesByType('measure').map((m) => [m.name, Math.round((m.startTime - t0) * 1000), Math.round(m.duration * 1000)]);
     try { world.createScheduler({ userTiming: 1 }); } catch (e) { errors.push(e.message); }
     // lastFrame() names the batches of a system added past the JS API (the test module's helper).
     const { builtinsOf } = await import('/web/builtins.js');
@@ -404,7 +417,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     lone.dispose();
     await new Promise((resolve) => setTimeout(resolve, 400));
     const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
-    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, doomedGone, batchSystems, withoutScheduler, someone };
+    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, failure, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
   });
@@ -427,6 +440,11 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.flushed).toEqual(['ecsia frame 2', 'ecsia frame 2 wave 0 (inline)']);
   expect(r.after).toBe(4);
   expect(r.unmeasured).toEqual([]);
+  expect(r.failure).toEqual([
+    ['ecsia frame 7', 0, 1000], ['ecsia frame 7 wave 0 (inline)', 0, 100],
+    ['ecsia frame 7 (failed)', 2000, 1000],
+    ['ecsia frame 8', 4000, 1000], ['ecsia frame 8 wave 0 (inline)', 4000, 50], ['ecsia frame 8 wave 1 (shared)', 4060, 30],
+  ]);
   expectNoPageErrors(log);
 });
 

@@ -130,7 +130,38 @@ int SchedulerBinding::begin_and_step(float dt) {
     return step();
 }
 
-int SchedulerBinding::step() { return scheduler_->step() == FrameStatus::Waiting ? kWaiting : kDone; }
+int SchedulerBinding::step() {
+    if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
+    if (timing_queue_on_) {
+        const auto& waves = scheduler_->last_frame_waves();
+        std::vector<double>& out = timing_queue_;
+        const auto put = [&out](const auto& part) { out.insert(out.end(), part.begin(), part.end()); };
+        put(std::array<double, kTIMING_QUEUE_FRAME>{frames(), double(waves.size())});
+        for (const WaveTiming& t : waves) {
+            put(std::array<double, kTIMING_QUEUE_WAVE>{double(t.wave), double(static_cast<std::uint8_t>(t.placement)), t.begin_us, t.end_us});
+        }
+    }
+    return kDone;
+}
+
+void SchedulerBinding::set_timing_queue(bool on) {
+    // The page takes the queue at least every 64 frames (web/internal/user_timing.js).
+    constexpr std::size_t kFrames = 64, kWaves = 8;
+    constexpr std::size_t kReserved = kFrames * (kTIMING_QUEUE_FRAME + kWaves * kTIMING_QUEUE_WAVE);
+    if (on) {
+        timing_queue_.reserve(kReserved);
+        timing_taken_.reserve(kReserved + 1);
+    }
+    timing_queue_on_ = on;
+}
+
+std::uint32_t SchedulerBinding::take_timing_queue() {
+    timing_taken_.clear();
+    timing_taken_.push_back(double(timing_queue_.size()));
+    timing_taken_.insert(timing_taken_.end(), timing_queue_.begin(), timing_queue_.end());
+    timing_queue_.clear();
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(timing_taken_.data()));
+}
 
 std::uint32_t SchedulerBinding::add_extract(const val& components, const val& with, const val& without) {
     const ComponentRegistry& registry = world_.world().components();
@@ -301,6 +332,8 @@ EMSCRIPTEN_BINDINGS(ecsia_scheduler) {
         .function("recoverFromTrap", &Guarded<&SchedulerBinding::recover_from_trap>::call)
         .function("lastFrameRecord", &Guarded<&SchedulerBinding::last_frame_record>::call)
         .function("systemNames", &Guarded<&SchedulerBinding::system_names>::call)
+        .function("setTimingQueue", &Guarded<&SchedulerBinding::set_timing_queue>::call)
+        .function("takeTimingQueue", &Guarded<&SchedulerBinding::take_timing_queue>::call)
         .function("setRecordTimeline", &Guarded<&SchedulerBinding::set_record_timeline>::call)
         .function("recordsTimeline", &Guarded<&SchedulerBinding::records_timeline>::call)
         .function("addExtract", &Guarded<&SchedulerBinding::add_extract>::call)

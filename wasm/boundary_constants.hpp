@@ -23,7 +23,9 @@
     X(FRAME_RECORD_HEADER, 6, "A frame record's header (scheduler_binding.hpp last_frame_record), in doubles.") \
     X(FRAME_RECORD_WAVE, 7, "A frame record's doubles per wave.")                                         \
     X(FRAME_RECORD_BATCH, 7, "A frame record's doubles per batch.")                                       \
-    X(FRAME_RECORD_WORKER, 2, "A frame record's doubles per worker.")
+    X(FRAME_RECORD_WORKER, 2, "A frame record's doubles per worker.")                                    \
+    X(TIMING_QUEUE_FRAME, 2, "User Timing's queue (scheduler_binding.hpp take_timing_queue): doubles a frame.") \
+    X(TIMING_QUEUE_WAVE, 4, "User Timing's queue: doubles per wave of a frame.")
 
 // X(Enumerator, its name as a string): the field types in FieldType order, as components name them.
 #define ECSIA_BOUNDARY_FIELD_TYPES(X) \

@@ -74,6 +74,16 @@ public:
     std::uint32_t last_frame_record();
     // Names in system index order (a batch's system index names one).
     emscripten::val system_names() const;
+    // User Timing's queue (web/internal/user_timing.js): while on, each frame that completes appends
+    // [frames(), waves], then per wave [wave, placement (WavePlacement), beginUs, endUs], so that
+    // the page reads the wave times of many frames in one call, where asking for each frame's
+    // record cost the frame about 3% (docs/PERFORMANCE.md, Devtools).
+    // Turned on, both buffers are sized for the page's batch of frames, so taking the queue does
+    // not move the world's memory in use (which the devtools' World section shows).
+    void set_timing_queue(bool on);
+    // Hands the queue over and starts it again empty: the address of [count of doubles that
+    // follow, the queue's doubles...], valid until the next call.
+    std::uint32_t take_timing_queue();
     void set_record_timeline(bool on) { scheduler_->record_timeline(on); }
     bool records_timeline() const { return scheduler_->records_timeline(); }
     // Scheduler::add_extract of `components` over rows with `with` and none of `without` (arrays
@@ -100,6 +110,9 @@ private:
     // by extract id: what acquire_extract() returns the address of (empty once removed)
     std::vector<std::vector<std::uint32_t>> extract_records_;
     std::vector<double> frame_record_;  // what last_frame_record() returns the address of
+    bool timing_queue_on_ = false;
+    std::vector<double> timing_queue_;  // filled by step() while timing_queue_on_
+    std::vector<double> timing_taken_;  // what take_timing_queue() returns the address of
 };
 
 }  // namespace ecsia::wasm

@@ -107,7 +107,7 @@ export class Scheduler {
   #kinds = new Map();  // system name -> { kind, kernel } for describePlan()
   #systemNames = null; // by system index, for lastFrame()'s batches; null once systems change
   #userTiming = false;
-  #timing = new UserTiming(() => this.#frameRecord('update'), (error) => this.#userTimingFailed(error));  // the measures while userTiming is on
+  #timing = new UserTiming(() => this.#takeTimingQueue(), (error) => this.#userTimingFailed(error));  // the measures while userTiming is on
   #frameLook = null;   // what #frameDone hands the frame observer (made once, reused)
   #observer = null;    // the devtools panel's frame hooks (web/devtools.js), or null
 
@@ -181,6 +181,7 @@ export class Scheduler {
     const module = ecsia.module;
     const rawWorld = worldCore.raw('createScheduler');
     this.#raw = this.#guard('createScheduler', () => new module.Scheduler(rawWorld, workers, batchRows, deadline, fencePollUs));
+    this.#raw.setTimingQueue(userTiming);
     attachInternals(this, {
       engine: ecsia,
       world: worldCore,
@@ -245,8 +246,10 @@ export class Scheduler {
   set userTiming(on) {
     if (typeof on !== 'boolean') throw new Error(`scheduler.userTiming: takes true or false, got ${describe(on)}`);
     this.#rawFor('userTiming');
-    this.#userTiming = on;
+    if (on === this.#userTiming) return;
     if (!on) this.#flushTiming();  // the frames measured while it was on get their measures now
+    this.#call('userTiming', (r) => r.setTimingQueue(on));
+    this.#userTiming = on;
   }
 
   /**
@@ -462,7 +465,6 @@ export class Scheduler {
       const gate = this.#observer?.beforeFrame();
       if (gate !== undefined) await gate;
       if (this.#disposeRequested) return;  // disposed while paused
-      this.#timing.beforeFrame();
       let t = clock.now();
       startMs = t;
       began = true;
@@ -512,11 +514,21 @@ export class Scheduler {
     const look = (this.#frameLook ??= new FrameLook(() => this.#frameRecord('update'), (record) => this.#names('update', record)));
     look.reset(startMs, endMs, failed, this.#pageUs);
     try {
-      if (this.#userTiming) this.#timing.add(startMs, endMs, failed);
+      if (this.#userTiming) this.#timing.add(startMs, endMs, failed, failed ? this.#call('update', (r) => r.frames()) : 0);
       this.#observer?.afterFrame(look);
     } catch (error) {
       this.#diagnose(`ecsia: after a frame, ${this.#userTiming ? 'its User Timing measures or ' : ''}the devtools failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  // The engine's queue of the frames' wave times (User Timing), taken: a view of wasm memory,
+  // valid until the next call.
+  #takeTimingQueue() {
+    const address = this.#call('userTiming', (r) => r.takeTimingQueue()) >>> 0;
+    const at = address / Float64Array.BYTES_PER_ELEMENT;
+    const length = this.#engine.viewsCovering(address + Float64Array.BYTES_PER_ELEMENT).f64[at];
+    const end = at + 1 + length;
+    return this.#engine.viewsCovering(end * Float64Array.BYTES_PER_ELEMENT).f64.subarray(at + 1, end);
   }
 
   #flushTiming() {

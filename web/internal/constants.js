@@ -17,6 +17,10 @@ export const FRAME_RECORD_WAVE = 7;
 export const FRAME_RECORD_BATCH = 7;
 /** A frame record's doubles per worker. */
 export const FRAME_RECORD_WORKER = 2;
+/** User Timing's queue (scheduler_binding.hpp take_timing_queue): doubles a frame. */
+export const TIMING_QUEUE_FRAME = 2;
+/** User Timing's queue: doubles per wave of a frame. */
+export const TIMING_QUEUE_WAVE = 4;
 /** The field types, in the engine's order (FieldType). */
 export const FIELD_TYPES = Object.freeze(['f32', 'f64', 'i8', 'i16', 'i32', 'u8', 'u16', 'u32', 'bool', 'entity']);
 /** defineRelation's onDeleteTarget values, in the engine's order (OnDeleteTarget). */

@@ -29,20 +29,6 @@ export function recordLength(doubles, at = 0) {
 }
 
 /**
- * Copies each wave's [wave, placement index (WAVE_PLACEMENTS), beginUs, endUs] into `into` from
- * `at`, in order; returns where it stopped. Allocates nothing.
- */
-export function copyWaveTimes(record, into, at) {
-  for (let i = 0, from = HEADER; i < record[0]; i += 1, from += WAVE, at += 4) {
-    into[at] = record[from];
-    into[at + 1] = record[from + 4];
-    into[at + 2] = record[from + 2];
-    into[at + 3] = record[from + 3];
-  }
-  return at;
-}
-
-/**
  * scheduler.lastFrame()'s object: { waves, busyNs, jobs, pageUs } and, with the timeline
  * recorded, each wave's serialEndUs and mergedUs and `batches`, whose systems `names` names (by
  * system index; null: do not decode batches).
