@@ -236,9 +236,9 @@ export class Scheduler {
    * panel shows on the page's thread. Off by default: a frame then does no extra work. A wave's
    * start and end are the engine's own times, relative to the frame's start. The measures are
    * made outside update(), a few frames at a time (at most 250 ms after the frame, or once 64
-   * frames are queued), with the frames' own times: a frame notes its start and end, and the next
-   * one copies its waves' times. Turning userTiming off, or disposing the scheduler, makes what is
-   * queued. Only the newest
+   * frames are queued), with the frames' own times: the engine queues each frame's wave times and
+   * the page notes its start and end. Turning userTiming off, or disposing the scheduler, makes what
+   * is queued. Only the newest
    * frames' measures stay in the performance timeline (performance.getEntriesByType: at most 256);
    * a PerformanceObserver sees every one.
    */
