@@ -238,9 +238,8 @@ export class Scheduler {
    * made outside update(), a few frames at a time (at most 250 ms after the frame, or once 64
    * frames are queued), with the frames' own times: the engine queues each frame's wave times and
    * the page notes its start and end. Turning userTiming off, or disposing the scheduler, makes what
-   * is queued. Only the newest
-   * frames' measures stay in the performance timeline (performance.getEntriesByType: at most 256);
-   * a PerformanceObserver sees every one.
+   * is queued. Only the newest frames' measures stay in the performance timeline
+   * (performance.getEntriesByType: at most 256); a PerformanceObserver sees every one.
    */
   get userTiming() { this.#rawFor('userTiming'); return this.#userTiming; }
   set userTiming(on) {
