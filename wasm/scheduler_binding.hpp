@@ -95,9 +95,9 @@ public:
     std::uint32_t acquire_extract(std::uint32_t id);
     void remove_extract(std::uint32_t id);
     std::uint32_t workers() const { return scheduler_->workers(); }
-    // Frames completed over the world (world.cursors().frames(): every scheduler's, set by a
+    // Frames completed over the world (World::frames(): every scheduler's, set by a
     // restore to the snapshot's count), not this scheduler's own Scheduler::frames().
-    double frames() const { return static_cast<double>(world_.world().cursors().frames()); }
+    double frames() const { return static_cast<double>(world_.world().frames()); }
     void dispose();
 
     // For other binding areas (the built-in module's API in bind_builtins.cpp, JS kernel systems in bind_kernels.cpp).

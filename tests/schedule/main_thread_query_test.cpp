@@ -112,7 +112,7 @@ struct WatchGame {
     WatchFrame frame() {
         current = WatchFrame{};
         // Drift runs on even frames (the world's frame count as it starts): every enemy changes.
-        if (world.cursors().frames() % 2 == 0) {
+        if (world.frames() % 2 == 0) {
             for (Entity e : enemies) expected.insert(e.bits);
         }
         const Tick before = world.tick();

@@ -19,6 +19,7 @@
 
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
+#include "ecsia/world/world_access.hpp"
 #include "support/captured_diagnostics.hpp"
 #include "support/rng.hpp"
 #include "support/world_checks.hpp"
@@ -306,7 +307,7 @@ TEST_CASE("an entity field a kernel writes in place with a pending handle holds 
             run.push_back(static_cast<std::uint32_t>(hash));
             w.clear_born();
         }
-        CHECK(w.world.cursors().pending_positions() > 3 * w.ring_size());
+        CHECK(ecsia::detail::WorldAccess::cursors(w.world).pending_positions() > 3 * w.ring_size());
         CHECK(w.said.occurrences(kStartedOver) >= 3);
         CHECK(w.said.occurrences("'pending_link.to' of entity 0x") == static_cast<std::size_t>(kFrames));
         CHECK(expected_null > 0);

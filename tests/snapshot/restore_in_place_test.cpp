@@ -30,7 +30,7 @@ namespace {
 // What one frame showed: everything a replay must reproduce.
 struct FrameRecord {
     std::uint64_t hash = 0;
-    std::uint64_t frames_after = 0;          // world.cursors().frames() once the frame ended
+    std::uint64_t frames_after = 0;          // world.frames() once the frame ended
     std::uint64_t nudge_read_frame = 0;      // the frame number the main-thread system Nudge read
     std::vector<std::uint32_t> watched;      // handles Watch's changed<velocity> query gave it
     std::vector<std::uint64_t> observed;     // the scenario's observers, in the order they fired
@@ -67,7 +67,7 @@ struct Rewindable {
         QueryDesc movers;
         movers.with = {ids.velocity};
         nudge.main_thread = [this, movers_query = std::make_shared<Query>(world.query(movers))](World& w, float) {
-            const std::uint64_t frame = w.cursors().frames();
+            const std::uint64_t frame = w.frames();
             current.nudge_read_frame = frame;
             std::uint32_t k = 0;
             for (Entity e : movers_query->entities()) {
@@ -117,7 +117,7 @@ struct Rewindable {
         const std::size_t log_at = observer_log.size();
         scheduler.update(1.0f / 30);
         current.hash = state_hash(world);
-        current.frames_after = world.cursors().frames();
+        current.frames_after = world.frames();
         current.observed.assign(observer_log.begin() + static_cast<std::ptrdiff_t>(log_at), observer_log.end());
         const ExtractBuffer& buffer = scheduler.acquire_extract(extract);
         current.extract_frame = buffer.frame();
@@ -190,7 +190,7 @@ TEST_CASE("restoring in place at random frames replays every later frame exactly
                 const std::uint32_t run_for = 1 + rng.below(kFrames - at);
                 INFO("restore " << restore_count << ": frame " << at << ", then " << run_for << " frames");
                 restore(run.world, saved[at]);
-                REQUIRE(run.world.cursors().frames() == at);
+                REQUIRE(run.world.frames() == at);
                 for (std::uint32_t f = at + 1; f <= at + run_for; ++f) {
                     INFO("frame " << f);
                     REQUIRE(run.frame() == original[f]);

@@ -213,7 +213,7 @@ TEST_CASE("restore of 100,000 mutated snapshots gives a clear error or a complet
         test::define_rich_components(fresh);
         define_pair_relation(fresh);
         define_topic(fresh);
-        for (std::uint32_t c = 0; c < target.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(target.cursors().name(c));
+        for (std::uint32_t c = 0; c < ecsia::detail::WorldAccess::cursors(target).size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(ecsia::detail::WorldAccess::cursors(target).name(c));
         restore(fresh, bytes);
         if (snapshot(target) != snapshot(fresh)) FAIL("mutation " << done << " was restored only in part");
         restore(target, target_state);

@@ -134,7 +134,7 @@ TEST_CASE("restore after value-only or structural changes gives what a fresh wor
         restore_into(world, restorer);
         World fresh;
         test::define_rich_components(fresh);
-        for (std::uint32_t c = 0; c < world.cursors().size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(world.cursors().name(c));
+        for (std::uint32_t c = 0; c < ecsia::detail::WorldAccess::cursors(world).size(); ++c) ecsia::detail::WorldAccess::cursors(fresh).slot(ecsia::detail::WorldAccess::cursors(world).name(c));
         restore_into(fresh, fresh_restorer);
         for (int round = 0; round < (pulled ? 2 : 1); ++round) {
             if (round == 1) {

@@ -58,7 +58,7 @@ TEST_CASE("a world's pending messages and consumer cursors snapshot to the commi
         shooter.name = "Shooter";
         shooter.publishes = {hit, note};
         shooter.main_thread = [&](World& w, float) {
-            const auto frame = static_cast<float>(w.cursors().frames());
+            const auto frame = static_cast<float>(w.frames());
             for (Entity unit : units) w.publish(hit, FixtureHit{unit, frame + 0.5f});
             w.publish(note, FixtureNote{static_cast<std::uint8_t>(frame)});
         };

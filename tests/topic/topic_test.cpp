@@ -120,7 +120,7 @@ Setup build(World& world, Scheduler& scheduler, std::uint64_t seed, Seen& seen, 
             // Serials from the world's frame count, not a counter of its own: a restored world
             // must replay it.
             system.main_thread = [ev, p](World& w, float) {
-                const auto frame = static_cast<std::uint32_t>(w.cursors().frames());
+                const auto frame = static_cast<std::uint32_t>(w.frames());
                 for (std::uint32_t i = 0; i < 3; ++i) w.publish(ev, Ev{p, frame * 10 + i, kNullEntity});
             };
         } else {

@@ -539,7 +539,7 @@ void Scheduler::Impl::run_main_thread_system(std::uint32_t s) {
     // Its query's rows as a kernel's batches see them: changed/added since its previous run,
     // chunks stamped at its tick, writes logged for the merge after it returns.
     main_chunks_.clear();
-    queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
+    queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), detail::WorldAccess::cursors(*world_).last_run(cursor_slots_[s]),
                                 run_tick_[s], &main_log_, [&](Chunk& chunk) {
 #if ECSIA_ACCESS_CHECKS
                                     chunk.set_access(access_[s].get());
@@ -564,7 +564,7 @@ void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
     for (std::uint32_t depth = 0; depth < levels; ++depth) {
         if (depth > 0) cascade.refresh(*world_, queries_[s]->matched(world_->tables()));
         main_chunks_.clear();
-        queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
+        queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), detail::WorldAccess::cursors(*world_).last_run(cursor_slots_[s]),
                                     run_tick_[s], &main_log_, [&](Chunk& chunk) {
                                         const TableIndex table = chunk.table().index();
                                         const std::uint32_t begin = std::max(chunk.row_begin(), cascade.level_begin(table, depth));
@@ -704,7 +704,7 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
             append_single_batch(s, bounds_);
         } else {
             runs_.clear();
-            queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), world_->cursors().last_run(cursor_slots_[s]),
+            queries_[s]->for_each_chunk(detail::WorldAccess::tables(*world_), detail::WorldAccess::cursors(*world_).last_run(cursor_slots_[s]),
                                         run_tick_[s], nullptr, [&](Chunk& chunk) {
                                             runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
                                         });
@@ -749,7 +749,7 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     // the plan and the world's earlier waves, so that no thread decides them (G1, G4).
     const HandleLayout& layout = world_->entities().layout();
     const auto stride = static_cast<std::uint32_t>(batches_.size());
-    const std::uint64_t first = world_->cursors().pending_positions();
+    const std::uint64_t first = detail::WorldAccess::cursors(*world_).pending_positions();
     for (Batch* batch : batches_) {
         batch->commands.name_pending(PendingNames::for_batch(static_cast<std::uint32_t>(first % PendingNames::ring_size(layout)),
                                                              stride, batch->id, layout));
@@ -783,11 +783,11 @@ void Scheduler::Impl::capture_extracts() noexcept {
     for (std::size_t id = 0; id < extracts_.size(); ++id) {
         if (!extracts_[id]) continue;
         try {
-            extracts_[id]->capture(*world_, world_->cursors().frames());
+            extracts_[id]->capture(*world_, world_->frames());
         } catch (const std::exception& error) {
             // Only a failing allocation gets here: the reader keeps the previous frame's copy.
             world_->diagnostics().report("extract " + std::to_string(id) + " could not capture frame " +
-                                         std::to_string(world_->cursors().frames()) + " (" + error.what() +
+                                         std::to_string(world_->frames()) + " (" + error.what() +
                                          "); its latest copy stays the previous one");
         }
     }
@@ -798,7 +798,7 @@ ExtractId Scheduler::Impl::add_extract(std::vector<ComponentId> components, Quer
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (in_frame()) throw Error(ErrorCode::WrongPhase, "an extract cannot be added while a frame runs");
     auto extract = std::make_unique<FrameExtract>(world, std::move(components), std::move(rows));
-    extract->capture(world, world.cursors().frames());  // the state now, until the first frame ends
+    extract->capture(world, world.frames());  // the state now, until the first frame ends
     extracts_.push_back(std::move(extract));
     return static_cast<ExtractId>(extracts_.size() - 1);
 }
@@ -852,7 +852,7 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
     wiring.consumed = windows_[batch.system];
     wiring.consumed_messages = messages_[batch.system];
     KernelContext context{chunk, dt_, batch.commands, batch.reservation, world_->entities().layout(), batch.id,
-                          world_->cursors().frames(), wiring};
+                          world_->frames(), wiring};
 #if ECSIA_ACCESS_CHECKS
     chunk.set_access(access_[batch.system].get());
 #endif

@@ -135,7 +135,7 @@ public:
     std::uint32_t waiting_epoch() const noexcept;
 
     std::uint32_t workers() const noexcept;
-    // Frames this scheduler completed. (Kernels see the world's count, world.cursors().frames().)
+    // Frames this scheduler completed. (Kernels see the world's count, world.frames().)
     std::uint64_t frames() const noexcept;
     const std::vector<WaveTiming>& last_frame_waves() const noexcept;
     // The timeline: off by default, when a frame costs nothing extra. On, each frame also records

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ecsia/world/world.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
@@ -132,7 +133,7 @@ inline void require_between_frames(const World& world, const char* operation) {
     const char* why = nullptr;
     if (world.phase() == WorldPhase::Wave) why = " during a wave";
     else if (SnapshotAccess::inside_observer(world)) why = " inside an observer";
-    else if (world.cursors().in_frame()) why = " inside a frame (between a scheduler's begin_frame and the frame's end)";
+    else if (detail::WorldAccess::cursors(world).in_frame()) why = " inside a frame (between a scheduler's begin_frame and the frame's end)";
     if (why != nullptr) {
         throw Error(ErrorCode::WrongPhase, std::string(operation) + why + ": only a whole frame can be replayed, so call it between frames");
     }

@@ -14,6 +14,7 @@
 #include "ecsia/snapshot/snapshot_format.hpp"
 #include "ecsia/snapshot/same_bytes.hpp"
 #include "ecsia/snapshot/word_runs.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
@@ -272,7 +273,7 @@ void SnapshotSegments::take(const World& world, bool checksum) {
     w.u32(pool.layout().index_bits());
     w.u32(pool.max_entities());
     w.u32(world.tick());
-    const SystemCursors& cursors = world.cursors();
+    const SystemCursors& cursors = detail::WorldAccess::cursors(world);
     w.u64(cursors.frames());
     w.u32(cursors.size());
     for (std::uint32_t c = 0; c < cursors.size(); ++c) {

@@ -342,9 +342,9 @@ public:
     // frames are newer than every system's last run.
     WorldPhase phase() const noexcept { return phase_; }
     Tick tick() const noexcept { return tick_; }
-    // Frames run and each system's last-run tick (see system_cursors.hpp): schedulers keep them
-    // here so that a snapshot holds them.
-    const SystemCursors& cursors() const noexcept { return cursors_; }
+    // Frames completed over the world, by any of its schedulers (a restore sets it to the count
+    // the snapshot holds): a main-thread system reads the number of the frame before its own.
+    std::uint64_t frames() const noexcept { return cursors_.frames(); }
 
     // ---- storage, read-only (state_hash and tests read it). Mutable access, which could break
     // the world's entity -> row map, is for the engine's own layers only (world_access.hpp).

@@ -33,7 +33,10 @@ struct WorldAccess {
     static void set_phase(World& world, WorldPhase phase) noexcept { world.phase_ = phase; }
     // Moves the tick on and returns it (serial phase): a system's run, the end of a frame.
     static Tick advance_tick(World& world) { return world.advance_tick(); }
+    // Frames run and each system's last-run tick (system_cursors.hpp): schedulers keep them in the
+    // world so that a snapshot holds them.
     static SystemCursors& cursors(World& world) noexcept { return world.cursors_; }
+    static const SystemCursors& cursors(const World& world) noexcept { return world.cursors_; }
     static TopicStore& topics(World& world) noexcept { return world.topics_; }
     // The main-thread system that runs now, its topic windows (World::messages) and the topics it
     // may publish (World::publish); null name: none runs. The name and the windows must outlive the call that clears them.
