@@ -3,6 +3,7 @@
 #include "builtin/deterministic_math.hpp"
 #include "builtin/workloads.hpp"
 #include "ecsia/base/error.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia::builtin {
 
@@ -198,7 +199,7 @@ SystemDesc make_builtin_system(World& world, std::string_view name, const Builti
 }
 
 void spawn_movers(World& world, std::uint32_t count, std::uint64_t seed) {
-    world.require_spawn_capacity(count, "spawn_movers");
+    detail::WorldAccess::require_spawn_capacity(world, count, "spawn_movers");
     const BuiltinIds ids = register_builtin_components(world);
     (void)ids;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -209,7 +210,7 @@ void spawn_movers(World& world, std::uint32_t count, std::uint64_t seed) {
 }
 
 void spawn_heavy(World& world, std::uint32_t per_group, std::uint64_t seed) {
-    world.require_spawn_capacity(std::uint64_t(per_group) * 8, "spawn_heavy");
+    detail::WorldAccess::require_spawn_capacity(world, std::uint64_t(per_group) * 8, "spawn_heavy");
     for (std::uint32_t g = 0; g < 8; ++g) spawn_heavy_group(world, g, per_group, seed);
 }
 

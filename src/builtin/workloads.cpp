@@ -8,6 +8,7 @@
 #include "builtin/builtin_systems.hpp"
 #include "builtin/deterministic_math.hpp"
 #include "ecsia/base/error.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia::builtin {
 
@@ -18,7 +19,7 @@ Velocity move_workload_velocity(std::uint32_t i) {
 }
 
 void spawn_move_workload(World& world, std::uint32_t count) {
-    world.require_spawn_capacity(count, "spawn_move_workload");
+    detail::WorldAccess::require_spawn_capacity(world, count, "spawn_move_workload");
     (void)register_builtin_components(world);
     for (std::uint32_t i = 0; i < count; ++i) world.spawn(move_workload_position(i), move_workload_velocity(i));
 }
@@ -28,7 +29,7 @@ void spawn_heavy_group(World& world, std::uint32_t group, std::uint32_t count, s
     if (group >= ids.heavy.size()) {
         throw Error(ErrorCode::BadValue, "heavy group must be 0..7, got " + std::to_string(group));
     }
-    world.require_spawn_capacity(count, "spawn_heavy_group");
+    detail::WorldAccess::require_spawn_capacity(world, count, "spawn_heavy_group");
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::uint64_t h = mix(seed, group, i);
         const Heavy value = seed == 0 ? Heavy{0, 0} : Heavy{unit(mix(h, 1)), unit(mix(h, 2))};

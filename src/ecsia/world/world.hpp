@@ -107,9 +107,6 @@ public:
     std::uint32_t alive_count() const noexcept { return pool_.alive_count(); }
     // Entities that can still be spawned before max_entities is reached (retired slots count).
     std::uint32_t spawn_capacity() const noexcept { return pool_.available(); }
-    // For bulk spawns, which must be all or nothing: throws CapacityExceeded naming `operation`
-    // unless `count` more entities fit, and WrongPhase during a wave or inside an observer.
-    void require_spawn_capacity(std::uint64_t count, const char* operation) const;
     const EntityPool& entities() const noexcept { return pool_; }
 
     // ---- components of one entity
@@ -364,6 +361,9 @@ public:
 
 private:
     [[noreturn]] void throw_stale(Entity entity) const;
+    // For bulk spawns, which must be all or nothing: throws CapacityExceeded naming `operation`
+    // unless `count` more entities fit, and WrongPhase during a wave or inside an observer.
+    void require_spawn_capacity(std::uint64_t count, const char* operation) const;
     // Whether two layouts have the same fields (names, types, offsets) and size.
     static bool same_layout(const ComponentDesc& a, const ComponentDesc& b) noexcept;
     // A definition of a taken name that differs from the one made (define_component, define_topic,

@@ -51,6 +51,10 @@ struct WorldAccess {
         return world.apply(buffers, reservations);
     }
     static EntityReservation reserve(World& world, std::uint32_t count) { return world.reserve(count); }
+    // World::require_spawn_capacity, for the engine's own bulk spawners (the built-in workloads).
+    static void require_spawn_capacity(const World& world, std::uint64_t count, const char* operation) {
+        world.require_spawn_capacity(count, operation);
+    }
     static void release_unused(World& world, const EntityReservation& reservation) { world.release_unused(reservation); }
     static void merge_write_log(World& world, const WriteLog& log, Tick tick) { world.merge_write_log(log, tick); }
     static void require_serial(const World& world, const char* operation) { world.require_serial(operation); }
