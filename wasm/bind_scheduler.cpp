@@ -47,6 +47,14 @@ extern "C" double ecsia_shared_clock_ms() noexcept;
 
 std::int64_t now_ns() noexcept { return static_cast<std::int64_t>(ecsia_shared_clock_ms() * 1e6); }
 
+// One part of a record the page decodes (a frame record, the User Timing queue). Each part's size
+// is the boundary's (boundary_constants.hpp): an array of that size refuses one more value at
+// compile time.
+template <std::size_t N>
+void append(std::vector<double>& out, const std::array<double, N>& part) {
+    out.insert(out.end(), part.begin(), part.end());
+}
+
 }  // namespace
 
 SchedulerBinding::SchedulerBinding(WorldBinding& world, std::uint32_t workers, std::uint32_t batch_rows,
@@ -134,11 +142,10 @@ int SchedulerBinding::step() {
     if (scheduler_->step() == FrameStatus::Waiting) return kWaiting;
     if (timing_queue_on_) {
         const auto& waves = scheduler_->last_frame_waves();
-        std::vector<double>& out = timing_queue_;
-        const auto put = [&out](const auto& part) { out.insert(out.end(), part.begin(), part.end()); };
-        put(std::array<double, kTIMING_QUEUE_FRAME>{frames(), double(waves.size())});
+        append(timing_queue_, std::array<double, kTIMING_QUEUE_FRAME>{frames(), double(waves.size())});
         for (const WaveTiming& t : waves) {
-            put(std::array<double, kTIMING_QUEUE_WAVE>{double(t.wave), double(static_cast<std::uint8_t>(t.placement)), t.begin_us, t.end_us});
+            append(timing_queue_, std::array<double, kTIMING_QUEUE_WAVE>{double(t.wave), double(static_cast<std::uint8_t>(t.placement)),
+                                                                         t.begin_us, t.end_us});
         }
     }
     return kDone;
@@ -254,23 +261,21 @@ std::uint32_t SchedulerBinding::last_frame_record() {
         timeline ? std::span<const ecsia::BatchTiming>(scheduler_->last_frame_batches()) : std::span<const ecsia::BatchTiming>();
     std::vector<double>& out = frame_record_;
     out.clear();
-    // Each part's size is the boundary's (web/internal/frame_record.js decodes by it): an array of
-    // that size refuses one more value at compile time.
-    const auto put = [&out](const auto& part) { out.insert(out.end(), part.begin(), part.end()); };
-    put(std::array<double, kFRAME_RECORD_HEADER>{double(waves.size()), double(batches.size()), double(scheduler_->workers()),
+    // Decoded by web/internal/frame_record.js.
+    append(out, std::array<double, kFRAME_RECORD_HEADER>{double(waves.size()), double(batches.size()), double(scheduler_->workers()),
                                                  timeline ? 1.0 : 0.0, frames(), double(scheduler_->systems().size())});
     for (const WaveTiming& t : waves) {
-        put(std::array<double, kFRAME_RECORD_WAVE>{double(t.wave), double(t.batches), t.begin_us, t.end_us,
+        append(out, std::array<double, kFRAME_RECORD_WAVE>{double(t.wave), double(t.batches), t.begin_us, t.end_us,
                                                    double(static_cast<std::uint8_t>(t.placement)), t.serial_end_us, t.merged_us});
     }
     for (const ecsia::BatchTiming& t : batches) {
         const double lane = t.runner == ecsia::BatchTiming::kCoordinator ? -1 : double(t.runner);
-        put(std::array<double, kFRAME_RECORD_BATCH>{double(t.wave), double(t.system), double(t.first_row), double(t.rows), lane,
+        append(out, std::array<double, kFRAME_RECORD_BATCH>{double(t.wave), double(t.system), double(t.first_row), double(t.rows), lane,
                                                     t.begin_us, t.end_us});
     }
     for (std::uint32_t w = 0; w < scheduler_->workers(); ++w) {
         const WorkerStats stats = scheduler_->worker_stats(w);
-        put(std::array<double, kFRAME_RECORD_WORKER>{double(stats.busy_ns), double(stats.jobs_run)});
+        append(out, std::array<double, kFRAME_RECORD_WORKER>{double(stats.busy_ns), double(stats.jobs_run)});
     }
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out.data()));
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <string_view>
 
 #include "ecsia/entity/entity.hpp"
 #include "ecsia/relation/relation.hpp"
@@ -84,6 +85,10 @@ constexpr bool on_delete_in_enum_order() {
     return std::size(kBoundaryOnDeleteTargets) == static_cast<std::size_t>(OnDeleteTarget::Delete) + 1;
 }
 static_assert(on_delete_in_enum_order(), "ECSIA_BOUNDARY_ON_DELETE_TARGETS lists every OnDeleteTarget once, in enum order");
+#define ECSIA_BOUNDARY_ON_DELETE_NAMED(enumerator, name) && on_delete_target_name(OnDeleteTarget::enumerator) == std::string_view(name)
+static_assert(true ECSIA_BOUNDARY_ON_DELETE_TARGETS(ECSIA_BOUNDARY_ON_DELETE_NAMED),
+              "ECSIA_BOUNDARY_ON_DELETE_TARGETS names each policy as the core's on_delete_target_name does");
+#undef ECSIA_BOUNDARY_ON_DELETE_NAMED
 
 #define ECSIA_BOUNDARY_WAVE_PLACEMENT(enumerator, name) WavePlacement::enumerator,
 inline constexpr WavePlacement kBoundaryWavePlacements[] = {ECSIA_BOUNDARY_WAVE_PLACEMENTS(ECSIA_BOUNDARY_WAVE_PLACEMENT)};

@@ -24,6 +24,7 @@
 // Both survive a snapshot round trip unchanged, since they do not depend on insertion order.
 
 #include <cstdint>
+#include <string_view>
 
 #include "ecsia/base/ids.hpp"
 #include "ecsia/entity/entity.hpp"
@@ -41,6 +42,12 @@ enum class OnDeleteTarget : std::uint8_t {
     Remove,  // the pairs to it are removed from the subjects (the subjects live on)
     Delete,  // the subjects are despawned too, recursively (a subtree goes with its root)
 };
+
+// Its name in messages and in the JS API's `onDeleteTarget` option ("remove", "delete"); the wasm
+// boundary's list of names (wasm/boundary_constants.hpp) is checked against it at compile time.
+constexpr std::string_view on_delete_target_name(OnDeleteTarget policy) noexcept {
+    return policy == OnDeleteTarget::Delete ? "delete" : "remove";
+}
 
 struct RelationOptions {
     // At most one target per subject: adding a pair with another target replaces the old one.

@@ -48,7 +48,7 @@ RelationId World::define_relation(std::string name, const std::vector<FieldSpec>
         const RelationStore::Relation& had = *relations_.find(existing);
         const auto text = [](const ComponentDesc& layout, RelationOptions o) {
             return "fields " + fields_text(layout) + " and options { exclusive: " + (o.exclusive ? "true" : "false") +
-                   ", onDeleteTarget: '" + (o.on_delete_target == OnDeleteTarget::Delete ? "delete" : "remove") +
+                   ", onDeleteTarget: '" + std::string(on_delete_target_name(o.on_delete_target)) +
                    "', acyclic: " + (o.acyclic ? "true" : "false") + " }";
         };
         if (same_layout(had.data, data) && had.options == options) return existing;
