@@ -165,7 +165,7 @@ export function defineMixed(world) {
 export function addMixedSystems(scheduler) {
   scheduler.addSystem('Move');
   scheduler.addSystem('Bounce');
-  scheduler.addSystem({ name: 'Restructure', kernel: 'restructure', reads: [], writes: ['localPos'], spawnsPerBatch: 2 });
+  scheduler.addSystem({ name: 'Restructure', kernel: 'restructureMixed', reads: [], writes: ['localPos'], spawnsPerBatch: 2 });
   scheduler.addSystem({ name: 'Spawn', kernel: 'spawnFromPrefab', reads: [], writes: ['spawner'], spawnsPerBatch: 1, after: ['Restructure'] });
   scheduler.addSystem('Regroup');  // C++ (web/test/modules/hierarchy_systems.cpp): pairs and prefabs by commands
   scheduler.addSystem({
