@@ -156,17 +156,19 @@ void SchedulerBinding::set_timing_queue(bool on) {
     constexpr std::size_t kFrames = 64, kWaves = 8;
     constexpr std::size_t kReserved = kFrames * (kTIMING_QUEUE_FRAME + kWaves * kTIMING_QUEUE_WAVE);
     if (on) {
-        timing_queue_.reserve(kReserved);
+        timing_queue_.reserve(kReserved + 1);
         timing_taken_.reserve(kReserved + 1);
+        if (timing_queue_.empty()) timing_queue_.push_back(0);  // the count, written when taken
     }
     timing_queue_on_ = on;
 }
 
 std::uint32_t SchedulerBinding::take_timing_queue() {
-    timing_taken_.clear();
-    timing_taken_.push_back(double(timing_queue_.size()));
-    timing_taken_.insert(timing_taken_.end(), timing_queue_.begin(), timing_queue_.end());
-    timing_queue_.clear();
+    if (timing_queue_.empty()) timing_queue_.push_back(0);  // never turned on: an empty queue
+    timing_queue_[0] = double(timing_queue_.size() - 1);
+    // The two buffers trade places, each keeping its capacity: no copy, no allocation.
+    timing_queue_.swap(timing_taken_);
+    timing_queue_.assign(1, 0.0);
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(timing_taken_.data()));
 }
 

@@ -74,6 +74,10 @@ constexpr bool in_enum_order() {
     return std::size(kBoundaryFieldTypes) == static_cast<std::size_t>(FieldType::Entity) + 1;
 }
 static_assert(in_enum_order(), "ECSIA_BOUNDARY_FIELD_TYPES lists every FieldType once, in enum order");
+#define ECSIA_BOUNDARY_FIELD_TYPE_NAMED(enumerator, name) && field_type_name(FieldType::enumerator) == std::string_view(name)
+static_assert(true ECSIA_BOUNDARY_FIELD_TYPES(ECSIA_BOUNDARY_FIELD_TYPE_NAMED),
+              "ECSIA_BOUNDARY_FIELD_TYPES names each type as the core's field_type_name does");
+#undef ECSIA_BOUNDARY_FIELD_TYPE_NAMED
 
 #define ECSIA_BOUNDARY_ON_DELETE_TARGET(enumerator, name) OnDeleteTarget::enumerator,
 inline constexpr OnDeleteTarget kBoundaryOnDeleteTargets[] = {ECSIA_BOUNDARY_ON_DELETE_TARGETS(ECSIA_BOUNDARY_ON_DELETE_TARGET)};
@@ -100,6 +104,10 @@ constexpr bool placements_in_enum_order() {
     return std::size(kBoundaryWavePlacements) == static_cast<std::size_t>(WavePlacement::Shared) + 1;
 }
 static_assert(placements_in_enum_order(), "ECSIA_BOUNDARY_WAVE_PLACEMENTS lists every WavePlacement once, in enum order");
+#define ECSIA_BOUNDARY_PLACEMENT_NAMED(enumerator, name) && std::string_view(placement_name(WavePlacement::enumerator)) == name
+static_assert(true ECSIA_BOUNDARY_WAVE_PLACEMENTS(ECSIA_BOUNDARY_PLACEMENT_NAMED),
+              "ECSIA_BOUNDARY_WAVE_PLACEMENTS names each placement as the core's placement_name does");
+#undef ECSIA_BOUNDARY_PLACEMENT_NAMED
 }  // namespace detail
 
 }  // namespace ecsia::wasm

@@ -111,7 +111,7 @@ private:
     std::vector<std::vector<std::uint32_t>> extract_records_;
     std::vector<double> frame_record_;  // what last_frame_record() returns the address of
     bool timing_queue_on_ = false;
-    std::vector<double> timing_queue_;  // filled by step() while timing_queue_on_
+    std::vector<double> timing_queue_;  // [count, then what step() appends while timing_queue_on_]
     std::vector<double> timing_taken_;  // what take_timing_queue() returns the address of
 };
 

@@ -20,15 +20,6 @@ constexpr double kSettledFactor = 2.0;
 double ewma(double old, double sample) noexcept { return old < 0 ? sample : old + kAlpha * (sample - old); }
 }  // namespace
 
-const char* placement_name(WavePlacement placement) noexcept {
-    switch (placement) {
-        case WavePlacement::Inline: return "inline";
-        case WavePlacement::Pool: return "pool";
-        case WavePlacement::Shared: return "shared";
-    }
-    return "?";
-}
-
 void PlacementModel::observe_system(std::uint32_t system, std::uint64_t rows, double ns) {
     if (rows == 0 || ns < 0) return;
     if (system >= per_row_ns_.size()) resize(system + 1);

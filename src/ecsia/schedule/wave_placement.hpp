@@ -13,7 +13,15 @@ enum class WavePlacement : std::uint8_t {
     Shared,  // dispatched to the workers, and the coordinator claims batches too, for a bounded time
 };
 
-// "inline", "pool" or "shared". Any thread.
-const char* placement_name(WavePlacement placement) noexcept;
+// "inline", "pool" or "shared". Any thread (constexpr: the browser boundary's list of names is
+// checked against it when compiled).
+constexpr const char* placement_name(WavePlacement placement) noexcept {
+    switch (placement) {
+        case WavePlacement::Inline: return "inline";
+        case WavePlacement::Pool: return "pool";
+        case WavePlacement::Shared: return "shared";
+    }
+    return "?";
+}
 
 }  // namespace ecsia

@@ -18,22 +18,6 @@ std::size_t field_size(FieldType type) noexcept {
     return 0;
 }
 
-std::string_view field_type_name(FieldType type) noexcept {
-    switch (type) {
-        case FieldType::F32: return "f32";
-        case FieldType::F64: return "f64";
-        case FieldType::I8: return "i8";
-        case FieldType::I16: return "i16";
-        case FieldType::I32: return "i32";
-        case FieldType::U8: return "u8";
-        case FieldType::U16: return "u16";
-        case FieldType::U32: return "u32";
-        case FieldType::Bool: return "bool";
-        case FieldType::Entity: return "entity";
-    }
-    return "?";
-}
-
 std::optional<FieldType> parse_field_type(std::string_view name) noexcept {
     for (auto type : {FieldType::F32, FieldType::F64, FieldType::I8, FieldType::I16, FieldType::I32, FieldType::U8,
                       FieldType::U16, FieldType::U32, FieldType::Bool, FieldType::Entity}) {

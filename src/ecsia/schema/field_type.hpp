@@ -15,8 +15,26 @@ namespace ecsia {
 enum class FieldType : std::uint8_t { F32, F64, I8, I16, I32, U8, U16, U32, Bool, Entity };
 
 std::size_t field_size(FieldType type) noexcept;
-std::string_view field_type_name(FieldType type) noexcept;
-// "f32", "f64", "i8", ... "bool", "entity"; nullopt for anything else.
+
+// The type's name as components declare it: "f32", "f64", "i8", ... "bool", "entity" (constexpr:
+// the browser boundary's list of names is checked against it when compiled).
+constexpr std::string_view field_type_name(FieldType type) noexcept {
+    switch (type) {
+        case FieldType::F32: return "f32";
+        case FieldType::F64: return "f64";
+        case FieldType::I8: return "i8";
+        case FieldType::I16: return "i16";
+        case FieldType::I32: return "i32";
+        case FieldType::U8: return "u8";
+        case FieldType::U16: return "u16";
+        case FieldType::U32: return "u32";
+        case FieldType::Bool: return "bool";
+        case FieldType::Entity: return "entity";
+    }
+    return "?";
+}
+
+// The type field_type_name names `name`; nullopt for anything else.
 std::optional<FieldType> parse_field_type(std::string_view name) noexcept;
 
 // Maps a C++ member type to its FieldType; unsupported member types fail to compile.
