@@ -99,6 +99,10 @@ for (const { variant, server } of variants) {
         lookupUnknown: { name: 'H', ...base, lookups: ['nope'] },
         lookupTag: { name: 'I', ...base, lookups: ['ChildOf'] },
         lookupMainThread: { name: 'J', reads: [], writes: [], lookups: ['localPos'], run() {} },
+        // A main-thread system resolves its names through the world: its errors still name addSystem.
+        mainThreadUnknownRelation: { name: 'K', reads: [], writes: [], query: { with: ['localPos'] }, cascade: 'Parent', run() {} },
+        mainThreadParentReadsUnknown: { name: 'L', reads: [], writes: [], query: { with: ['localPos'] }, cascade: 'ChildOf', parentReads: ['nope'], run() {} },
+        mainThreadQueryUnknown: { name: 'M', reads: [], writes: [], query: { with: ['nope'] }, run() {} },
       };
       const out = {};
       for (const [label, spec] of Object.entries(cases)) {
@@ -119,6 +123,9 @@ for (const { variant, server } of variants) {
     expect(r.lookupUnknown).toMatch(/lookups names unknown component 'nope'/);
     expect(r.lookupTag).toMatch(/lookups names 'ChildOf', which is a relation, not a component/);
     expect(r.lookupMainThread).toMatch(/lookups is for kernel systems/);
+    expect(r.mainThreadUnknownRelation).toMatch(/^scheduler\.addSystem: UnknownComponent: no relation named 'Parent'/);
+    expect(r.mainThreadParentReadsUnknown).toMatch(/^scheduler\.addSystem: UnknownComponent: .*'nope'/);
+    expect(r.mainThreadQueryUnknown).toMatch(/^scheduler\.addSystem\('M'\)\.query: UnknownComponent: .*'nope'/);
     expect(r.plan).toEqual([]);
     expectNoPageErrors(log);
   });

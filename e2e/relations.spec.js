@@ -334,6 +334,10 @@ for (const { variant, server } of variants) {
           relationSpawned: () => world.spawn({ Likes: true }),
           deadTarget: () => world.addPair(a, 'Targets', stale),
           deadSubject: () => world.addPair(stale, 'Targets', a),
+          deadTargetHas: () => world.hasPair(a, 'Targets', stale),
+          deadTargetRemove: () => world.removePair(a, 'Targets', stale),
+          deadTargetGet: () => world.getPair(a, 'Targets', stale),
+          deadTargetSet: () => world.setPair(a, 'Targets', stale, { since: 2 }),
           staleQueryTarget: () => world.query({ pairs: [['ChildOf', stale]] }),
           cycle: () => world.addPair(a, 'ChildOf', b),
           wildcardAdd: () => world.addPair(a, 'Targets', '*'),
@@ -344,6 +348,9 @@ for (const { variant, server } of variants) {
           tagPairAbsent: () => world.getPair(a, 'ChildOf', b),
           badOption: () => world.defineRelation('Other', {}, { exclusiv: true }),
           badOnDelete: () => world.defineRelation('Other', {}, { onDeleteTarget: 'cascade' }),
+          nullOnDelete: () => world.defineRelation('Other', {}, { onDeleteTarget: null }),
+          nullPairTerms: () => world.query({ pairs: null }),
+          nullWith: () => world.query({ with: null }),
           redefined: () => world.defineRelation('Targets', { since: 'u32' }, { exclusive: true }),
           nameTaken: () => world.defineRelation('position'),
           componentNameTaken: () => world.defineComponent('Likes', {}),
@@ -375,6 +382,10 @@ for (const { variant, server } of variants) {
       expect(r.relationSpawned).toMatch(/^BadValue: world\.spawn: BadValue: 'Likes' is a relation, not a component/);
       expect(r.deadTarget).toMatch(/^StaleEntity: world\.addPair: StaleEntity: the target, entity 0x[0-9a-f]{8}, is not alive/);
       expect(r.deadSubject).toMatch(/^StaleEntity: world\.addPair: StaleEntity: the subject, entity 0x[0-9a-f]{8}, is not alive/);
+      for (const call of ['Has', 'Remove', 'Get', 'Set']) {
+        const op = call === 'Remove' ? 'removePair' : `${call.toLowerCase()}Pair`;
+        expect(r[`deadTarget${call}`]).toMatch(new RegExp(`^StaleEntity: world\\.${op}: StaleEntity: the target, entity 0x[0-9a-f]{8}, is not alive`));
+      }
       expect(r.staleQueryTarget).toMatch(/^StaleEntity: .*the pair term's target, entity 0x[0-9a-f]{8}, is not alive/);
       expect(r.cycle).toMatch(/^BadValue: world\.addPair: BadValue: .*would make a cycle/);
       expect(r.wildcardAdd).toBe("-: world.addPair: the target must be one entity here, not '*'");
@@ -386,6 +397,9 @@ for (const { variant, server } of variants) {
       expect(r.tagPair).toEqual({});
       expect(r.badOption).toBe("-: world.defineRelation('Other'): unknown option 'exclusiv' (known: exclusive, onDeleteTarget, acyclic)");
       expect(r.badOnDelete).toBe("-: world.defineRelation('Other'): onDeleteTarget must be 'remove' or 'delete', got a string (\"cascade\")");
+      expect(r.nullOnDelete).toBe("-: world.defineRelation('Other'): onDeleteTarget must be 'remove' or 'delete', got null");
+      expect(r.nullPairTerms).toBe('-: world.query: pairs must be an array of [relation, target] pairs, got null');
+      expect(r.nullWith).toBe('-: world.query: with must be an array of component names, got null');
       expect(r.redefined).toMatch(/^DuplicateName: world\.defineRelation: DuplicateName: relation 'Targets' is already defined with fields \{ since: 'u32' \} and options \{ exclusive: false, onDeleteTarget: 'remove', acyclic: false \}, which differs from fields \{ since: 'u32' \} and options \{ exclusive: true/);
       expect(r.nameTaken).toMatch(/^DuplicateName: world\.defineRelation: DuplicateName: a component or relation named 'position' is already registered$/);
       expect(r.componentNameTaken).toMatch(/^DuplicateName: /);

@@ -76,12 +76,12 @@ export function querySpec(core, op, spec) {
   }
   const out = {};
   for (const term of TERMS) {
-    const value = spec[term] ?? [];
+    const value = spec[term] === undefined ? [] : spec[term];  // null is refused, as for prefabs
     const list = typeof value === 'string' ? [value] : value;
     if (!Array.isArray(list)) throw new Error(`${op}: ${term} must be an array of component names, got ${describe(value)}`);
     for (const name of list) {
       if (typeof name !== 'string') throw new Error(`${op}: ${term} must hold component names, got ${describe(name)}`);
-      core.component(op.replace(/^world\./, ''), name);
+      core.component(op, name);
     }
     out[term] = [...list];
   }
@@ -108,9 +108,8 @@ export function querySpec(core, op, spec) {
 export function pairTerms(core, op, spec) {
   const out = {};
   const ids = {};
-  const shortOp = op.replace(/^world\./, '');
   for (const term of PAIR_TERMS) {
-    const value = spec[term] ?? [];
+    const value = spec[term] === undefined ? [] : spec[term];
     if (!Array.isArray(value)) throw new Error(`${op}: ${term} must be an array of [relation, target] pairs, got ${describe(value)}`);
     const flat = [];
     out[term] = value.map((pair, i) => {
@@ -118,7 +117,7 @@ export function pairTerms(core, op, spec) {
         throw new Error(`${op}: ${term}[${i}] must be [relation, target] (the target an entity or '*'), got ${describe(pair)}`);
       }
       const [relation, target] = pair;
-      flat.push(core.relation(shortOp, relation).id, core.pairTarget(`${shortOp}: ${term}[${i}]`, target, true));
+      flat.push(core.relation(op, relation).id, core.pairTarget(`${op}: ${term}[${i}]`, target, true));
       return Object.freeze([relation, target]);
     });
     ids[term] = flat;

@@ -368,15 +368,17 @@ export class Scheduler {
     if (querySpec === undefined && (spec.cascade !== undefined || spec.parentReads !== undefined)) {
       throw new Error(`scheduler.${op}('${name}'): ${spec.cascade !== undefined ? 'cascade' : 'parentReads'} orders a query's rows: give the system a query`);
     }
+    // Names resolved through the world are this call's errors.
+    const caller = `scheduler.${op}`;
     // cascade: the relation's id (the engine checks that it is exclusive), -1 for none.
-    const cascade = spec.cascade === undefined ? -1 : core.relation(op, spec.cascade).id;
+    const cascade = spec.cascade === undefined ? -1 : core.relation(caller, spec.cascade).id;
     const parentReadNames = stringList(op, 'parentReads', spec.parentReads);
-    const parentReads = parentReadNames.map((n) => ({ name: n, layout: core.component(op, n).layout }));
+    const parentReads = parentReadNames.map((n) => ({ name: n, layout: core.component(caller, n).layout }));
     let query = null;
     let planReads = reads;
     if (querySpec !== undefined) {
       query = new Query(world, core, querySpec, `scheduler.${op}('${name}').query`);
-      for (const w of writes) core.component(op, w);
+      for (const w of writes) core.component(caller, w);
       // Everything the query touches is read, unless the system declares it a write.
       const touched = [...query.terms.with, ...query.terms.optional, ...query.terms.changed, ...query.terms.added];
       planReads = [...new Set([...reads, ...touched.filter((n) => !writes.includes(n))])];
@@ -385,7 +387,7 @@ export class Scheduler {
     // be written through. Set once the engine has accepted the system (and its names).
     let viewedWrites = [];
     // Its consumed topics' entries: run()'s 4th argument holds their messages, fetched per run.
-    const topics = consumes.map((topic) => core.topic(op, topic));
+    const topics = consumes.map((topic) => core.topic(caller, topic));
     const noMessages = Object.freeze({});
     const messagesOfRun = () => {
       if (topics.length === 0) return noMessages;

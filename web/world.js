@@ -429,7 +429,8 @@ export class World {
         throw new Error(`world.${op}('${name}'): ${key} must be true or false, got ${describe(options[key])}`);
       }
     }
-    const onDeleteTarget = options.onDeleteTarget ?? 'remove';
+    // Left out means 'remove'; null is refused, as it is for exclusive and acyclic.
+    const onDeleteTarget = options.onDeleteTarget === undefined ? 'remove' : options.onDeleteTarget;
     if (!ON_DELETE_TARGETS.includes(onDeleteTarget)) {
       throw new Error(`world.${op}('${name}'): onDeleteTarget must be ${ON_DELETE_TARGETS.map((v) => `'${v}'`).join(' or ')}, got ${describe(options.onDeleteTarget)}`);
     }

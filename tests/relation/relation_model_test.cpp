@@ -224,10 +224,14 @@ private:
         const Entity d = dead_[rng_.below(dead_.size())];
         const ModelRelation& r = pick_relation();
         ++refusals_;
-        if (rng_.chance(50)) {
-            ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, world_.add_pair(pick(), r.id, d));
-        } else {
-            ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, world_.add_pair(d, r.id, pick()));
+        // Every call that names a target or subject refuses a dead one, whichever role it has.
+        switch (rng_.below(6)) {
+            case 0: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, world_.add_pair(pick(), r.id, d)); break;
+            case 1: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, world_.add_pair(d, r.id, pick())); break;
+            case 2: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, (void)world_.has_pair(pick(), r.id, d)); break;
+            case 3: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, world_.remove_pair(pick(), r.id, d)); break;
+            case 4: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, (void)world_.get_pair(pick(), r.id, d)); break;
+            default: ECSIA_REQUIRE_REJECTED(world_, ErrorCode::StaleEntity, (void)world_.targets_of(d, r.id)); break;
         }
     }
 

@@ -155,6 +155,12 @@ TEST_CASE("bad pair input is refused with a clear error and the world unchanged"
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, world.add_pair(a, likes, kNullEntity));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, (void)world.has_pair(dead, likes, a));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, (void)world.subjects_of(likes, dead));
+    // A dead target is refused by every call that names one, as a dead subject is.
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, (void)world.has_pair(a, likes, dead));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, world.remove_pair(a, likes, dead));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, (void)world.get_pair(a, likes, dead));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::StaleEntity, world.set_pair(a, likes, dead, test::Since{1}));
+    CHECK_THAT(test::thrown_message([&] { (void)world.has_pair(a, likes, dead); }), Catch::Contains("the target"));
     CHECK_THAT(test::thrown_message([&] { world.add_pair(a, likes, dead); }), Catch::Contains("target"));
     // A component as a relation, and a relation as a component.
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.add_pair(a, pos, b));

@@ -30,6 +30,10 @@ const NULL_BITS = NULL_ENTITY;
 
 export const align8 = (n) => (n + VALUE_ALIGNMENT - 1) & -VALUE_ALIGNMENT;
 
+// The call an error names: a world method's name ('spawn': world.spawn), or a caller's own
+// qualified name ('scheduler.addSystem', when a scheduler resolves names through the world).
+const callName = (op) => (op.includes('.') ? op : `world.${op}`);
+
 // How a component's column is viewed from JS: a typed array with `stride` elements per entity
 // (homogeneous components), or a DataView with `stride` bytes per entity (mixed field types).
 function columnLayout(info) {
@@ -291,14 +295,14 @@ export class WorldCore {
 
   /** The raw Embind world; throws naming `op` once the world was disposed. */
   raw(op) {
-    if (this.#raw === null) throw new Error(`world.${op}: the world was disposed`);
+    if (this.#raw === null) throw new Error(`${callName(op)}: the world was disposed`);
     return this.#raw;
   }
 
   /** fn(rawWorld) through the stack-restoring call; engine errors get `world.<op>: ` in front. */
   call(op, fn) {
     const raw = this.raw(op);
-    return this.engine.call(`world.${op}`, () => fn(raw));
+    return this.engine.call(callName(op), () => fn(raw));
   }
 
   /**
@@ -315,7 +319,7 @@ export class WorldCore {
       this.#lastEntry = entry;
       return entry;
     }
-    if (typeof name !== 'string') throw new Error(`world.${op}: a component name must be a string, got ${describe(name)}`);
+    if (typeof name !== 'string') throw new Error(`${callName(op)}: a component name must be a string, got ${describe(name)}`);
     const created = componentEntry(this.call(op, (r) => r.componentInfo(name)));
     this.#components.set(name, created);
     return created;
@@ -329,7 +333,7 @@ export class WorldCore {
   relation(op, name) {
     const entry = this.#relations.get(name);
     if (entry !== undefined) return entry;
-    if (typeof name !== 'string') throw new Error(`world.${op}: a relation name must be a string, got ${describe(name)}`);
+    if (typeof name !== 'string') throw new Error(`${callName(op)}: a relation name must be a string, got ${describe(name)}`);
     const info = Object.freeze(this.call(op, (r) => r.relationInfo(name)));
     const created = { ...componentEntry(info), relation: true, exclusive: info.exclusive, onDeleteTarget: info.onDeleteTarget, acyclic: info.acyclic };
     this.#relations.set(name, created);
@@ -344,7 +348,7 @@ export class WorldCore {
   topic(op, name) {
     const entry = this.#topics.get(name);
     if (entry !== undefined) return entry;
-    if (typeof name !== 'string') throw new Error(`world.${op}: a topic name must be a string, got ${describe(name)}`);
+    if (typeof name !== 'string') throw new Error(`${callName(op)}: a topic name must be a string, got ${describe(name)}`);
     const info = Object.freeze(this.call(op, (r) => r.topicInfo(name)));
     const created = { ...componentEntry(info), topic: topicOf(info) };
     this.#topics.set(name, created);
@@ -364,13 +368,13 @@ export class WorldCore {
   pairTarget(op, target, wildcard) {
     if (target === '*') {
       if (wildcard) return ANY_TARGET;
-      throw new Error(`world.${op}: the target must be one entity here, not '*'`);
+      throw new Error(`${callName(op)}: the target must be one entity here, not '*'`);
     }
     if ((target >>> 0) !== target) {
-      throw new Error(`world.${op}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
+      throw new Error(`${callName(op)}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
     }
     if (wildcard && target === ANY_TARGET) {
-      throw new Error(`world.${op}: the target ${target} is the null handle, not an entity; write '*' for any target`);
+      throw new Error(`${callName(op)}: the target ${target} is the null handle, not an entity; write '*' for any target`);
     }
     return target;
   }

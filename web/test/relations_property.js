@@ -117,7 +117,7 @@ export function runRelationsProperty(world, seed, steps) {
         model: () => {
           // A tag relation's pairs have no fields: the JS layer refuses the values first (no code).
           if (!RELATIONS[rel].fields) return { error: 'none' };
-          if (!live) return stale;
+          if (!live || !targetLive) return stale;
           const m = pairs[rel].get(s);
           if (!m?.has(t)) return { error: 'MissingComponent' };
           m.set(t, { ...m.get(t), ...values });
@@ -130,7 +130,7 @@ export function runRelationsProperty(world, seed, steps) {
         label: `getPair(${s}, ${rel}, ${t})`,
         call: (w) => w.getPair(s, rel, t),
         model: () => {
-          if (!live) return stale;
+          if (!live || !targetLive) return stale;
           const m = pairs[rel].get(s);
           if (!m?.has(t)) return { error: 'MissingComponent' };
           return { result: RELATIONS[rel].fields ? m.get(t) : {} };  // a tag relation's pair: {}
@@ -142,7 +142,10 @@ export function runRelationsProperty(world, seed, steps) {
       return {
         label: `hasPair(${s}, ${rel}, ${target})`,
         call: (w) => w.hasPair(s, rel, target),
-        model: () => (live ? { result: target === '*' ? pairs[rel].has(s) : pairs[rel].get(s)?.has(target) === true } : stale),
+        model: () => {
+          if (!live || (target !== '*' && !targetLive)) return stale;  // a dead target too, as everywhere
+          return { result: target === '*' ? pairs[rel].has(s) : pairs[rel].get(s)?.has(target) === true };
+        },
       };
     }
     if (kind <= 14) {
@@ -151,7 +154,7 @@ export function runRelationsProperty(world, seed, steps) {
         label: `removePair(${s}, ${rel}, ${target})`,
         call: (w) => w.removePair(s, rel, target),
         model: () => {
-          if (!live) return stale;
+          if (!live || (target !== '*' && !targetLive)) return stale;
           if (target === '*') pairs[rel].delete(s);
           else if (pairs[rel].get(s)?.has(target)) erase(rel, s, target);
           return { result: undefined };

@@ -132,19 +132,23 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
             throw Error(ErrorCode::BadValue, handle_text(subject) + " cannot be " + name + " itself ('" + name +
                                                  "' is acyclic: an entity cannot be its own ancestor)");
         }
-        // Would the subject become its own ancestor? Walk up from the target; the relation's
-        // pairs are acyclic already, so the walk ends. Exclusive: one chain, nothing allocated (a
-        // re-parent costs the depth). Otherwise `seen` bounds a diamond-shaped graph.
+        // Would the subject become its own ancestor? Only if something is below it already (a
+        // subject with no subjects of its own, as a node is while a tree is built from the root
+        // down, cannot be above the target: no walk, so that building a chain of n is O(n), not
+        // O(n^2)). Else walk up from the target; the relation's pairs are acyclic already, so the
+        // walk ends. Exclusive: one chain, nothing allocated (a re-parent costs the depth).
+        // Otherwise `seen` bounds a diamond-shaped graph.
+        const bool below = !relations_.subjects(r, subject).empty();
         auto cycle = [&] {
             return Error(ErrorCode::BadValue, "(" + name + ", " + handle_text(target) + ") on " + handle_text(subject) +
                                                   " would make a cycle: the target is already below the subject, and "
                                                   "an entity cannot be its own ancestor");
         };
-        if (r.options.exclusive) {
+        if (below && r.options.exclusive) {
             for (std::span<const Entity> up = relations_.targets(r, target); !up.empty(); up = relations_.targets(r, up.front())) {
                 if (up.front() == subject) throw cycle();
             }
-        } else {
+        } else if (below) {
             std::set<std::uint32_t> seen;
             std::vector<Entity> stack{target};
             while (!stack.empty()) {
@@ -187,6 +191,7 @@ void World::set_pair(Entity subject, RelationId relation, Entity target, const v
     RelationStore::Relation& r = checked_relation(relation);
     const std::string& name = registry_.desc(relation).name;
     check_pair_entity(subject, "subject");
+    check_pair_entity(target, "target");
     if (r.data.size == 0) throw Error(ErrorCode::BadValue, "'" + name + "' is a tag relation: its pairs have no data");
     if (size != r.data.size) {
         throw Error(ErrorCode::BadValue, "a '" + name + "' pair's data takes " + std::to_string(r.data.size) +
@@ -204,6 +209,7 @@ const std::byte* World::get_pair(Entity subject, RelationId relation, Entity tar
     RelationStore::Relation& r = checked_relation(relation);
     const std::string& name = registry_.desc(relation).name;
     check_pair_entity(subject, "subject");
+    check_pair_entity(target, "target");
     // Absence first: the JS getPair of a tag relation's pair (wasm/world_pairs.cpp) relies on it for its error.
     if (!relations_.has(r, subject, target)) {
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
@@ -227,6 +233,7 @@ void World::copy_pair_data(Entity subject, RelationId relation, Entity target, v
 bool World::has_pair(Entity subject, RelationId relation, Entity target) const {
     const RelationStore::Relation& r = checked_relation(relation);
     check_pair_entity(subject, "subject");
+    if (target != kAnyTarget) check_pair_entity(target, "target");
     return relations_.has(r, subject, target);
 }
 
@@ -238,6 +245,7 @@ void World::remove_pair(Entity subject, RelationId relation, Entity target) {
         while (!relations_.targets(r, subject).empty()) erase_pair(r, subject, relations_.targets(r, subject).front());
         return;
     }
+    check_pair_entity(target, "target");
     if (relations_.has(r, subject, target)) erase_pair(r, subject, target);
 }
 
