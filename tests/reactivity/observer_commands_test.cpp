@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/captured_diagnostics.hpp"
@@ -244,4 +245,46 @@ TEST_CASE("an observer cannot flush: observers never run re-entrantly", "[reacti
     CHECK(changes_seen == 0);
     world.flush();
     CHECK(changes_seen == 1);
+}
+
+namespace {
+template <int N>
+struct Registered {};
+// Registers Registered<from>, ... Registered<from + 199>: 200 new components.
+template <int From, int... Ns>
+void register_all(World& world, std::integer_sequence<int, Ns...>) {
+    (world.component<Registered<From + Ns>>(), ...);
+}
+}  // namespace
+
+template <int N>
+struct ecsia::ComponentTraits<Registered<N>> {
+    static ComponentDesc describe() {
+        static const std::string name = "registered" + std::to_string(N);
+        return detail::describe_struct<Registered<N>>(name.c_str(), {});
+    }
+};
+
+TEST_CASE("an observer that registers components and then throws is reported by the component's name",
+          "[reactivity][relation]") {
+    // Registering moves the registry's names; the report must not read the one it held before.
+    World world;
+    test::CapturedDiagnostics said(world);
+    const Entity parent = world.spawn(), child = world.spawn();
+    world.add_pair(child, World::kChildOf, parent);
+    world.observe(ObserverEvent::OnRemove, World::kChildOf, [](ObserverContext& ctx) {
+        register_all<0>(ctx.world, std::make_integer_sequence<int, 200>{});
+        throw std::runtime_error("after registering");
+    });
+    world.observe(ObserverEvent::OnAdd, world.component<Position>(), [](ObserverContext& ctx) {
+        register_all<200>(ctx.world, std::make_integer_sequence<int, 200>{});
+        throw std::runtime_error("after registering");
+    });
+    world.remove_pair(child, World::kChildOf, parent);
+    world.add(child, Position{1, 2});
+    CHECK(said.count("an on-remove observer of 'ChildOf' threw for entity 0x00000001: after registering;") == 1);
+    CHECK(said.count("an on-add observer of 'position' threw for entity 0x00000001: after registering;") == 1);
+    CHECK_FALSE(world.has_pair(child, World::kChildOf, parent));
+    CHECK(world.has<Position>(child));
+    CHECK(world.components().size() > 400);
 }

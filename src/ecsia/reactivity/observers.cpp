@@ -5,6 +5,8 @@
 #include <exception>
 #include <string>
 
+#include "ecsia/world/world.hpp"
+
 namespace ecsia {
 
 ObserverId ObserverRegistry::add(ObserverEvent event, ComponentId component, ObserverFn fn) {
@@ -51,8 +53,7 @@ void report_failure(Diagnostics& diagnostics, ObserverEvent event, std::string_v
 }  // namespace
 
 void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId component, Entity entity,
-                            CommandBuffer& commands, Diagnostics& diagnostics, std::string_view component_name,
-                            Entity target) {
+                            CommandBuffer& commands, Diagnostics& diagnostics, Entity target) {
     if (!any(event, component)) return;
     // Index loop: an observer may register another observer; it joins for later events only.
     // Observers removed meanwhile stay in place, without a function, until the loop is done.
@@ -77,11 +78,12 @@ void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId compo
         } catch (const std::exception& error) {
             const std::size_t dropped = commands.record_count() - mark.records;
             commands.rollback(mark);
-            report_failure(diagnostics, event, component_name, entity, error.what(), dropped);
+            report_failure(diagnostics, event, world.components().desc(component).name, entity, error.what(), dropped);
         } catch (...) {
             const std::size_t dropped = commands.record_count() - mark.records;
             commands.rollback(mark);
-            report_failure(diagnostics, event, component_name, entity, "a non-standard exception", dropped);
+            report_failure(diagnostics, event, world.components().desc(component).name, entity, "a non-standard exception",
+                           dropped);
         }
     }
 }

@@ -51,9 +51,11 @@ public:
         const auto& counts = interest_[static_cast<int>(event)];
         return component < counts.size() && counts[component] != 0;
     }
-    // Calls each matching observer in registration order. `component_name` is for diagnostics.
+    // Calls each matching observer in registration order; one that throws is a diagnostic naming
+    // the component (looked up when it is reported: an observer may register components, which
+    // moves the registry's names).
     void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands,
-              Diagnostics& diagnostics, std::string_view component_name, Entity target = kNullEntity);
+              Diagnostics& diagnostics, Entity target = kNullEntity);
 
 private:
     struct Entry {

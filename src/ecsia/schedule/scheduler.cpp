@@ -62,6 +62,7 @@ public:
     std::vector<std::unique_ptr<QueryCache>> queries_;  // by system
     std::vector<bool> runs_once_;                       // by system: no query terms, one batch a frame
     std::vector<std::unique_ptr<CascadeOrder>> cascades_;  // by system: null unless it declared a cascade
+    std::vector<std::uint32_t> unordered_cascades_;        // prepare_batches: this wave's kernel cascade systems whose order failed
     // by system: its slot in the world's cursors, which holds the tick of its previous run (in
     // the world, so that a snapshot carries it and a fresh scheduler resumes from it)
     std::vector<std::uint32_t> cursor_slots_;
@@ -689,9 +690,22 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
     // Cascade systems first put their tables' rows in depth order: rows move within tables, so
-    // this comes before any system of the wave finds its rows.
+    // this comes before any system of the wave finds its rows. An order that cannot be made (the
+    // pairs of a relation defined without `acyclic` form a cycle) fails that system alone, as a
+    // throwing kernel would: it gets no batches this frame and the frame goes on. A main-thread
+    // cascade system refreshes again when it runs, where what throws is reported as its failure.
+    unordered_cascades_.clear();
     for (std::uint32_t s : wave) {
-        if (cascades_[s]) cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
+        if (!cascades_[s]) continue;
+        try {
+            cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
+        } catch (const Error& error) {
+            if (plan_.main_thread[s]) continue;
+            unordered_cascades_.push_back(s);
+            const std::string& name = systems_[s].name;
+            world_->diagnostics().report_for(name, "system '" + name + "' did not run this frame: " + error.what() +
+                                                       "; the frame goes on");
+        }
     }
     std::vector<std::uint32_t>& depths = batch_depths_;
     depths.clear();
@@ -709,7 +723,8 @@ void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
                                             runs_.push_back(RowRun{chunk.table().index(), chunk.row_begin(), chunk.row_end()});
                                         });
             if (cascades_[s]) {
-                append_cascade_batches(s, depths);
+                const bool ordered = std::find(unordered_cascades_.begin(), unordered_cascades_.end(), s) == unordered_cascades_.end();
+                if (ordered) append_cascade_batches(s, depths);
             } else {
                 append_batches(s, runs_, options_.batch_rows, bounds_);
             }
