@@ -52,6 +52,38 @@ TEST_CASE("pair records apply in order, with spawns of the same buffer as subjec
     CHECK(world.target_of(children[0], World::kChildOf) == kNullEntity);
 }
 
+TEST_CASE("a pair's entity fields naming the buffer's spawns get their handles; naming none, the record is refused",
+          "[relation][command]") {
+    // As for a component's entity fields: a pending stand-in never reaches the world.
+    World world;
+    test::CapturedDiagnostics said(world);
+    struct Link {
+        Entity who;
+        float weight;
+    };
+    const RelationId link = world.define_relation("Link", {{"who", FieldType::Entity}, {"weight", FieldType::F32}});
+    const Entity existing = world.spawn();
+    const HandleLayout& layout = world.entities().layout();
+    CommandBuffer buffer;
+    buffer.spawn(kNullEntity, nullptr, 0);  // pending(0)
+    buffer.spawn(kNullEntity, nullptr, 0);  // pending(1)
+    const Link to_spawn{layout.pending(1), 3};
+    buffer.add_pair(layout.pending(0), link, layout.pending(1), &to_spawn, sizeof to_spawn);
+    const Link to_nothing{layout.pending(7), 4};  // names no spawn of this buffer
+    buffer.add_pair(existing, link, layout.pending(0), &to_nothing, sizeof to_nothing);
+    const ApplyStats stats = apply_pair_records(world, buffer);
+    CHECK(stats.applied == 3);
+    const std::vector<Entity> subjects = world.subjects_of(link, kAnyTarget);
+    REQUIRE(subjects.size() == 1);
+    REQUIRE(world.targets_of(subjects[0], link).size() == 1);
+    const Entity second = world.targets_of(subjects[0], link)[0];
+    const Link made = world.get_pair<Link>(subjects[0], link, second);
+    CHECK(made.who == second);
+    CHECK(made.weight == 3);
+    CHECK_FALSE(world.has_pair(existing, link, kAnyTarget));
+    CHECK(said.count("was not spawned by this batch") == 1);
+}
+
 TEST_CASE("pair records to or from an entity dead by the merge are dropped and counted", "[relation][command]") {
     World world;
     const RelationId likes = world.define_relation("Likes");

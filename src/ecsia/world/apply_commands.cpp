@@ -415,7 +415,12 @@ private:
             if (!every && !world_.is_alive(target)) return skip(1, nullptr);
             if (record.op == CommandOp::AddPair) {
                 const std::uint32_t size = record.body[2];
-                world_.add_pair(entity, relation, target, size == 0 ? nullptr : record.body + 3, size);
+                // The pair's data may name this buffer's spawns too, as a component's may.
+                const void* data = size == 0 ? nullptr : record.body + 3;
+                if (const RelationStore::Relation* r = world_.relations_.find(relation); data != nullptr && r != nullptr) {
+                    data = remap_fields(r->data, 0, data, size);
+                }
+                world_.add_pair(entity, relation, target, data, size);
             } else {
                 world_.remove_pair(entity, relation, target);
             }
@@ -512,7 +517,11 @@ private:
     // Throws StaleEntity (before anything changes) for a pending handle that resolve_field refuses.
     const void* remap_bytes(ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
         if (!has_entity_field(id)) return bytes;
-        const ComponentDesc& desc = world_.registry_.desc(id);
+        return remap_fields(world_.registry_.desc(id), offset, bytes, size);
+    }
+
+    // remap_bytes for bytes laid out as `desc` says (a component's element, a pair's data).
+    const void* remap_fields(const ComponentDesc& desc, std::uint32_t offset, const void* bytes, std::uint32_t size) {
         bool any = false;
         for (const FieldDesc& field : desc.fields) {
             if (field.type != FieldType::Entity || field.offset < offset || field.offset + 4 > offset + size) continue;
