@@ -4,8 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "ecsia/snapshot/state_hash.hpp"
 #include "support/rng.hpp"
 #include "support/test_components.hpp"
 #include "support/world_checks.hpp"
@@ -112,6 +114,38 @@ TEST_CASE("despawning a target removes its Remove pairs from the subjects, which
     world.despawn(a);
     CHECK(world.relations().pair_count() == 0);
     CHECK(world.subjects_of(likes, kAnyTarget).empty());
+}
+
+TEST_CASE("despawning a target of many subjects leaves the same world whether or not an observer sees each pair go",
+          "[relation]") {
+    // Unobserved, the target's list of subjects is taken at once; observed, pair by pair. Random
+    // subjects with one, two or three targets, some with data, some of them the target itself.
+    const auto run = [](bool observed, std::uint64_t seed) {
+        World world;
+        const RelationId likes = world.define_relation("Likes", {{"since", FieldType::U32}});
+        std::vector<Entity> removed;
+        if (observed) {
+            world.observe(ObserverEvent::OnRemove, likes, [&](ObserverContext& ctx) { removed.push_back(ctx.entity); });
+        }
+        test::Rng rng(seed);
+        std::vector<Entity> all;
+        for (int i = 0; i < 600; ++i) all.push_back(world.spawn(test::Position{float(i), 0}));
+        const Entity target = all[rng.below(all.size())];
+        for (const Entity e : all) {
+            if (rng.chance(70)) world.add_pair(e, likes, target, test::Since{rng.below(100)});
+            if (rng.chance(30)) world.add_pair(e, likes, all[rng.below(all.size())]);
+        }
+        for (int i = 0; i < 50; ++i) {  // some subjects and other targets go first
+            const Entity e = all[rng.below(all.size())];
+            if (e != target && world.is_alive(e)) world.despawn(e);
+        }
+        world.despawn(target);
+        return std::make_pair(state_hash(world), world.relations().pair_count());
+    };
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        INFO("seed " << seed);
+        CHECK(run(false, seed) == run(true, seed));
+    }
 }
 
 TEST_CASE("despawning a parent despawns its subtree (ChildOf: Delete), deepest first", "[relation]") {

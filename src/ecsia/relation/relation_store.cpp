@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace ecsia {
 
@@ -174,7 +175,24 @@ void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std
 }
 
 bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
-    const std::uint32_t subject_slot = index(subject), target_slot = index(target);
+    if (!erase_from_subject(r, subject, target)) return false;
+    std::vector<Entity>& subjects = r.by_target[index(target)];
+    subjects.erase(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)));
+    return true;
+}
+
+std::vector<Entity> RelationStore::take_subjects(Relation& r, Entity target) noexcept {
+    const std::uint32_t slot = index(target);
+    if (slot >= r.by_target.size()) return {};
+    return std::exchange(r.by_target[slot], {});
+}
+
+void RelationStore::erase_taken(Relation& r, Entity subject, Entity target) noexcept {
+    (void)erase_from_subject(r, subject, target);
+}
+
+bool RelationStore::erase_from_subject(Relation& r, Entity subject, Entity target) noexcept {
+    const std::uint32_t subject_slot = index(subject);
     if (subject_slot >= r.by_subject.size()) return false;
     Relation::Targets& entry = r.by_subject[subject_slot];
     const std::size_t at = lower_bound(entry.targets, target);
@@ -186,8 +204,6 @@ bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
         entry.data.erase(entry.data.begin() + offset, entry.data.begin() + offset + static_cast<std::ptrdiff_t>(size));
     }
     if (entry.targets.empty()) --r.subjects;
-    std::vector<Entity>& subjects = r.by_target[target_slot];
-    subjects.erase(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)));
     --r.pairs;
     ++r.version;
     --pair_count_;
