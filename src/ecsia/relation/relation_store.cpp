@@ -42,7 +42,7 @@ std::span<const Entity> RelationStore::targets(const Relation& r, Entity subject
 std::span<const Entity> RelationStore::subjects(const Relation& r, Entity target) const noexcept {
     const std::uint32_t slot = index(target);
     if (slot >= r.by_target.size()) return {};
-    return r.by_target[slot];
+    return r.by_target[slot].view();
 }
 
 bool RelationStore::has(const Relation& r, Entity subject, Entity target) const noexcept {
@@ -74,7 +74,7 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     if (r.by_subject.size() <= subject_slot) r.by_subject.resize(std::size_t(subject_slot) + 1);
     if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
     Relation::Targets& entry = r.by_subject[subject_slot];
-    std::vector<Entity>& subjects = r.by_target[target_slot];
+    SubjectList& subjects = r.by_target[target_slot];
     // Geometric growth: an exact reserve of one more would copy a target's whole subject list on
     // every insert (quadratic for one prefab with 100,000 instances, or one parent's children).
     auto room_for = [](auto& list, std::size_t more) {
@@ -82,7 +82,7 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     };
     entry.targets.make_room_for_one();
     room_for(entry.data, r.data.size);
-    room_for(subjects, 1);
+    subjects.make_room_for(1);
 
     const std::size_t at = lower_bound(entry.targets, target);
     if (entry.targets.empty()) ++r.subjects;
@@ -96,7 +96,7 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     if (subjects.empty() || index(subjects.back()) < subject_slot) {
         subjects.push_back(subject);  // the common case: a new subject in a slot above the others
     } else {
-        subjects.insert(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)), subject);
+        subjects.insert(lower_bound(subjects.view(), subject), subject);
     }
     ++r.pairs;
     ++r.version;
@@ -112,8 +112,8 @@ void RelationStore::insert_fresh(Relation& r, std::span<const Entity> subjects, 
     // Every allocation first, as in insert().
     if (r.by_subject.size() <= top) r.by_subject.resize(std::size_t(top) + 1);
     if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
-    std::vector<Entity>& list = r.by_target[target_slot];
-    if (list.size() + subjects.size() > list.capacity()) list.reserve(std::max(list.size() + subjects.size(), list.capacity() * 2));
+    r.by_target[target_slot].make_room_for(subjects.size());
+    std::vector<Entity>& list = r.by_target[target_slot].compacted();
     if (r.data.size != 0) {
         for (Entity subject : subjects) r.by_subject[index(subject)].data.reserve(r.data.size);
     }
@@ -169,22 +169,21 @@ void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std
     const std::uint32_t target_slot = index(target);
     if (r.by_subject.capacity() < slots) r.by_subject.reserve(std::max<std::size_t>(slots, r.by_subject.capacity() * 2));
     if (r.by_target.size() <= target_slot) r.by_target.resize(std::size_t(target_slot) + 1);
-    std::vector<Entity>& subjects = r.by_target[target_slot];
     // Geometric, as in insert(): one instantiate after another must not copy the list each time.
-    if (subjects.size() + more > subjects.capacity()) subjects.reserve(std::max(subjects.size() + more, subjects.capacity() * 2));
+    r.by_target[target_slot].make_room_for(more);
 }
 
 bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
     if (!erase_from_subject(r, subject, target)) return false;
-    std::vector<Entity>& subjects = r.by_target[index(target)];
-    subjects.erase(subjects.begin() + static_cast<std::ptrdiff_t>(lower_bound(subjects, subject)));
+    SubjectList& subjects = r.by_target[index(target)];
+    subjects.erase(lower_bound(subjects.view(), subject));
     return true;
 }
 
 std::vector<Entity> RelationStore::take_subjects(Relation& r, Entity target) noexcept {
     const std::uint32_t slot = index(target);
     if (slot >= r.by_target.size()) return {};
-    return std::exchange(r.by_target[slot], {});
+    return r.by_target[slot].take();
 }
 
 void RelationStore::erase_taken(Relation& r, Entity subject, Entity target) noexcept {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ecsia/relation/relation.hpp"
+#include "ecsia/relation/subject_list.hpp"
 #include "ecsia/relation/target_list.hpp"
 #include "ecsia/schema/component_desc.hpp"
 
@@ -30,7 +31,7 @@ public:
             std::vector<std::byte> data;
         };
         std::vector<Targets> by_subject;
-        std::vector<std::vector<Entity>> by_target;  // by_target[slot]: subjects, ascending index
+        std::vector<SubjectList> by_target;  // by_target[slot]: subjects, ascending index
         std::uint64_t pairs = 0;
         std::uint32_t subjects = 0;  // subjects with at least one pair
         // Rises with every pair added or removed (not with pair data): a cache of who is whose
