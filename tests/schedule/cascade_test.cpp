@@ -568,6 +568,10 @@ TEST_CASE("cascade declarations are checked when the system is added", "[schedul
     main.kernel = nullptr;
     main.main_thread = [](World&, float) {};
     CHECK(test::thrown_code([&] { scheduler.add_system(main); }) == std::string("BadDefinition"));
+    SystemDesc relation_read = propagate(forest);
+    relation_read.parent_reads = {forest.world.define_relation("Weighs", {{"kg", FieldType::F32}})};  // pair data, not a value
+    CHECK(test::thrown_message([&] { scheduler.add_system(relation_read); }) ==
+          "BadValue: system '" + relation_read.name + "' parent_reads 'Weighs', which is a relation, not a component: parents' values are components'");
     CHECK(scheduler.systems().empty());
 }
 

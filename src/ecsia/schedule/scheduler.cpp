@@ -647,6 +647,10 @@ void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
     }
     for (ComponentId id : system.parent_reads) {
         const ComponentDesc& desc = world_->components().desc(id);
+        if (desc.relation) {
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' parent_reads '" + desc.name +
+                                                 "', which is a relation, not a component: parents' values are components'");
+        }
         if (desc.size == 0) {
             throw Error(ErrorCode::BadValue, "system '" + system.name + "' parent_reads '" + desc.name +
                                                  "', which has no fields: there is no value to read");
