@@ -5,7 +5,6 @@
 #include <exception>
 #include <string>
 
-#include "ecsia/world/world.hpp"
 
 namespace ecsia {
 
@@ -53,7 +52,8 @@ void report_failure(Diagnostics& diagnostics, ObserverEvent event, std::string_v
 }  // namespace
 
 void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId component, Entity entity,
-                            CommandBuffer& commands, Diagnostics& diagnostics, Entity target) {
+                            CommandBuffer& commands, Diagnostics& diagnostics, const ComponentRegistry& components,
+                            Entity target) {
     if (!any(event, component)) return;
     // Index loop: an observer may register another observer; it joins for later events only.
     // Observers removed meanwhile stay in place, without a function, until the loop is done.
@@ -78,11 +78,11 @@ void ObserverRegistry::fire(World& world, ObserverEvent event, ComponentId compo
         } catch (const std::exception& error) {
             const std::size_t dropped = commands.record_count() - mark.records;
             commands.rollback(mark);
-            report_failure(diagnostics, event, world.components().desc(component).name, entity, error.what(), dropped);
+            report_failure(diagnostics, event, components.desc(component).name, entity, error.what(), dropped);
         } catch (...) {
             const std::size_t dropped = commands.record_count() - mark.records;
             commands.rollback(mark);
-            report_failure(diagnostics, event, world.components().desc(component).name, entity, "a non-standard exception",
+            report_failure(diagnostics, event, components.desc(component).name, entity, "a non-standard exception",
                            dropped);
         }
     }

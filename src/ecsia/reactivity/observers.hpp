@@ -21,6 +21,7 @@
 #include "ecsia/base/ids.hpp"
 #include "ecsia/command/command_buffer.hpp"
 #include "ecsia/entity/entity.hpp"
+#include "ecsia/schema/component_registry.hpp"
 
 namespace ecsia {
 
@@ -52,10 +53,10 @@ public:
         return component < counts.size() && counts[component] != 0;
     }
     // Calls each matching observer in registration order; one that throws is a diagnostic naming
-    // the component (looked up when it is reported: an observer may register components, which
-    // moves the registry's names).
+    // the component, looked up in `components` when it is reported (an observer may register
+    // components, which moves the registry's names).
     void fire(World& world, ObserverEvent event, ComponentId component, Entity entity, CommandBuffer& commands,
-              Diagnostics& diagnostics, Entity target = kNullEntity);
+              Diagnostics& diagnostics, const ComponentRegistry& components, Entity target = kNullEntity);
 
 private:
     struct Entry {

@@ -362,7 +362,7 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
 
 void World::fire_observers(ObserverEvent event, ComponentId id, Entity entity) {
     const ObserverScope observing(observer_depth_);
-    observers_.fire(*this, event, id, entity, observer_commands_, diagnostics_);
+    observers_.fire(*this, event, id, entity, observer_commands_, diagnostics_, registry_);
 }
 
 void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const void* bytes, std::uint32_t size) {
@@ -525,7 +525,7 @@ void World::flush() {
             for (const PendingChange& change : changes) {
                 if (!pool_.is_alive(change.entity) || !has(change.entity, change.component)) continue;
                 observers_.fire(*this, ObserverEvent::OnChange, change.component, change.entity, observer_commands_,
-                                diagnostics_);
+                                diagnostics_, registry_);
             }
         }
         if (!observer_commands_.empty()) {

@@ -99,7 +99,7 @@ void World::fire_pair(ObserverEvent event, RelationId relation, Entity subject, 
         explicit Scope(int& d) : depth(d) { ++depth; }
         ~Scope() { --depth; }
     } observing(observer_depth_);
-    observers_.fire(*this, event, relation, subject, observer_commands_, diagnostics_, target);
+    observers_.fire(*this, event, relation, subject, observer_commands_, diagnostics_, registry_, target);
 }
 
 void World::erase_pair(RelationStore::Relation& r, Entity subject, Entity target) {
