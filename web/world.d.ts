@@ -199,7 +199,7 @@ export interface World {
   setPair(subject: Entity, relation: string, target: Entity, values: ComponentValues): void;
   /** A copy of the pair's data ({} for a tag relation's pair, like get() of a tag); an error when `subject` lacks the pair. */
   getPair(subject: Entity, relation: string, target: Entity): { [field: string]: number | boolean | null };
-  /** Whether `subject` has the pair; target '*': any pair of the relation. */
+  /** Whether `subject` has the pair; target '*': any pair of the relation. A dead or stale subject or target is refused (StaleEntity), as by every pair call. */
   hasPair(subject: Entity, relation: string, target: PairTarget): boolean;
   /** Removes the pair if present (absent is fine); target '*': every pair of the relation on `subject`. */
   removePair(subject: Entity, relation: string, target: PairTarget): void;
