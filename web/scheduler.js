@@ -323,7 +323,7 @@ export class Scheduler {
     };
     // Topic names resolve here, so that an unknown one is the engine's UnknownTopic error (listing
     // the defined topics) before anything changes.
-    for (const topic of [...common.publishes, ...common.consumes]) this.#world.topic(op, topic);
+    for (const topic of [...common.publishes, ...common.consumes]) this.#world.topic(`scheduler.${op}`, topic);
     this.#notRunning(op);
     this.#rawFor(op);
     // One body per kind of system.
@@ -350,7 +350,7 @@ export class Scheduler {
     query.pairs = pairIds;
     query.withoutPairs = withoutPairIds;
     // cascade: the relation's id (the engine checks that it is exclusive), -1 for none.
-    const cascade = spec.cascade === undefined ? -1 : this.#world.relation(op, spec.cascade).id;
+    const cascade = spec.cascade === undefined ? -1 : this.#world.relation(`scheduler.${op}`, spec.cascade).id;
     const parentReads = stringList(op, 'parentReads', spec.parentReads);
     const lookups = stringList(op, 'lookups', spec.lookups);
     const module = this.#engine.module;

@@ -118,8 +118,8 @@ TEST_CASE("despawning a target removes its Remove pairs from the subjects, which
 
 TEST_CASE("despawning a target of many subjects leaves the same world whether or not an observer sees each pair go",
           "[relation]") {
-    // Unobserved, the target's list of subjects is taken at once; observed, pair by pair. Random
-    // subjects with one, two or three targets, some with data, some of them the target itself.
+    // Observers see each pair go and change nothing. Random subjects with one or two targets,
+    // some with data, some pairs the target's own; some subjects and other targets go first.
     const auto run = [](bool observed, std::uint64_t seed) {
         World world;
         const RelationId likes = world.define_relation("Likes", {{"since", FieldType::U32}});

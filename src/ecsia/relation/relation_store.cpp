@@ -174,23 +174,6 @@ void RelationStore::reserve(Relation& r, std::uint32_t slots, Entity target, std
 }
 
 bool RelationStore::erase(Relation& r, Entity subject, Entity target) {
-    if (!erase_from_subject(r, subject, target)) return false;
-    SubjectList& subjects = r.by_target[index(target)];
-    subjects.erase(lower_bound(subjects.view(), subject));
-    return true;
-}
-
-std::vector<Entity> RelationStore::take_subjects(Relation& r, Entity target) noexcept {
-    const std::uint32_t slot = index(target);
-    if (slot >= r.by_target.size()) return {};
-    return r.by_target[slot].take();
-}
-
-void RelationStore::erase_taken(Relation& r, Entity subject, Entity target) noexcept {
-    (void)erase_from_subject(r, subject, target);
-}
-
-bool RelationStore::erase_from_subject(Relation& r, Entity subject, Entity target) noexcept {
     const std::uint32_t subject_slot = index(subject);
     if (subject_slot >= r.by_subject.size()) return false;
     Relation::Targets& entry = r.by_subject[subject_slot];
@@ -203,6 +186,8 @@ bool RelationStore::erase_from_subject(Relation& r, Entity subject, Entity targe
         entry.data.erase(entry.data.begin() + offset, entry.data.begin() + offset + static_cast<std::ptrdiff_t>(size));
     }
     if (entry.targets.empty()) --r.subjects;
+    SubjectList& subjects = r.by_target[index(target)];
+    subjects.erase(lower_bound(subjects.view(), subject));
     --r.pairs;
     ++r.version;
     --pair_count_;

@@ -81,13 +81,6 @@ public:
     void reserve(Relation& r, std::uint32_t slots, Entity target, std::size_t more);
     // Removes the pair if present; true when it was.
     bool erase(Relation& r, Entity subject, Entity target);
-    // Every pair to `target` going at once (its despawn, when no observer watches them go one by
-    // one): take_subjects empties the target's list and returns it (ascending index), then
-    // erase_taken(r, s, target) of each subject in turn does the rest of erase(). Erasing the
-    // subjects one by one instead would shift the list each time: quadratic for a prefab with
-    // 100,000 instances.
-    std::vector<Entity> take_subjects(Relation& r, Entity target) noexcept;
-    void erase_taken(Relation& r, Entity subject, Entity target) noexcept;
     // Forgets every pair (a snapshot restore replaces them); definitions stay.
     void clear_pairs() noexcept;
 
@@ -95,8 +88,6 @@ private:
     std::uint32_t index(Entity e) const noexcept { return layout_.index(e); }
     // Appends the change that made r.version to r.changes, or drops them all (never throws).
     static void record_change(Relation& r, Entity subject) noexcept;
-    // erase() but for the target's subject list.
-    bool erase_from_subject(Relation& r, Entity subject, Entity target) noexcept;
     // Where `e` is or would go in `list` (sorted by index).
     std::size_t lower_bound(std::span<const Entity> list, Entity e) const noexcept;
 

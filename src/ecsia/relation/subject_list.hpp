@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <utility>
 #include <vector>
 
 #include "ecsia/entity/entity.hpp"
@@ -53,12 +52,6 @@ public:
             items_.erase(first + static_cast<std::ptrdiff_t>(at));
         }
     }
-    // Empties the list, handing over its elements (ascending).
-    std::vector<Entity> take() noexcept {
-        close_gap();
-        return std::exchange(items_, {});
-    }
-
 private:
     void close_gap() noexcept {
         if (begin_ == 0) return;

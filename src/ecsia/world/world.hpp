@@ -483,8 +483,6 @@ private:
     // Removes one pair that exists, firing its remove observers; moves the subject out of the
     // presence table when it was its last pair of the relation.
     void erase_pair(RelationStore::Relation& r, Entity subject, Entity target);
-    // Moves the subject out of the relation's presence table if it has no pair of it left.
-    void leave_table_of(const RelationStore::Relation& r, Entity subject);
     void fire_pair(ObserverEvent event, RelationId relation, Entity subject, Entity target);
     // world_prefabs.cpp. Throws unless `prefab` is an alive prefab; `operation` names the call.
     void check_prefab(Entity prefab, const char* operation) const;

@@ -106,14 +106,10 @@ void World::erase_pair(RelationStore::Relation& r, Entity subject, Entity target
     // Before the change, as for components: a remove observer can still read the pair's data.
     fire_pair(ObserverEvent::OnRemove, r.id, subject, target);
     relations_.erase(r, subject, target);
-    leave_table_of(r, subject);
-}
-
-void World::leave_table_of(const RelationStore::Relation& r, Entity subject) {
-    // The relation's presence component goes with the subject's last pair of it.
-    if (relations_.has(r, subject, kAnyTarget)) return;
-    const EntityLocation at = locations_[pool_.layout().index(subject)];
-    move_to(subject, graph_.without(at.table, r.id));
+    if (!relations_.has(r, subject, kAnyTarget)) {
+        const EntityLocation at = locations_[pool_.layout().index(subject)];
+        move_to(subject, graph_.without(at.table, r.id));
+    }
 }
 
 void World::add_pair(Entity subject, RelationId relation, Entity target, const void* data, std::uint32_t size) {
@@ -318,16 +314,7 @@ void World::despawn_with_pairs(Entity entity) {
             while (!relations_.targets(r, x).empty()) erase_pair(r, x, relations_.targets(r, x).front());
         }
         for (RelationStore::Relation& r : relations_.all()) {
-            if (!observers_.any(ObserverEvent::OnRemove, r.id)) {
-                // Nobody sees these pairs go one by one: the same steps, with the target's list
-                // of subjects taken at once (linear in them, where erasing each pair from the
-                // front of the list was quadratic).
-                for (const Entity subject : relations_.take_subjects(r, x)) {
-                    relations_.erase_taken(r, subject, x);
-                    leave_table_of(r, subject);
-                }
-                continue;
-            }
+            // From the front of the target's list: O(1) each (SubjectList), so linear in them.
             while (!relations_.subjects(r, x).empty()) erase_pair(r, relations_.subjects(r, x).front(), x);
         }
         despawn_row(x);
