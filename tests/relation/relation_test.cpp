@@ -222,6 +222,9 @@ TEST_CASE("bad pair input is refused with a clear error and the world unchanged"
     // Data of the wrong size, and data on a tag relation.
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.add_pair(a, likes, c, "x", 1));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_pair(a, likes, b, "x", 1));
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_pair(a, likes, b, nullptr, sizeof(test::Since)));
+    CHECK_THAT(test::thrown_message([&] { world.set_pair(a, likes, b, nullptr, sizeof(test::Since)); }),
+               Catch::Contains("no data"));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::MissingComponent, world.set_pair(a, likes, c, test::Since{1}));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::MissingComponent, (void)world.get_pair(a, likes, c));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, (void)world.get_pair(b, World::kChildOf, a));

@@ -98,6 +98,8 @@ TEST_CASE("a value of the wrong byte size is a BadValue", "[world]") {
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_bytes(w.a, w.position, 0, too_big, 9));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_bytes(w.a, w.position, 6, too_big, 4));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_bytes(w.a, w.position, 0xFFFFFFFFu, too_big, 2));
+    // No bytes for a write of some.
+    ECSIA_REQUIRE_REJECTED(world, ErrorCode::BadValue, world.set_bytes(w.a, w.position, 0, nullptr, 4));
 }
 
 TEST_CASE("a component given twice in one operation is a BadValue", "[world]") {

@@ -373,6 +373,10 @@ void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const
         throw Error(ErrorCode::BadValue, "write of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
                                              " does not fit '" + desc.name + "' (" + std::to_string(desc.size) + " bytes)");
     }
+    if (bytes == nullptr && size != 0) {
+        throw Error(ErrorCode::BadValue, "set of '" + desc.name + "' was given no bytes (a null pointer) for " +
+                                             std::to_string(size) + " bytes");
+    }
     std::memcpy(target + offset, bytes, size);
     touch(entity, id);
 }

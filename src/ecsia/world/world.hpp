@@ -63,8 +63,15 @@ public:
     World& operator=(const World&) = delete;
 
     // ---- schema
+    // Registers T on first use; a first use inside an observer or a wave is refused as
+    // define_component is (they read the registry while it would grow).
     template <typename T>
-    ComponentId component() { return registry_.register_type<T>(); }
+    ComponentId component() {
+        const ComponentId id = registry_.find_type<T>();
+        if (id != kNoComponent) [[likely]] return id;
+        require_structural("component");
+        return registry_.register_type<T>();
+    }
     // A component defined at run time. The same name again with the same fields (names, types,
     // order) gives its id; other fields are a DuplicateName showing both.
     ComponentId define_component(std::string name, const std::vector<FieldSpec>& fields);

@@ -192,6 +192,7 @@ void World::set_pair(Entity subject, RelationId relation, Entity target, const v
     check_pair_entity(subject, "subject");
     check_pair_entity(target, "target");
     if (r.data.size == 0) throw Error(ErrorCode::BadValue, "'" + name + "' is a tag relation: its pairs have no data");
+    if (data == nullptr) throw Error(ErrorCode::BadValue, "set_pair of '" + name + "' was given no data (a null pointer)");
     if (size != r.data.size) {
         throw Error(ErrorCode::BadValue, "a '" + name + "' pair's data takes " + std::to_string(r.data.size) +
                                              " bytes, got " + std::to_string(size));
