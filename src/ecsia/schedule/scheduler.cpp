@@ -142,6 +142,10 @@ private:
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void run_main_thread_system(std::uint32_t s);
     void run_main_thread_cascade(std::uint32_t s);
+    // Puts a cascade system's rows in depth order; false (reported) when its relation's pairs
+    // form a cycle: the system does not run this frame, as if it had no rows, and its topics'
+    // messages and its changed-since tick wait for the run that comes.
+    bool order_cascade(std::uint32_t s);
     void merge_main_thread_writes(std::uint32_t s);
     void check_cascade(const SystemDesc& system) const;
     void check_lookups(const SystemDesc& system) const;
@@ -498,6 +502,7 @@ FrameStatus Scheduler::Impl::run_waves() {
 void Scheduler::Impl::run_main_thread_systems(const std::vector<std::uint32_t>& wave) {
     for (std::uint32_t s : wave) {
         if (!plan_.main_thread[s]) continue;
+        if (cascades_[s] && !order_cascade(s)) continue;
         run_tick_[s] = detail::WorldAccess::advance_tick(*world_);
         // A throwing system ends only itself, like a failing batch: what it did before it threw
         // stands (it had full access to the world), and the frame goes on.
@@ -560,7 +565,8 @@ void Scheduler::Impl::run_main_thread_cascade(std::uint32_t s) {
     const SystemDesc& system = systems_[s];
     CascadeOrder& cascade = *cascades_[s];
     const std::size_t reads = system.parent_reads.size();
-    cascade.refresh(*world_, queries_[s]->matched(world_->tables()));  // throws on a cycle, as for a kernel
+    // Ordered before the run began (order_cascade); what a level's calls change may still make a
+    // cycle, which the refresh before the next level throws as the system's own failure.
     const std::uint32_t levels = std::max<std::uint32_t>(cascade.levels(), 1);  // no rows: one call, no chunks
     for (std::uint32_t depth = 0; depth < levels; ++depth) {
         if (depth > 0) cascade.refresh(*world_, queries_[s]->matched(world_->tables()));
@@ -690,26 +696,28 @@ void Scheduler::Impl::refresh_lookup_columns(const std::vector<std::uint32_t>& w
     }
 }
 
+bool Scheduler::Impl::order_cascade(std::uint32_t s) {
+    try {
+        cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
+        return true;
+    } catch (const Error& error) {
+        const std::string& name = systems_[s].name;
+        world_->diagnostics().report_for(name, "system '" + name + "' did not run this frame: " + error.what() +
+                                                   "; the frame goes on");
+        return false;
+    }
+}
+
 void Scheduler::Impl::prepare_batches(const std::vector<std::uint32_t>& wave) {
     batches_.clear();
     bounds_.clear();
     // Cascade systems first put their tables' rows in depth order: rows move within tables, so
-    // this comes before any system of the wave finds its rows. An order that cannot be made (the
-    // pairs of a relation defined without `acyclic` form a cycle) fails that system alone, as a
-    // throwing kernel would: it gets no batches this frame and the frame goes on. A main-thread
-    // cascade system refreshes again when it runs, where what throws is reported as its failure.
+    // this comes before any system of the wave finds its rows. One whose order cannot be made
+    // gets no batches this frame and the frame goes on. A main-thread cascade system orders its
+    // rows when it runs.
     unordered_cascades_.clear();
     for (std::uint32_t s : wave) {
-        if (!cascades_[s]) continue;
-        try {
-            cascades_[s]->refresh(*world_, queries_[s]->matched(world_->tables()));
-        } catch (const Error& error) {
-            if (plan_.main_thread[s]) continue;
-            unordered_cascades_.push_back(s);
-            const std::string& name = systems_[s].name;
-            world_->diagnostics().report_for(name, "system '" + name + "' did not run this frame: " + error.what() +
-                                                       "; the frame goes on");
-        }
+        if (cascades_[s] && !plan_.main_thread[s] && !order_cascade(s)) unordered_cascades_.push_back(s);
     }
     std::vector<std::uint32_t>& depths = batch_depths_;
     depths.clear();
@@ -894,9 +902,12 @@ void Scheduler::Impl::finish_wave(bool merge_results) {
     if (!waves_.empty()) waves_.back().end_us = now_us();
     merge_.merge(*world_, batches_, run_tick_, systems_, merge_results);
     if (merge_results && wave_ < plan_.waves.size()) {
-        // Every worker system of the wave ran (with or without rows): its messages are seen.
+        // Every worker system of the wave ran (with or without rows): its messages are seen. A
+        // cascade system that could not order its rows did not run: they wait for its next run.
         for (std::uint32_t s : plan_.waves[wave_]) {
-            if (!plan_.main_thread[s]) close_windows(s);
+            if (plan_.main_thread[s]) continue;
+            if (std::find(unordered_cascades_.begin(), unordered_cascades_.end(), s) != unordered_cascades_.end()) continue;
+            close_windows(s);
         }
     }
     if (merge_results) {
