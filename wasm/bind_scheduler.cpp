@@ -16,6 +16,7 @@
 #include "ecsia/base/monotonic_clock.hpp"
 #include "ecsia/schedule/placement.hpp"
 #include "ecsia/schedule/system_registry.hpp"
+#include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/registered_components.hpp"
 #include "boundary_constants.hpp"
 #include "js_error.hpp"

@@ -12,6 +12,7 @@
 #include "boundary_constants.hpp"
 #include "encoded_values.hpp"
 #include "ecsia/query/query_cache.hpp"
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "ecsia/world/world_access.hpp"
 #include "js_error.hpp"

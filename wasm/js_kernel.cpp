@@ -11,6 +11,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/world/world.hpp"
 #include "ecsia/world/world_access.hpp"
 

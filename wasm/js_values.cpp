@@ -2,6 +2,7 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/relation/prefab.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 using emscripten::val;
 

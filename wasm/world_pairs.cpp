@@ -24,6 +24,7 @@
 #include "js_error.hpp"
 #include "world_binding.hpp"
 #include "world_exports.hpp"
+#include "ecsia/relation/relation_store.hpp"
 
 using ecsia::Entity;
 using ecsia::RelationId;

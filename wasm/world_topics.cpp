@@ -17,6 +17,7 @@
 #include "js_error.hpp"
 #include "world_binding.hpp"
 #include "world_exports.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 using ecsia::TopicId;
 using ecsia::TopicMessages;

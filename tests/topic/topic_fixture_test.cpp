@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ecsia/ecsia.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 extern const unsigned char kTopicsFixture[];
 extern const std::size_t kTopicsFixtureSize;

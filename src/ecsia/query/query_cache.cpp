@@ -4,6 +4,7 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/relation/prefab.hpp"
+#include "ecsia/relation/relation_store.hpp"
 
 namespace ecsia {
 

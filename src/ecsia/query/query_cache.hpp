@@ -9,10 +9,11 @@
 
 #include "ecsia/query/chunk.hpp"
 #include "ecsia/query/query_desc.hpp"
-#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/storage/table_graph.hpp"
 
 namespace ecsia {
+
+class RelationStore;
 
 class QueryCache {
 public:

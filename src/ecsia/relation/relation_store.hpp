@@ -17,38 +17,40 @@
 
 namespace ecsia {
 
+// One relation: its definition and its pairs, both indexes keyed by entity slot.
+struct RelationData {
+    RelationId id = kNoComponent;
+    RelationOptions options;
+    ComponentDesc data;  // the layout of one pair's data (size 0: a tag relation)
+    // by_subject[slot]: the subject's targets, ascending index, and their data, `data.size`
+    // bytes each in the same order.
+    struct Targets {
+        TargetList targets;
+        std::vector<std::byte> data;
+    };
+    std::vector<Targets> by_subject;
+    std::vector<SubjectList> by_target;  // by_target[slot]: subjects, ascending index
+    std::uint64_t pairs = 0;
+    std::uint32_t subjects = 0;  // subjects with at least one pair
+    // Rises with every pair added or removed (not with pair data): a cache of who is whose
+    // target (a cascade system's depths) is valid while it stays the same.
+    std::uint64_t version = 0;
+    // An exclusive relation's subjects whose pairs changed, in order, each with the version
+    // its change made: a cache at version v catches up by the entries past v, if v >=
+    // changes_floor (entries at or below the floor were dropped: the older half goes when
+    // they outnumber max(1,024, a quarter of the pairs), all of them when a restore replaced
+    // every pair). A relation that is not exclusive keeps none (its floor is its version).
+    struct Change {
+        std::uint64_t version;
+        Entity subject;
+    };
+    std::vector<Change> changes;
+    std::uint64_t changes_floor = 0;
+};
+
 class RelationStore {
 public:
-    // One relation: its definition and its pairs, both indexes keyed by entity slot.
-    struct Relation {
-        RelationId id = kNoComponent;
-        RelationOptions options;
-        ComponentDesc data;  // the layout of one pair's data (size 0: a tag relation)
-        // by_subject[slot]: the subject's targets, ascending index, and their data, `data.size`
-        // bytes each in the same order.
-        struct Targets {
-            TargetList targets;
-            std::vector<std::byte> data;
-        };
-        std::vector<Targets> by_subject;
-        std::vector<SubjectList> by_target;  // by_target[slot]: subjects, ascending index
-        std::uint64_t pairs = 0;
-        std::uint32_t subjects = 0;  // subjects with at least one pair
-        // Rises with every pair added or removed (not with pair data): a cache of who is whose
-        // target (a cascade system's depths) is valid while it stays the same.
-        std::uint64_t version = 0;
-        // An exclusive relation's subjects whose pairs changed, in order, each with the version
-        // its change made: a cache at version v catches up by the entries past v, if v >=
-        // changes_floor (entries at or below the floor were dropped: the older half goes when
-        // they outnumber max(1,024, a quarter of the pairs), all of them when a restore replaced
-        // every pair). A relation that is not exclusive keeps none (its floor is its version).
-        struct Change {
-            std::uint64_t version;
-            Entity subject;
-        };
-        std::vector<Change> changes;
-        std::uint64_t changes_floor = 0;
-    };
+    using Relation = RelationData;
 
     explicit RelationStore(HandleLayout layout) : layout_(layout) {}
 

@@ -7,6 +7,7 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/schedule/system.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 namespace ecsia {
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/topic/topic_store.hpp"
 
 namespace ecsia {
 

@@ -22,11 +22,12 @@
 #include "ecsia/relation/relation.hpp"
 #include "ecsia/schedule/lookup.hpp"
 #include "ecsia/schedule/lookup_memo.hpp"
-#include "ecsia/topic/topic_store.hpp"
+#include "ecsia/topic/topic_messages.hpp"
 
 namespace ecsia {
 
 class World;
+class TopicStore;
 
 namespace detail {
 struct KernelContextAccess;

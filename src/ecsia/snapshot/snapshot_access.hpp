@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/world/world.hpp"
 #include "ecsia/world/world_access.hpp"
 
@@ -26,11 +27,11 @@ public:
     static TableGraph& graph(World& w) noexcept { return w.graph_; }
     static const TableGraph& graph(const World& w) noexcept { return w.graph_; }
     static EntityLocations& locations(World& w) noexcept { return w.locations_; }
-    static RelationStore& relations(World& w) noexcept { return w.relations_; }
+    static RelationStore& relations(World& w) noexcept { return *w.relations_; }
     static std::vector<World::PrefabName>& prefab_names(World& w) noexcept { return w.prefab_names_; }
     static Tick& tick(World& w) noexcept { return w.tick_; }
-    static std::vector<TopicStore::Topic>& topics(World& w) noexcept { return w.topics_.topics_; }
-    static SystemCursors& cursors(World& w) noexcept { return w.cursors_; }
+    static std::vector<TopicStore::Topic>& topics(World& w) noexcept { return w.topics_->topics_; }
+    static SystemCursors& cursors(World& w) noexcept { return *w.cursors_; }
     // Every row may have moved: views and caches keyed on the structure version must re-fetch.
     static void structure_changed(World& w) noexcept { ++w.structure_version_; }
     static std::vector<PendingChange>& pending_changes(World& w) noexcept { return w.pending_changes_; }

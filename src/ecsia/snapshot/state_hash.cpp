@@ -1,3 +1,4 @@
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 
 #include <algorithm>
@@ -5,6 +6,7 @@
 #include <vector>
 
 #include "ecsia/base/hash.hpp"
+#include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {

@@ -11,6 +11,8 @@
 
 #include "ecsia/base/error.hpp"
 #include "ecsia/entity/pending_scan.hpp"
+#include "ecsia/relation/relation_store.hpp"
+#include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -417,7 +419,7 @@ private:
                 const std::uint32_t size = record.body[2];
                 // The pair's data may name this buffer's spawns too, as a component's may.
                 const void* data = size == 0 ? nullptr : record.body + 3;
-                if (const RelationStore::Relation* r = world_.relations_.find(relation); data != nullptr && r != nullptr) {
+                if (const RelationStore::Relation* r = world_.relations_->find(relation); data != nullptr && r != nullptr) {
                     data = remap_fields(r->data, 0, data, size);
                 }
                 world_.add_pair(entity, relation, target, data, size);
@@ -436,7 +438,7 @@ private:
     // entity fields written in place, in one diagnostic per apply). A topic id or message size that is not the
     // topic's (only a broken encoder makes one) skips that outbox with a diagnostic.
     void apply_messages() {
-        TopicStore& topics = world_.topics_;
+        TopicStore& topics = *world_.topics_;
         for (const CommandBuffer::Outbox& outbox : buffer_->outboxes()) {
             if (outbox.count == 0) continue;
             if (outbox.topic >= topics.size() || outbox.size != topics.topics_[outbox.topic].layout.size) {

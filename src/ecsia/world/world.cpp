@@ -1,3 +1,6 @@
+#include "ecsia/relation/relation_store.hpp"
+#include "ecsia/topic/topic_store.hpp"
+#include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world.hpp"
 #include "ecsia/world/registered_components.hpp"
 #include "ecsia/world/world_access.hpp"
@@ -31,11 +34,15 @@ World::World(WorldOptions options)
     : pool_(HandleLayout(options.index_bits), options.max_entities),
       graph_(registry_),
       locations_(pool_.layout()),
-      relations_(pool_.layout()) {
+      cursors_(std::make_unique<SystemCursors>()),
+      topics_(std::make_unique<TopicStore>()),
+      relations_(std::make_unique<RelationStore>(pool_.layout())) {
     define_builtin_relations();  // first: ChildOf, IsA and the Prefab tag keep their ids whatever else registers
     // Components registered with ECSIA_REGISTER_COMPONENT, in name order (ids independent of link order).
     for (const auto& entry : detail::registered_components_checked()) entry.add_to(*this);
 }
+
+std::uint64_t World::frames() const noexcept { return cursors_->frames(); }
 
 World::~World() {
     // A copy: a dependent detaches itself while it is told.
@@ -244,7 +251,7 @@ void World::place_in(TableIndex index, Entity entity, std::span<const ComponentV
 void World::despawn(Entity entity) {
     require_structural("despawn");
     locate(entity);  // StaleEntity
-    if (relations_.pair_count() != 0) {
+    if (relations_->pair_count() != 0) {
         despawn_with_pairs(entity);
         return;
     }

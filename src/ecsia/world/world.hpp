@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <tuple>
 #include <type_traits>
@@ -24,13 +25,12 @@
 #include "ecsia/query/query_cache.hpp"
 #include "ecsia/reactivity/observers.hpp"
 #include "ecsia/relation/prefab.hpp"
-#include "ecsia/relation/relation_store.hpp"
+#include "ecsia/relation/relation.hpp"
 #include "ecsia/schema/component_registry.hpp"
 #include "ecsia/storage/table_graph.hpp"
-#include "ecsia/topic/topic_store.hpp"
+#include "ecsia/topic/topic_messages.hpp"
 #include "ecsia/world/component_rows.hpp"
 #include "ecsia/world/entity_locations.hpp"
-#include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world_phase.hpp"
 
 namespace ecsia {
@@ -48,6 +48,10 @@ struct ApplyStats {
 };
 
 class Query;
+class RelationStore;
+struct RelationData;
+class SystemCursors;
+class TopicStore;
 namespace detail {
 struct WorldAccess;
 }
@@ -246,7 +250,7 @@ public:
     std::vector<Entity> targets_of(Entity subject, RelationId relation) const;
     // Ascending subject index; target kAnyTarget: every subject with a pair of the relation.
     std::vector<Entity> subjects_of(RelationId relation, Entity target) const;
-    const RelationStore& relations() const noexcept { return relations_; }
+    const RelationStore& relations() const noexcept { return *relations_; }
 
     // ---- prefabs (relation/prefab.hpp has the design; world_prefabs.cpp). Every call refuses
     // bad input with the world unchanged (G5).
@@ -324,8 +328,8 @@ public:
     // BadDefinition for no fields or a bad field (as define_component).
     TopicId define_topic(std::string name, const std::vector<FieldSpec>& fields);
     // Throws UnknownTopic naming the defined topics.
-    TopicId topic_id(std::string_view name) const { return topics_.id_of(name); }
-    const TopicStore& topics() const noexcept { return topics_; }
+    TopicId topic_id(std::string_view name) const;
+    const TopicStore& topics() const noexcept { return *topics_; }
     // Publishes a message (bytes laid out as the topic, `size` its layout's size), after every
     // message published before it. Serial phase only (WrongPhase in a wave: a kernel publishes
     // through KernelContext::publish); inside a main-thread system, only a topic it declares in
@@ -348,7 +352,7 @@ public:
     Tick tick() const noexcept { return tick_; }
     // Frames completed over the world, by any of its schedulers (a restore sets it to the count
     // the snapshot holds): a main-thread system reads the number of the frame before its own.
-    std::uint64_t frames() const noexcept { return cursors_.frames(); }
+    std::uint64_t frames() const noexcept;
 
     // ---- storage, read-only (state_hash and tests read it). Mutable access, which could break
     // the world's entity -> row map, is for the engine's own layers only (world_access.hpp).
@@ -433,6 +437,8 @@ private:
         return id;
     }
     [[noreturn]] static void throw_unregistered();
+    // topic<T>() after the reflection: the topic of that name, defined on first use.
+    TopicId topic_of_layout(ComponentDesc layout);
     std::byte* element(Entity entity, ComponentId id) const;
     // Inline, with the error out of line: every structural call asks first.
     void require_structural(const char* operation) const {
@@ -484,12 +490,12 @@ private:
     // world_relations.cpp: despawn() when any pair exists; the built-in relations; the checks.
     void despawn_with_pairs(Entity entity);
     void define_builtin_relations();
-    RelationStore::Relation& checked_relation(RelationId relation) const;
+    RelationData& checked_relation(RelationId relation) const;
     void check_pair_entity(Entity entity, const char* role) const;
     void copy_pair_data(Entity subject, RelationId relation, Entity target, void* out, std::size_t size) const;
     // Removes one pair that exists, firing its remove observers; moves the subject out of the
     // presence table when it was its last pair of the relation.
-    void erase_pair(RelationStore::Relation& r, Entity subject, Entity target);
+    void erase_pair(RelationData& r, Entity subject, Entity target);
     void fire_pair(ObserverEvent event, RelationId relation, Entity subject, Entity target);
     // world_prefabs.cpp. Throws unless `prefab` is an alive prefab; `operation` names the call.
     void check_prefab(Entity prefab, const char* operation) const;
@@ -514,14 +520,14 @@ private:
     EntityLocations locations_;  // by entity index; valid for alive handles only
     WorldPhase phase_ = WorldPhase::Serial;
     Tick tick_ = 1;
-    SystemCursors cursors_;
-    TopicStore topics_;
+    std::unique_ptr<SystemCursors> cursors_;  // the schedulers' bookkeeping (world/system_cursors.hpp)
+    std::unique_ptr<TopicStore> topics_;  // behind a pointer: its header is the engine's, not a user's
     // The main-thread system running now and its windows (Scheduler; null between systems).
     const std::string* consumer_name_ = nullptr;
     std::span<const TopicWindow> consumer_windows_;
     std::span<const TopicId> consumer_publishes_;
     ObserverRegistry observers_;
-    mutable RelationStore relations_;
+    std::unique_ptr<RelationStore> relations_;  // every relation's pairs (relation/relation_store.hpp)
     struct PendingChange {
         Entity entity;
         ComponentId component;
@@ -564,7 +570,7 @@ private:
 class Query {
 public:
     Query(World& world, QueryDesc desc) : world_(&world), cache_(std::move(desc)) {
-        cache_.bind_relations(&world.relations_);
+        cache_.bind_relations(world.relations_.get());
     }
 
     // Calls fn(Chunk&) per run of rows. Writes through chunk.write<T>() are stamped at the world's
@@ -637,16 +643,7 @@ void World::each(Fn&& fn) {
 
 template <typename T>
 TopicId World::topic() {
-    ComponentDesc layout = ComponentTraits<T>::describe();
-    const TopicId id = topics_.find(layout.name);
-    if (id == kNoTopic) {
-        require_structural("topic");
-        return topics_.define(std::move(layout));
-    }
-    if (!same_layout(topics_.topic(id).layout, layout)) {
-        throw Error(ErrorCode::DuplicateName, "a topic named '" + layout.name + "' exists with other fields");
-    }
-    return id;
+    return topic_of_layout(ComponentTraits<T>::describe());
 }
 
 }  // namespace ecsia

@@ -12,6 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "ecsia/topic/topic_store.hpp"
+#include "ecsia/world/system_cursors.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -35,9 +37,9 @@ struct WorldAccess {
     static Tick advance_tick(World& world) { return world.advance_tick(); }
     // Frames run and each system's last-run tick (system_cursors.hpp): schedulers keep them in the
     // world so that a snapshot holds them.
-    static SystemCursors& cursors(World& world) noexcept { return world.cursors_; }
-    static const SystemCursors& cursors(const World& world) noexcept { return world.cursors_; }
-    static TopicStore& topics(World& world) noexcept { return world.topics_; }
+    static SystemCursors& cursors(World& world) noexcept { return *world.cursors_; }
+    static const SystemCursors& cursors(const World& world) noexcept { return *world.cursors_; }
+    static TopicStore& topics(World& world) noexcept { return *world.topics_; }
     // The main-thread system that runs now, its topic windows (World::messages) and the topics it
     // may publish (World::publish); null name: none runs. The name and the windows must outlive the call that clears them.
     static void set_consumer(World& world, const std::string* name, std::span<const TopicWindow> windows,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -61,7 +62,7 @@ TableIndex World::prepare_instances(Entity prefab, std::span<const ComponentValu
     table.reserve(table.size() + count);
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
-    if (!prefab.is_null()) relations_.reserve(*relations_.find(kIsA), static_cast<std::uint32_t>(slots), prefab, count);
+    if (!prefab.is_null()) relations_->reserve(*relations_->find(kIsA), static_cast<std::uint32_t>(slots), prefab, count);
     out.reserve(out.size() + values.size());
 
     if (!prefab.is_null()) {
@@ -98,7 +99,7 @@ void World::place_instance(TableIndex index, Entity entity, Entity prefab) {
     // The pair before any observer runs, so that every observer sees the finished instance (its
     // table has IsA's presence component exactly while it has an IsA pair). The events then come
     // in spawn_with's order, then add_pair's.
-    if (!prefab.is_null()) relations_.insert(*relations_.find(kIsA), entity, prefab, nullptr);
+    if (!prefab.is_null()) relations_->insert(*relations_->find(kIsA), entity, prefab, nullptr);
     for (const ComponentValue& value : prefab_values_) fire(ObserverEvent::OnAdd, value.id, entity);
     if (!prefab.is_null()) fire_pair(ObserverEvent::OnAdd, kIsA, entity, prefab);
 }
@@ -194,7 +195,7 @@ void World::instantiate_many(Entity prefab, std::span<Entity> out, std::span<con
         }
         out[i] = entity;
     }
-    if (!observed) relations_.insert_fresh(*relations_.find(kIsA), out, prefab);
+    if (!observed) relations_->insert_fresh(*relations_->find(kIsA), out, prefab);
 }
 
 }  // namespace ecsia

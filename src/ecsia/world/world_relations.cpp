@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ecsia/base/error.hpp"
+#include "ecsia/relation/relation_store.hpp"
 #include "ecsia/world/world.hpp"
 
 namespace ecsia {
@@ -45,7 +46,7 @@ RelationId World::define_relation(std::string name, const std::vector<FieldSpec>
             throw Error(ErrorCode::DuplicateName, "a component or relation named '" + name + "' is already registered");
         }
         // Defined again: the same fields and options give the relation; others are an error.
-        const RelationStore::Relation& had = *relations_.find(existing);
+        const RelationStore::Relation& had = *relations_->find(existing);
         const auto text = [](const ComponentDesc& layout, RelationOptions o) {
             return "fields " + fields_text(layout) + " and options { exclusive: " + (o.exclusive ? "true" : "false") +
                    ", onDeleteTarget: '" + std::string(on_delete_target_name(o.on_delete_target)) +
@@ -56,7 +57,7 @@ RelationId World::define_relation(std::string name, const std::vector<FieldSpec>
     }
     const RelationId id = registry_.define_relation(std::move(name));
     data.id = id;
-    relations_.define(id, std::move(data), options);
+    relations_->define(id, std::move(data), options);
     return id;
 }
 
@@ -64,7 +65,7 @@ RelationId World::relation_id(std::string_view name) const {
     const ComponentId id = registry_.find(name);
     if (id == kNoComponent) {
         std::string defined;
-        for (const RelationStore::Relation& r : relations_.all()) {
+        for (const RelationStore::Relation& r : relations_->all()) {
             defined += (defined.empty() ? "" : ", ") + registry_.desc(r.id).name;
         }
         throw Error(ErrorCode::UnknownComponent,
@@ -79,7 +80,7 @@ RelationStore::Relation& World::checked_relation(RelationId relation) const {
     if (!desc.relation) {
         throw Error(ErrorCode::BadValue, "'" + desc.name + "' is a component, not a relation: pairs need a relation");
     }
-    return *relations_.find(relation);
+    return *relations_->find(relation);
 }
 
 const RelationOptions& World::relation_options(RelationId relation) const { return checked_relation(relation).options; }
@@ -105,8 +106,8 @@ void World::fire_pair(ObserverEvent event, RelationId relation, Entity subject, 
 void World::erase_pair(RelationStore::Relation& r, Entity subject, Entity target) {
     // Before the change, as for components: a remove observer can still read the pair's data.
     fire_pair(ObserverEvent::OnRemove, r.id, subject, target);
-    relations_.erase(r, subject, target);
-    if (!relations_.has(r, subject, kAnyTarget)) {
+    relations_->erase(r, subject, target);
+    if (!relations_->has(r, subject, kAnyTarget)) {
         const EntityLocation at = locations_[pool_.layout().index(subject)];
         move_to(subject, graph_.without(at.table, r.id));
     }
@@ -122,8 +123,8 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
         throw Error(ErrorCode::BadValue, "a '" + name + "' pair's data takes " + std::to_string(r.data.size) +
                                              " bytes, got " + std::to_string(size));
     }
-    if (relations_.has(r, subject, target)) {
-        if (data != nullptr && size != 0) std::memcpy(relations_.data(r, subject, target), data, size);
+    if (relations_->has(r, subject, target)) {
+        if (data != nullptr && size != 0) std::memcpy(relations_->data(r, subject, target), data, size);
         return;
     }
     if (r.options.acyclic) {
@@ -137,14 +138,14 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
         // O(n^2)). Else walk up from the target; the relation's pairs are acyclic already, so the
         // walk ends. Exclusive: one chain, nothing allocated (a re-parent costs the depth).
         // Otherwise `seen` bounds a diamond-shaped graph.
-        const bool below = !relations_.subjects(r, subject).empty();
+        const bool below = !relations_->subjects(r, subject).empty();
         auto cycle = [&] {
             return Error(ErrorCode::BadValue, "(" + name + ", " + handle_text(target) + ") on " + handle_text(subject) +
                                                   " would make a cycle: the target is already below the subject, and "
                                                   "an entity cannot be its own ancestor");
         };
         if (below && r.options.exclusive) {
-            for (std::span<const Entity> up = relations_.targets(r, target); !up.empty(); up = relations_.targets(r, up.front())) {
+            for (std::span<const Entity> up = relations_->targets(r, target); !up.empty(); up = relations_->targets(r, up.front())) {
                 if (up.front() == subject) throw cycle();
             }
         } else if (below) {
@@ -153,7 +154,7 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
             while (!stack.empty()) {
                 const Entity at = stack.back();
                 stack.pop_back();
-                for (Entity up : relations_.targets(r, at)) {
+                for (Entity up : relations_->targets(r, at)) {
                     if (up == subject) throw cycle();
                     if (seen.insert(pool_.layout().index(up)).second) stack.push_back(up);
                 }
@@ -162,25 +163,25 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
     }
 
     if (r.options.exclusive) {
-        const std::span<const Entity> old = relations_.targets(r, subject);
+        const std::span<const Entity> old = relations_->targets(r, subject);
         if (!old.empty()) {  // retarget: the row keeps its table
             const Entity previous = old.front();
             fire_pair(ObserverEvent::OnRemove, r.id, subject, previous);
-            relations_.erase(r, subject, previous);
-            relations_.insert(r, subject, target, data);
+            relations_->erase(r, subject, previous);
+            relations_->insert(r, subject, target, data);
             fire_pair(ObserverEvent::OnAdd, r.id, subject, target);
             return;
         }
     }
-    const bool first = !relations_.has(r, subject, kAnyTarget);
+    const bool first = !relations_->has(r, subject, kAnyTarget);
     if (first) {
         const EntityLocation at = locations_[pool_.layout().index(subject)];
         const TableIndex destination = graph_.with(at.table, r.id);
         graph_.table(destination).reserve(graph_.table(destination).size() + 1);
-        relations_.insert(r, subject, target, data);
+        relations_->insert(r, subject, target, data);
         move_to(subject, destination);
     } else {
-        relations_.insert(r, subject, target, data);
+        relations_->insert(r, subject, target, data);
     }
     fire_pair(ObserverEvent::OnAdd, r.id, subject, target);
 }
@@ -197,7 +198,7 @@ void World::set_pair(Entity subject, RelationId relation, Entity target, const v
         throw Error(ErrorCode::BadValue, "a '" + name + "' pair's data takes " + std::to_string(r.data.size) +
                                              " bytes, got " + std::to_string(size));
     }
-    std::byte* bytes = relations_.data(r, subject, target);
+    std::byte* bytes = relations_->data(r, subject, target);
     if (bytes == nullptr) {
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
                                                      handle_text(target) + ")");
@@ -211,17 +212,17 @@ const std::byte* World::get_pair(Entity subject, RelationId relation, Entity tar
     check_pair_entity(subject, "subject");
     check_pair_entity(target, "target");
     // Absence first: the JS getPair of a tag relation's pair (wasm/world_pairs.cpp) relies on it for its error.
-    if (!relations_.has(r, subject, target)) {
+    if (!relations_->has(r, subject, target)) {
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
                                                      handle_text(target) + ")");
     }
     if (r.data.size == 0) throw Error(ErrorCode::BadValue, "'" + name + "' is a tag relation: its pairs have no data");
-    return relations_.data(r, subject, target);
+    return relations_->data(r, subject, target);
 }
 
 void World::copy_pair_data(Entity subject, RelationId relation, Entity target, void* out, std::size_t size) const {
     const std::byte* bytes = get_pair(subject, relation, target);
-    const std::uint32_t expected = relations_.find(relation)->data.size;
+    const std::uint32_t expected = relations_->find(relation)->data.size;
     if (size != expected) {
         throw Error(ErrorCode::BadValue, "a '" + registry_.desc(relation).name + "' pair's data takes " +
                                              std::to_string(expected) + " bytes, the type given has " +
@@ -234,7 +235,7 @@ bool World::has_pair(Entity subject, RelationId relation, Entity target) const {
     const RelationStore::Relation& r = checked_relation(relation);
     check_pair_entity(subject, "subject");
     if (target != kAnyTarget) check_pair_entity(target, "target");
-    return relations_.has(r, subject, target);
+    return relations_->has(r, subject, target);
 }
 
 void World::remove_pair(Entity subject, RelationId relation, Entity target) {
@@ -242,11 +243,11 @@ void World::remove_pair(Entity subject, RelationId relation, Entity target) {
     RelationStore::Relation& r = checked_relation(relation);
     check_pair_entity(subject, "subject");
     if (target == kAnyTarget) {
-        while (!relations_.targets(r, subject).empty()) erase_pair(r, subject, relations_.targets(r, subject).front());
+        while (!relations_->targets(r, subject).empty()) erase_pair(r, subject, relations_->targets(r, subject).front());
         return;
     }
     check_pair_entity(target, "target");
-    if (relations_.has(r, subject, target)) erase_pair(r, subject, target);
+    if (relations_->has(r, subject, target)) erase_pair(r, subject, target);
 }
 
 Entity World::target_of(Entity subject, RelationId relation) const {
@@ -256,14 +257,14 @@ Entity World::target_of(Entity subject, RelationId relation) const {
         throw Error(ErrorCode::BadValue, "'" + registry_.desc(relation).name +
                                              "' is not exclusive: a subject may have several targets (use targets_of)");
     }
-    const std::span<const Entity> targets = relations_.targets(r, subject);
+    const std::span<const Entity> targets = relations_->targets(r, subject);
     return targets.empty() ? kNullEntity : targets.front();
 }
 
 std::vector<Entity> World::targets_of(Entity subject, RelationId relation) const {
     const RelationStore::Relation& r = checked_relation(relation);
     check_pair_entity(subject, "subject");
-    const std::span<const Entity> targets = relations_.targets(r, subject);
+    const std::span<const Entity> targets = relations_->targets(r, subject);
     return {targets.begin(), targets.end()};
 }
 
@@ -271,7 +272,7 @@ std::vector<Entity> World::subjects_of(RelationId relation, Entity target) const
     const RelationStore::Relation& r = checked_relation(relation);
     if (target != kAnyTarget) {
         check_pair_entity(target, "target");
-        const std::span<const Entity> subjects = relations_.subjects(r, target);
+        const std::span<const Entity> subjects = relations_->subjects(r, target);
         return {subjects.begin(), subjects.end()};
     }
     std::vector<Entity> out;
@@ -288,8 +289,8 @@ void World::despawn_with_pairs(Entity entity) {
     // through an OnDeleteTarget::Delete relation, relations in id order, subjects in index order.
     // An entity in no pair (the common despawn in a world that has pairs) goes straight away.
     bool paired = false;
-    for (const RelationStore::Relation& r : relations_.all()) {
-        paired = paired || !relations_.targets(r, entity).empty() || !relations_.subjects(r, entity).empty();
+    for (const RelationStore::Relation& r : relations_->all()) {
+        paired = paired || !relations_->targets(r, entity).empty() || !relations_->subjects(r, entity).empty();
     }
     if (!paired) {
         despawn_row(entity);
@@ -299,9 +300,9 @@ void World::despawn_with_pairs(Entity entity) {
     std::vector<Entity> doomed{entity};
     std::set<std::uint32_t> marked{layout.index(entity)};  // O(subtree), not O(slots), per despawn
     for (std::size_t i = 0; i < doomed.size(); ++i) {
-        for (const RelationStore::Relation& r : relations_.all()) {
+        for (const RelationStore::Relation& r : relations_->all()) {
             if (r.options.on_delete_target != OnDeleteTarget::Delete) continue;
-            for (Entity subject : relations_.subjects(r, doomed[i])) {
+            for (Entity subject : relations_->subjects(r, doomed[i])) {
                 if (marked.insert(layout.index(subject)).second) doomed.push_back(subject);
             }
         }
@@ -311,12 +312,12 @@ void World::despawn_with_pairs(Entity entity) {
     // in id order, subjects ascending), each firing remove observers, then its row and handle.
     for (std::size_t i = doomed.size(); i-- > 0;) {
         const Entity x = doomed[i];
-        for (RelationStore::Relation& r : relations_.all()) {
-            while (!relations_.targets(r, x).empty()) erase_pair(r, x, relations_.targets(r, x).front());
+        for (RelationStore::Relation& r : relations_->all()) {
+            while (!relations_->targets(r, x).empty()) erase_pair(r, x, relations_->targets(r, x).front());
         }
-        for (RelationStore::Relation& r : relations_.all()) {
+        for (RelationStore::Relation& r : relations_->all()) {
             // From the front of the target's list: O(1) each (SubjectList), so linear in them.
-            while (!relations_.subjects(r, x).empty()) erase_pair(r, relations_.subjects(r, x).front(), x);
+            while (!relations_->subjects(r, x).empty()) erase_pair(r, relations_->subjects(r, x).front(), x);
         }
         despawn_row(x);
     }
