@@ -250,6 +250,7 @@ public:
     std::vector<Entity> targets_of(Entity subject, RelationId relation) const;
     // Ascending subject index; target kAnyTarget: every subject with a pair of the relation.
     std::vector<Entity> subjects_of(RelationId relation, Entity target) const;
+    // Every relation's pairs, read-only (include relation/relation_store.hpp to use it).
     const RelationStore& relations() const noexcept { return *relations_; }
 
     // ---- prefabs (relation/prefab.hpp has the design; world_prefabs.cpp). Every call refuses
@@ -329,6 +330,7 @@ public:
     TopicId define_topic(std::string name, const std::vector<FieldSpec>& fields);
     // Throws UnknownTopic naming the defined topics.
     TopicId topic_id(std::string_view name) const;
+    // Every topic's messages and consumers, read-only (include topic/topic_store.hpp to use it).
     const TopicStore& topics() const noexcept { return *topics_; }
     // Publishes a message (bytes laid out as the topic, `size` its layout's size), after every
     // message published before it. Serial phase only (WrongPhase in a wave: a kernel publishes
