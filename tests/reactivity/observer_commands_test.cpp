@@ -291,3 +291,53 @@ TEST_CASE("an observer cannot register a component: WrongPhase, the registry unc
     // Outside the observers the type registers as before.
     CHECK(world.component<Registered<1>>() == registered);
 }
+
+TEST_CASE("an observer that throws gives back the pending names it took: later observers' pending handles name their own spawns",
+          "[reactivity]") {
+    // A self-numbered buffer's k-th overflow spawn is pending(k); the dropped spawn's name must
+    // not shift every later one onto the next spawn (another entity, G4).
+    World world;
+    test::CapturedDiagnostics said(world);
+    const ComponentId position = world.component<Position>();
+    const ComponentId target = world.component<test::Target>();
+    const ComponentId counter = world.component<test::Counter>();
+    world.observe(ObserverEvent::OnAdd, counter, [&](ObserverContext& ctx) {
+        const std::uint32_t k = ctx.world.get<test::Counter>(ctx.entity).n;
+        const HandleLayout& layout = ctx.world.entities().layout();
+        Entity first = kNullEntity;
+        for (std::uint32_t i = 0; i < 2; ++i) {
+            const Entity named = ctx.commands.name_next_overflow_spawn(layout);
+            if (i == 0) first = named;
+            const Position p{float(k * 10 + i), 0};
+            const ComponentValue value{position, &p, sizeof p};
+            ctx.commands.spawn(kNullEntity, &value, 1);
+            if (k == 1) throw std::runtime_error("after recording a spawn");
+        }
+        const test::Target t{first};
+        ctx.commands.add(ctx.entity, target, t);
+    });
+    const Entity a = world.spawn(test::Counter{1, 0});
+    const Entity b = world.spawn(test::Counter{2, 0});
+    const Entity c = world.spawn(test::Counter{3, 0});
+    world.flush();
+    CHECK(said.count("after recording a spawn") == 1);
+    CHECK_FALSE(world.has<test::Target>(a));
+    REQUIRE(world.has<test::Target>(b));
+    REQUIRE(world.has<test::Target>(c));
+    CHECK(world.get<Position>(world.get<test::Target>(b).who).x == 20);
+    CHECK(world.get<Position>(world.get<test::Target>(c).who).x == 30);
+    CHECK(world.alive_count() == 3 + 4);
+}
+
+TEST_CASE("a command record with more entries than its header counts is refused whole", "[command]") {
+    CommandBuffer buffer;
+    const ComponentId ids[1] = {0};
+    const Entity e = HandleLayout{}.make(1, 0);
+    const std::size_t too_many = std::size_t(1) << 24;  // word 0 counts up to 2^24 - 1
+    // The count is checked before anything is read or recorded.
+    CHECK(test::thrown_code([&] { buffer.remove(e, ids, too_many); }) == "CapacityExceeded");
+    CHECK(test::thrown_code([&] { buffer.add(e, nullptr, too_many); }) == "CapacityExceeded");
+    CHECK(test::thrown_code([&] { buffer.spawn(kNullEntity, nullptr, too_many); }) == "CapacityExceeded");
+    CHECK(buffer.record_count() == 0);
+    CHECK(buffer.words().empty());
+}

@@ -94,6 +94,15 @@ TEST_CASE("a worker that stalls past the deadline becomes an error, not a hang",
     CHECK(test::thrown_message([&] { scheduler.update(0.016f); }) ==
           "WorkerFailure: a worker is still running a batch that missed its deadline");
     CHECK(world.phase() == WorldPhase::Wave);
+    // Nor may the systems change under it: the running kernel is one of them.
+    CHECK(test::thrown_message([&] { scheduler.remove_system("Slow"); }) ==
+          "WorkerFailure: a worker is still running a batch that missed its deadline");
+    SystemDesc other;
+    other.name = "Other";
+    other.main_thread = [](World&, float) {};
+    CHECK(test::thrown_message([&] { scheduler.add_system(other); }) ==
+          "WorkerFailure: a worker is still running a batch that missed its deadline");
+    CHECK(scheduler.systems().size() == 1);
     stall.store(false, std::memory_order_release);
     // Once the worker is back, the next update drops the stalled wave and runs a whole frame.
     // Poll (the worker arrives at the fence a moment after the kernel returns), bounded.

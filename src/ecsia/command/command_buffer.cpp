@@ -12,8 +12,13 @@ namespace {
 constexpr std::uint32_t words_for(std::uint32_t bytes) noexcept { return (bytes + 3) / 4; }
 }  // namespace
 
-void CommandBuffer::header(CommandOp op, std::uint32_t count, Entity entity) {
-    words_.push_back(static_cast<std::uint32_t>(op) | (count << kCommandCountShift));
+void CommandBuffer::header(CommandOp op, std::size_t count, Entity entity) {
+    constexpr std::size_t kMaxCount = 0xFFFFFFFFu >> kCommandCountShift;
+    if (count > kMaxCount) [[unlikely]] {
+        throw Error(ErrorCode::CapacityExceeded, "a command record takes at most " + std::to_string(kMaxCount) +
+                                                     " components, got " + std::to_string(count));
+    }
+    words_.push_back(static_cast<std::uint32_t>(op) | (static_cast<std::uint32_t>(count) << kCommandCountShift));
     words_.push_back(entity.bits);
     ++record_count_;
 }
@@ -33,19 +38,19 @@ void CommandBuffer::values(const ComponentValue* values, std::size_t count) {
 }
 
 void CommandBuffer::spawn(Entity entity, const ComponentValue* vals, std::size_t count) {
-    header(CommandOp::Spawn, static_cast<std::uint32_t>(count), entity);
+    header(CommandOp::Spawn, count, entity);
     values(vals, count);
 }
 
 void CommandBuffer::despawn(Entity entity) { header(CommandOp::Despawn, 0, entity); }
 
 void CommandBuffer::add(Entity entity, const ComponentValue* vals, std::size_t count) {
-    header(CommandOp::Add, static_cast<std::uint32_t>(count), entity);
+    header(CommandOp::Add, count, entity);
     values(vals, count);
 }
 
 void CommandBuffer::remove(Entity entity, const ComponentId* ids, std::size_t count) {
-    header(CommandOp::Remove, static_cast<std::uint32_t>(count), entity);
+    header(CommandOp::Remove, count, entity);
     words_.insert(words_.end(), ids, ids + count);
 }
 
@@ -137,7 +142,7 @@ void CommandBuffer::remove_pair(Entity subject, ComponentId relation, Entity tar
 }
 
 void CommandBuffer::instantiate(Entity entity, Entity prefab, const ComponentValue* vals, std::size_t count) {
-    header(CommandOp::Instantiate, static_cast<std::uint32_t>(count), entity);
+    header(CommandOp::Instantiate, count, entity);
     words_.push_back(prefab.bits);
     values(vals, count);
 }

@@ -253,17 +253,24 @@ public:
     struct Mark {
         std::size_t words = 0;
         std::size_t records = 0;
+        std::uint32_t overflow_spawns = 0;
+        std::size_t in_place = 0;
     };
-    Mark mark() const noexcept { return Mark{words_.size(), record_count_}; }
-    // Drops every record made after `mark` (which must come from this buffer, since its last clear).
+    Mark mark() const noexcept { return Mark{words_.size(), record_count_, overflow_spawns_, in_place_.size()}; }
+    // Drops every record made after `mark` (which must come from this buffer, since its last
+    // clear), and the pending names handed out since: the next overflow spawn takes the name the
+    // first dropped one had, so names stay the k-th spawn's that the buffer keeps.
     void rollback(Mark mark) noexcept {
         if (mark.words > words_.size()) return;
         words_.resize(mark.words);
         record_count_ = mark.records;
+        overflow_spawns_ = mark.overflow_spawns;
+        if (mark.in_place < in_place_.size()) in_place_.resize(mark.in_place);
     }
 
 private:
-    void header(CommandOp op, std::uint32_t count, Entity entity);
+    // Throws CapacityExceeded, recording nothing, for more entries than word 0 can count.
+    void header(CommandOp op, std::size_t count, Entity entity);
     void payload(const void* bytes, std::uint32_t size);
     void values(const ComponentValue* values, std::size_t count);
 

@@ -224,6 +224,9 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     world();
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (in_frame()) throw Error(ErrorCode::WrongPhase, "add_system during a frame");
+    // A stalled wave's worker may still be running a kernel of systems_: recover first, as
+    // begin_frame does (WorkerFailure while that worker is still out).
+    if (state_ == FrameState::Stalled) recover_from_stall();
     for (const SystemDesc& existing : systems_) {
         if (existing.name == system.name) throw Error(ErrorCode::DuplicateName, "a system named '" + system.name + "' already exists");
     }
@@ -294,6 +297,9 @@ void Scheduler::Impl::remove_system(std::string_view name) {
     world();
     if (state_ == FrameState::Disposed) throw Error(ErrorCode::Disposed, "the scheduler was disposed");
     if (in_frame()) throw Error(ErrorCode::WrongPhase, "remove_system during a frame");
+    // A stalled wave's worker may still be running a kernel of systems_: recover first, as
+    // begin_frame does (WorkerFailure while that worker is still out).
+    if (state_ == FrameState::Stalled) recover_from_stall();
     const auto it = std::find_if(systems_.begin(), systems_.end(), [&](const SystemDesc& s) { return s.name == name; });
     if (it == systems_.end()) throw Error(ErrorCode::UnknownSystem, "no system named '" + std::string(name) + "' to remove");
     const auto s = static_cast<std::size_t>(it - systems_.begin());
