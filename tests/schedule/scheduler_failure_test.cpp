@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -8,6 +9,7 @@
 #include "ecsia/schedule/scheduler.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "ecsia/threads/worker_pool.hpp"
+#include "support/test_components.hpp"
 #include "support/world_checks.hpp"
 
 using namespace ecsia;
@@ -254,4 +256,35 @@ TEST_CASE("a pool that misses its start-up deadline is reported and the serial e
     scheduler.add_system(builtin::make_builtin_system(world, "Move"));
     REQUIRE_NOTHROW(scheduler.update(0.016f));
     CHECK(scheduler.frames() == 1);
+}
+
+TEST_CASE("a system or an inline kernel that destroys the world ends the frame; the scheduler is disposed",
+          "[schedule]") {
+    // The world's destructor tells the scheduler, which touches nothing of it afterwards: not
+    // the diagnostics its system was reporting to, not the wave's merge.
+    const bool kernel = GENERATE(false, true);
+    CAPTURE(kernel);
+    auto world = std::make_unique<World>();
+    world->spawn(test::Position{1, 2});
+    Scheduler scheduler(*world);  // the serial executor: a kernel runs on this thread
+    int later = 0;
+    SystemDesc destroyer;
+    destroyer.name = "Destroyer";
+    if (kernel) {
+        destroyer.writes = {world->component<test::Position>()};
+        destroyer.kernel = [&world](KernelContext&) { world.reset(); };
+    } else {
+        destroyer.main_thread = [&world](World&, float) { world.reset(); };
+    }
+    scheduler.add_system(destroyer);
+    SystemDesc after;
+    after.name = "After";
+    after.after = {"Destroyer"};
+    after.main_thread = [&later](World&, float) { ++later; };
+    scheduler.add_system(after);
+    CHECK(test::thrown_code([&] { scheduler.update(0.016f); }) == "no error");
+    CHECK(world == nullptr);
+    CHECK(later == 0);
+    CHECK(scheduler.state() == FrameState::Disposed);
+    CHECK(test::thrown_code([&] { scheduler.update(0.016f); }) == "Disposed");
 }

@@ -38,13 +38,18 @@ public:
             : diagnostics_(diagnostics), previous_(diagnostics.source_) {
             diagnostics.source_ = &system;
         }
-        ~Source() { diagnostics_.source_ = previous_; }
+        ~Source() {
+            if (!dismissed_) diagnostics_.source_ = previous_;
+        }
+        // The diagnostics are gone (their world was destroyed while the source was current).
+        void dismiss() noexcept { dismissed_ = true; }
         Source(const Source&) = delete;
         Source& operator=(const Source&) = delete;
 
     private:
         Diagnostics& diagnostics_;
         const std::string* previous_;
+        bool dismissed_ = false;
     };
 
     Diagnostics();

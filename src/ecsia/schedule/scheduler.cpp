@@ -433,6 +433,7 @@ bool Scheduler::Impl::start_steps() {
         const std::vector<Batch*>& step = steps_.empty() ? kNoBatches : steps_[step_];
         step_serial_ = next_step_serial();
         const WavePlacement placement = executor_->start(step, *this);
+        if (dispose_requested_) return false;  // an inline kernel disposed the scheduler or destroyed the world
         // The wave's placement as timing reports it: the first step's, or any that left the coordinator.
         if (step_ == 0 || placement != WavePlacement::Inline) waves_.back().placement = placement;
         if (placement != WavePlacement::Inline) {
@@ -463,6 +464,7 @@ FrameStatus Scheduler::Impl::run_waves() {
             executor_->finish();
             ++step_;
             if (start_steps()) continue;  // the next level is out on the workers
+            if (dispose_requested_) return FrameStatus::Done;
             finish_wave(true);
             ++wave_;
             continue;
@@ -485,6 +487,7 @@ FrameStatus Scheduler::Impl::run_waves() {
         detail::WorldAccess::set_phase(*world_, WorldPhase::Wave);
         step_ = 0;
         if (start_steps()) continue;  // fast waves are often done already: check before reporting Waiting
+        if (dispose_requested_) return FrameStatus::Done;  // an inline kernel disposed the scheduler or the world
         // 5. merge (an inline wave is over as soon as it started)
         finish_wave(true);
         ++wave_;
@@ -515,17 +518,25 @@ void Scheduler::Impl::run_main_thread_systems(const std::vector<std::uint32_t>& 
         const std::string& name = systems_[s].name;
         open_windows(s);
         detail::WorldAccess::set_consumer(*world_, &name, windows_[s], systems_[s].publishes);
-        try {
-            const Diagnostics::Source source(world_->diagnostics(), name);  // gone before a handler runs
-            run_main_thread_system(s);
-        } catch (const std::exception& error) {
-            world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw: " + error.what() +
-                                                       "; what it did before stands, and the frame goes on");
-        } catch (...) {
-            world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw " + kNonStandardException +
-                                                       "; what it did before stands, and the frame goes on");
+        // The system may destroy the world: nothing of it is touched after the call until
+        // world_ (nulled then) says it is still there.
+        std::string failure;
+        {
+            Diagnostics::Source source(world_->diagnostics(), name);
+            try {
+                run_main_thread_system(s);
+            } catch (const std::exception& error) {
+                failure = std::string(": ") + error.what();
+            } catch (...) {
+                failure = std::string(" ") + kNonStandardException;
+            }
+            if (world_ == nullptr) source.dismiss();
         }
         if (world_ == nullptr) return;
+        if (!failure.empty()) {
+            world_->diagnostics().report_for(name, "main-thread system '" + name + "' threw" + failure +
+                                                       "; what it did before stands, and the frame goes on");
+        }
         detail::WorldAccess::set_consumer(*world_, nullptr, {}, {});
         close_windows(s);  // seen, also when it threw: a message never reaches a consumer twice
         // Its writes through chunks count, also when it threw or disposed the scheduler.
