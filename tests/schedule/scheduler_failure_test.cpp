@@ -3,10 +3,13 @@
 #include <atomic>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/state_hash.hpp"
 #include "ecsia/threads/worker_pool.hpp"
 #include "support/test_components.hpp"
@@ -287,4 +290,25 @@ TEST_CASE("a system or an inline kernel that destroys the world ends the frame; 
     CHECK(later == 0);
     CHECK(scheduler.state() == FrameState::Disposed);
     CHECK(test::thrown_code([&] { scheduler.update(0.016f); }) == "Disposed");
+}
+
+TEST_CASE("a second scheduler cannot run a frame inside the first one's, and the first keeps its guards", "[schedule]") {
+    World world;
+    world.spawn(test::Position{1, 2});
+    Scheduler outer(world), inner(world);
+    std::vector<std::string> codes;
+    SystemDesc nesting;
+    nesting.name = "Nesting";
+    nesting.main_thread = [&](World& w, float) {
+        codes.push_back(test::thrown_code([&] { inner.update(0.016f); }));
+        codes.push_back(test::thrown_code([&] { (void)snapshot(w); }));  // still inside outer's frame
+    };
+    outer.add_system(nesting);
+    outer.update(0.016f);
+    CHECK(codes == std::vector<std::string>{"WrongPhase", "WrongPhase"});
+    CHECK(inner.state() == FrameState::Idle);
+    // One after the other, both run.
+    CHECK(test::thrown_code([&] { inner.update(0.016f); }) == "no error");
+    CHECK(test::thrown_code([&] { outer.update(0.016f); }) == "no error");
+    CHECK(world.frames() == 3);
 }

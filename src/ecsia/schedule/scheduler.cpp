@@ -384,6 +384,11 @@ void Scheduler::Impl::begin_frame(float dt) {
     // A stalled wave leaves the world in the wave phase until its worker returns.
     if (state_ == FrameState::Stalled) recover_from_stall();
     if (world_->phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
+    // Another scheduler's frame (this one is inside one of its main-thread systems): one frame
+    // at a time, or this frame's end would lift the guards of that one (snapshot, restore).
+    if (detail::WorldAccess::cursors(*world_).in_frame()) {
+        throw Error(ErrorCode::WrongPhase, "another scheduler's frame is running on this world: finish it first");
+    }
     plan();
     // A restore may have brought topics without this scheduler's consumers: they start now.
     for (const SystemDesc& system : systems_) {
