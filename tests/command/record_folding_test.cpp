@@ -246,3 +246,28 @@ TEST_CASE("a rejected spawn leaves no half-spawned entity", "[command]") {
     // The reserved handle was taken, so it comes back one generation on.
     CHECK(world.spawn() == layout.make(layout.index(reserved), layout.generation(reserved) + 1));
 }
+
+TEST_CASE("a record naming a pending handle no spawn of the buffer has is refused alone, not with its run", "[command]") {
+    // Its refusal comes from the run's pending-handle check; folded, it took the valid spawn and
+    // adds of the same entity down with it.
+    Entity e;
+    auto setup = [&](World& world, const Ids&) { e = world.spawn(Position{1, 2}); };
+    auto record = [&](const Ids& c, const EntityReservation& r, std::vector<CommandBuffer>& out) {
+        const Entity unknown = HandleLayout{}.pending(5);  // no buffer spawned it
+        const Position p{1, 2};
+        const ComponentValue v{c.position, &p, sizeof p};
+        next(out).spawn(r.handles()[0], &v, 1);
+        next(out).add(r.handles()[0], c.target, Target{unknown});
+        next(out).add(r.handles()[0], c.velocity, Velocity{3, 4});
+        next(out).add(e, c.velocity, Velocity{5, 6});
+        next(out).add(e, c.target, Target{unknown});
+        next(out).add(e, c.health, Health{7, true, 0.5});
+    };
+    const Outcome folded = run(setup, record, true);
+    const Outcome stepwise = run(setup, record, false);
+    require_same(folded, stepwise);
+    CHECK(folded.stats.applied == 4);
+    CHECK(folded.entities.find("target") == std::string::npos);
+    CHECK(folded.entities.find("velocity{dx=3, dy=4}") != std::string::npos);
+    CHECK(folded.entities.find("health") != std::string::npos);
+}

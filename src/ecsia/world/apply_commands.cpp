@@ -243,6 +243,17 @@ private:
         } catch (const Error&) {
             return false;
         }
+        // A pending handle in an entity field that names none of the spawns recorded so far
+        // refuses the record (finish_run's check_pending_refs): it must not take others along.
+        for (const ComponentValue& value : record_values_) {
+            if (value.bytes == nullptr || !has_entity_field(value.id)) continue;
+            for (const FieldDesc& field : world_.registry_.desc(value.id).fields) {
+                if (field.type != FieldType::Entity || field.offset + 4 > value.size) continue;
+                Entity e;
+                std::memcpy(&e.bits, static_cast<const std::byte*>(value.bytes) + field.offset, 4);
+                if (layout().is_pending(e) && recorded_ordinal(e) < 0) return false;
+            }
+        }
         return true;
     }
 
