@@ -194,5 +194,58 @@ for (const { variant, server } of variants) {
       expect(r.disposed).toBe(true);
       for (const [name, message] of Object.entries(r.calls)) expect(message, name).toMatch(new RegExp(`scheduler\\.${name}: the scheduler's world was disposed`));
     });
+
+    test('bulk counts at the edges: zero on a fresh world, past 32 bits, past the heap; extra arguments refused', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 100 });
+        world.defineComponent('flag', {});
+        const kept = world.spawn({ position: { x: 1, y: 2 } });
+        const hash = world.stateHash();
+        const attempt = (fn) => { try { fn(); return 'accepted'; } catch (e) { return `${e.code ?? '-'} ${e.message}`; } };
+        const out = {};
+        // An earlier failure must not be what a zero count reports: there is nothing to fail.
+        attempt(() => world.get(12345, 'position'));
+        out.zero = world.spawnMany(0, { position: true }).length;
+        const prefab = world.definePrefab('crate', { position: { x: 1, y: 2 } });
+        out.zeroInstances = world.instantiateMany(prefab, 0).length;
+        const before = world.stateHash();
+        // Counts the engine cannot hold in 32 bits are refused before anything is made.
+        out.wide = attempt(() => world.spawnMany(2 ** 32 + 2, { flag: true }));
+        out.wideInstances = attempt(() => world.instantiateMany(prefab, 2 ** 32 + 1));
+        // Within 32 bits but beyond the world's room: its capacity error, not the heap's.
+        out.beyondRoom = attempt(() => world.spawnMany(2 ** 31, { flag: true }));
+        // Values that would need more scratch memory than a heap holds: refused, world intact.
+        out.beyondHeap = attempt(() => world.spawnMany(2 ** 29 + 1, { position: true }));
+        out.unchanged = world.stateHash() === before;
+        out.keptValue = world.get(kept, 'position');
+        out.spawnAfter = world.spawnMany(3, { position: { x: [1, 2, 3], y: 0 } }).length;
+        out.extra = {
+          restore: attempt(() => world.restore(world.snapshot(), { strict: true })),
+          chunks: attempt(() => world.query({ with: ['position'] }).chunks({ fresh: true })),
+          count: attempt(() => world.query({ with: ['position'] }).count(1)),
+          dispose: attempt(() => world.dispose(true)),
+        };
+        out.firstHash = hash.length > 0;
+        return out;
+      });
+      expect(r.zero).toBe(0);
+      expect(r.zeroInstances).toBe(0);
+      expect(r.wide).toMatch(/^- world\.spawnMany: count must be a whole number from 0 to 4294967295, got/);
+      expect(r.wideInstances).toMatch(/^- world\.instantiateMany: count must be a whole number from 0 to 4294967295, got/);
+      expect(r.beyondRoom).toMatch(/^CapacityExceeded world\.spawnMany: .*spawn_many of 2147483648 entities does not fit/);
+      expect(r.beyondHeap).toMatch(/^OutOfMemory world\.spawnMany: OutOfMemory: the call needs \d+ bytes of scratch memory/);
+      expect(r.unchanged).toBe(true);
+      expect(r.keptValue).toEqual({ x: 1, y: 2 });
+      expect(r.spawnAfter).toBe(3);
+      expect(r.extra).toEqual({
+        restore: '- world.restore: takes at most 1 argument, got 2',
+        chunks: '- query.chunks: takes no arguments, got 1',
+        count: '- query.count: takes no arguments, got 1',
+        dispose: '- world.dispose: takes no arguments, got 1',
+      });
+      expectNoPageErrors(log);
+    });
   });
 }

@@ -202,6 +202,10 @@ std::uint32_t WorldBinding::spawn_many(std::uint32_t count, std::uint32_t encode
     const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
     std::vector<std::uint32_t> offsets;
     const EncodedValues values = decode_header(*world_, bytes, count, offsets);
+    // The core's check before the handles' list is sized: a count far beyond the world's room
+    // must not first ask the heap for it.
+    ::ecsia::detail::WorldAccess::require_spawn_capacity(*world_, count, "spawn_many");
+    spawned_.reserve(1);  // a non-null address for count 0 (JS reads 0 as a failure)
     spawned_.resize(count);
     world_->spawn_many(spawned_, encoded_rows(values, bytes, offsets));  // all or nothing
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(spawned_.data()));
@@ -230,6 +234,8 @@ std::uint32_t WorldBinding::instantiate_many(std::uint32_t prefab, std::uint32_t
     const auto* bytes = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(encoded));
     std::vector<std::uint32_t> offsets;
     const EncodedValues values = decode_header(*world_, bytes, count, offsets);
+    ::ecsia::detail::WorldAccess::require_spawn_capacity(*world_, count, "instantiate_many");  // as in spawn_many
+    instanced_.reserve(1);  // a non-null address for count 0 (JS reads 0 as a failure)
     instanced_.resize(count);
     world_->instantiate_many(Entity{prefab}, instanced_, encoded_rows(values, bytes, offsets));  // all or nothing
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(instanced_.data()));

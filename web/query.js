@@ -176,6 +176,7 @@ export class Query {
    * added since this query's previous chunks() (the first call sees every matching row).
    */
   chunks() {
+    if (arguments.length > 0) throw new Error(`query.chunks: takes no arguments, got ${arguments.length}`);
     const core = this.#core;
     const raw = this.#liveRaw('chunks');
     let chunks;
@@ -197,6 +198,7 @@ export class Query {
 
   /** Rows chunks() would select now (the change cursor does not move). */
   count() {
+    if (arguments.length > 0) throw new Error(`query.count: takes no arguments, got ${arguments.length}`);
     const raw = this.#liveRaw('count');
     return this.#core.engine.call('query.count', () => raw.count());
   }

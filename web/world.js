@@ -23,6 +23,9 @@ const RELATION_OPTIONS = ['exclusive', 'onDeleteTarget', 'acyclic'];
 // Extra arguments are an error, never ignored (a misplaced option must not pass silently).
 // Callers test `arguments.length` themselves: handing `arguments` to a function makes V8
 // allocate it on every call.
+// The most entities one bulk call names: the engine counts them in 32 bits.
+const MAX_COUNT = 0xFFFFFFFF;
+
 function arity(op, given, most) {
   throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${given}`);
 }
@@ -137,7 +140,7 @@ export class World {
     const op = 'spawnMany';
     if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
-    if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw new Error(`world.${op}: count must be a whole number from 0 to ${MAX_COUNT}, got ${describe(count)}`);
     if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     const address = this.#encodeColumns(op, components, count);
     const handles = core.fast.spawnMany(core.address, count, address) >>> 0;
@@ -198,7 +201,7 @@ export class World {
     const op = 'instantiateMany';
     if (arguments.length > 3) arity(op, arguments.length, 3);
     if ((prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
-    if (!Number.isInteger(count) || count < 0) throw new Error(`world.${op}: count must be a whole number >= 0, got ${describe(count)}`);
+    if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw new Error(`world.${op}: count must be a whole number from 0 to ${MAX_COUNT}, got ${describe(count)}`);
     const core = this.#core;
     const components = this.#overPrefab(op, prefab, overrides);
     const address = this.#encodeColumns(op, components, count);
@@ -237,7 +240,9 @@ export class World {
     const entries = Object.keys(components).map((name) => core.component(op, name));
     const header = align8(4 * (1 + entries.length));
     let bytes = header;
-    for (const entry of entries) bytes += align8(entry.size * count);
+    // Not align8: a column of many rows can pass 2^31 bytes, where its 32-bit `&` wraps (the
+    // scratch call then refuses the total, before anything is written).
+    for (const entry of entries) bytes += Math.ceil((entry.size * count) / 8) * 8;
     const address = core.scratch(bytes, op);
     const views = core.engine.views();
     const u32 = views.u32;
@@ -247,7 +252,7 @@ export class World {
       const entry = entries[c];
       u32[(address >>> 2) + 1 + c] = entry.id;
       this.#encodeColumn(op, entry, components[entry.name], count, views, at);
-      at += align8(entry.size * count);
+      at += Math.ceil((entry.size * count) / 8) * 8;
     }
     return address;
   }
@@ -722,6 +727,7 @@ export class World {
    * spare memory as large as its columns (docs/SNAPSHOT.md "Speed"), which later restores reuse.
    */
   restore(bytes) {
+    if (arguments.length > 1) arity('restore', arguments.length, 1);
     restoreSnapshot(this.#core, bytes);
   }
 
@@ -737,6 +743,7 @@ export class World {
 
   /** Frees the world (and its schedulers and queries). Any later call throws; a second dispose does nothing. */
   dispose() {
+    if (arguments.length > 0) throw new Error(`world.dispose: takes no arguments, got ${arguments.length}`);
     this.#core.dispose();
   }
 

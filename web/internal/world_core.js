@@ -391,6 +391,13 @@ export class WorldCore {
   /** An 8-aligned scratch area of at least `bytes` bytes in the heap (valid until the next call). */
   scratch(bytes, op = 'scratch') {
     if (bytes > this.#scratchBytes) {
+      // The engine takes the size in 32 bits: a larger one would wrap to a small area that the
+      // caller then writes past. No wasm heap holds it anyway.
+      if (bytes > 0xFFFFFFFF) {
+        const error = new Error(`world.${op}: OutOfMemory: the call needs ${bytes} bytes of scratch memory, more than a wasm heap holds`);
+        error.code = 'OutOfMemory';
+        throw error;
+      }
       const address = this.fast.scratch(this.address, bytes) >>> 0;
       if (address === 0) this.fail(op);
       this.#scratch = address;
