@@ -245,16 +245,23 @@ private:
         }
         // A pending handle in an entity field that names none of the spawns recorded so far
         // refuses the record (finish_run's check_pending_refs): it must not take others along.
-        for (const ComponentValue& value : record_values_) {
+        bool named = true;
+        for_each_entity_field(record_values_, [&](Entity e) { named = named && !(layout().is_pending(e) && recorded_ordinal(e) < 0); });
+        return named;
+    }
+
+    // fn(Entity) for the value of every entity field of `values` that carry bytes.
+    template <typename Fn>
+    void for_each_entity_field(const std::vector<ComponentValue>& values, Fn&& fn) {
+        for (const ComponentValue& value : values) {
             if (value.bytes == nullptr || !has_entity_field(value.id)) continue;
             for (const FieldDesc& field : world_.registry_.desc(value.id).fields) {
                 if (field.type != FieldType::Entity || field.offset + 4 > value.size) continue;
                 Entity e;
                 std::memcpy(&e.bits, static_cast<const std::byte*>(value.bytes) + field.offset, 4);
-                if (layout().is_pending(e) && recorded_ordinal(e) < 0) return false;
+                fn(e);
             }
         }
-        return true;
     }
 
     void start_run(const CommandRecord& record) {
@@ -340,15 +347,7 @@ private:
     // Throws (before anything changes) when a payload names a pending handle that is not one of
     // the buffer's spawns recorded so far (the run's own spawn counts: it may name itself).
     void check_pending_refs() {
-        for (const ComponentValue& value : adds_) {
-            if (value.bytes == nullptr || !has_entity_field(value.id)) continue;
-            for (const FieldDesc& field : world_.registry_.desc(value.id).fields) {
-                if (field.type != FieldType::Entity || field.offset + 4 > value.size) continue;
-                Entity e;
-                std::memcpy(&e.bits, static_cast<const std::byte*>(value.bytes) + field.offset, 4);
-                (void)resolve_field(e);
-            }
-        }
+        for_each_entity_field(adds_, [this](Entity e) { (void)resolve_field(e); });
     }
 
     void remap_adds() {
