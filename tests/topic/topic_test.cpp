@@ -699,3 +699,36 @@ TEST_CASE("room for more messages than an outbox can count is refused, and the o
         CHECK(buffer.outboxes()[0].field_runs.empty());
     }
 }
+
+TEST_CASE("a consumer that a restore brings back but no scheduler runs is dropped at the next frame", "[topic]") {
+    // A snapshot taken while 'Reader' consumed, restored after Reader was removed: nothing reads
+    // for it, so its topic must not keep every message from then on.
+    World world;
+    const TopicId ev = world.topic<Ev>();
+    Scheduler scheduler(world);
+    std::uint32_t other_saw = 0;
+    SystemDesc reader;
+    reader.name = "Reader";
+    reader.consumes = {ev};
+    reader.main_thread = [ev](World& w, float) { (void)w.messages(ev); };
+    scheduler.add_system(reader);
+    SystemDesc other;
+    other.name = "Other";
+    other.consumes = {ev};
+    other.main_thread = [ev, &other_saw](World& w, float) { other_saw += w.messages(ev).count(); };
+    scheduler.add_system(other);
+    scheduler.update(0.016f);
+    world.publish(ev, Ev{1, 1, kNullEntity});
+    const std::vector<std::byte> bytes = snapshot(world);
+    scheduler.remove_system("Reader");
+    restore(world, bytes);
+    CHECK(world.topics().topic(ev).consumers.size() == 2);  // the snapshot's
+    for (std::uint32_t frame = 0; frame < 50; ++frame) {
+        for (std::uint32_t i = 0; i < 10; ++i) world.publish(ev, Ev{2, i, kNullEntity});
+        scheduler.update(0.016f);
+        CHECK(world.topics().topic(ev).count == 0);  // Other saw them all; nobody else holds them
+    }
+    REQUIRE(world.topics().topic(ev).consumers.size() == 1);
+    CHECK(world.topics().topic(ev).consumers[0].name == "Other");
+    CHECK(other_saw == 1 + 50 * 10);  // the message of the snapshot, then every later one, once
+}

@@ -55,6 +55,7 @@ public:
     void dispose();
     std::string recover_from_trap();
     void on_world_destroyed() noexcept override;
+    bool consumes(TopicId topic, std::string_view system) const noexcept override;
 
     World* world_;  // null once the world is destroyed
     SchedulerOptions options_;
@@ -205,6 +206,13 @@ World& Scheduler::Impl::world() const {
 void Scheduler::Impl::set_state(FrameState state) noexcept {
     state_ = state;
     if (world_ != nullptr) detail::WorldAccess::cursors(*world_).set_in_frame(in_frame());
+}
+
+bool Scheduler::Impl::consumes(TopicId topic, std::string_view system) const noexcept {
+    for (const SystemDesc& s : systems_) {
+        if (s.name == system) return std::find(s.consumes.begin(), s.consumes.end(), topic) != s.consumes.end();
+    }
+    return false;
 }
 
 void Scheduler::Impl::on_world_destroyed() noexcept {
@@ -390,10 +398,16 @@ void Scheduler::Impl::begin_frame(float dt) {
         throw Error(ErrorCode::WrongPhase, "another scheduler's frame is running on this world: finish it first");
     }
     plan();
-    // A restore may have brought topics without this scheduler's consumers: they start now.
+    // A restore may have brought topics without this scheduler's consumers: they start now. It
+    // may also have brought consumers no scheduler runs (a system removed after the snapshot):
+    // they go, or their topics would keep every message from now on.
+    TopicStore& topics = detail::WorldAccess::topics(*world_);
     for (const SystemDesc& system : systems_) {
-        for (TopicId topic : system.consumes) detail::WorldAccess::topics(*world_).add_consumer(topic, system.name);
+        for (TopicId topic : system.consumes) topics.add_consumer(topic, system.name);
     }
+    topics.retain_consumers([this](TopicId topic, std::string_view name) {
+        return detail::WorldAccess::consumer_claimed(*world_, topic, name);
+    });
     set_state(FrameState::Running);
     world_->diagnostics().begin_frame();  // a diagnostic repeated frame after frame is said once, with a count
     dt_ = dt;

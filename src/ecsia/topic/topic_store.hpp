@@ -95,6 +95,9 @@ public:
     void add_consumer(TopicId id, std::string_view name);
     // Removes `name` as a consumer of every topic, then trims.
     void remove_consumer(std::string_view name);
+    // Removes every consumer for which keep(topic, name) is false, then trims.
+    template <typename Keep>
+    void retain_consumers(Keep&& keep);
     // The messages `name` has not seen yet (it must be a consumer of `id`).
     TopicWindow window(TopicId id, std::string_view name) const;
     // Marks a window seen: the consumer's cursor moves to its end (never backwards).
@@ -117,5 +120,13 @@ private:
                               HandleFix fix, void* context);
     std::vector<Topic> topics_;
 };
+
+template <typename Keep>
+void TopicStore::retain_consumers(Keep&& keep) {
+    for (TopicId id = 0; id < topics_.size(); ++id) {
+        std::erase_if(topics_[id].consumers, [&](const Consumer& c) { return !keep(id, std::string_view(c.name)); });
+    }
+    trim();
+}
 
 }  // namespace ecsia

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "ecsia/topic/topic_store.hpp"
@@ -23,6 +24,9 @@ namespace ecsia {
 class WorldDependent {
 public:
     virtual void on_world_destroyed() noexcept = 0;
+    // Whether one of its systems named `system` consumes `topic` (a scheduler's systems): a
+    // consumer no dependent claims, which a restore brought back, is dropped at the next frame.
+    virtual bool consumes(TopicId topic, std::string_view system) const noexcept = 0;
 
 protected:
     ~WorldDependent() = default;
@@ -40,6 +44,13 @@ struct WorldAccess {
     static SystemCursors& cursors(World& world) noexcept { return *world.cursors_; }
     static const SystemCursors& cursors(const World& world) noexcept { return *world.cursors_; }
     static TopicStore& topics(World& world) noexcept { return *world.topics_; }
+    // Whether any dependent attached to the world claims the consumer (WorldDependent::consumes).
+    static bool consumer_claimed(const World& world, TopicId topic, std::string_view system) noexcept {
+        for (const WorldDependent* dependent : world.dependents_) {
+            if (dependent->consumes(topic, system)) return true;
+        }
+        return false;
+    }
     // The main-thread system that runs now, its topic windows (World::messages) and the topics it
     // may publish (World::publish); null name: none runs. The name and the windows must outlive the call that clears them.
     static void set_consumer(World& world, const std::string* name, std::span<const TopicWindow> windows,
