@@ -10,6 +10,7 @@
 #include "ecsia/ecsia.hpp"
 #include "ecsia/world/world_access.hpp"
 #include "support/snapshot_checks.hpp"
+#include "support/test_components.hpp"
 #include "support/snapshot_layout.hpp"
 #include "support/world_dump.hpp"
 #include "support/world_checks.hpp"
@@ -531,4 +532,30 @@ TEST_CASE("a churned column's ticks are stored as runs, restore to the same worl
         INFO((world == &source ? "into the world it came from" : "into a copy of it"));
         check_hostile(*world, bytes, cases);
     }
+}
+
+TEST_CASE("restore is refused, as snapshot is, while commands recorded by observers wait for a flush", "[snapshot][g5]") {
+    // Restored past them, the next flush would apply the old world's commands to the restored one.
+    World world;
+    const ComponentId position = world.component<test::Position>();
+    const ComponentId velocity = world.component<test::Velocity>();
+    const Entity x = world.spawn(test::Position{1, 1});
+    const Entity y = world.spawn(test::Position{2, 2});
+    const std::vector<std::byte> bytes = snapshot(world);
+    world.observe(ObserverEvent::OnAdd, velocity, [y](ObserverContext& ctx) { ctx.commands.despawn(y); });
+    world.add(x, test::Velocity{1, 1});  // the observer's despawn waits for flush()
+    const std::uint64_t hash = state_hash(world);
+    CHECK(test::thrown_message([&] { snapshot(world); }) ==
+          "WrongPhase: snapshot while commands recorded by observers wait to be applied: call flush() first");
+    CHECK(test::thrown_message([&] { restore(world, bytes); }) ==
+          "WrongPhase: restore while commands recorded by observers wait to be applied: call flush() first");
+    SnapshotRestorer restorer;
+    CHECK(test::thrown_code([&] { test::restore_pulled(restorer, world, bytes); }) == "WrongPhase");
+    CHECK(state_hash(world) == hash);
+    world.flush();
+    CHECK_FALSE(world.is_alive(y));
+    restore(world, bytes);  // between frames and flushed: allowed
+    CHECK(world.is_alive(y));
+    CHECK(world.has(x, position));
+    CHECK_FALSE(world.has(x, velocity));
 }

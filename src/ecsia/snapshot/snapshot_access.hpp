@@ -138,6 +138,11 @@ inline void require_between_frames(const World& world, const char* operation) {
     if (why != nullptr) {
         throw Error(ErrorCode::WrongPhase, std::string(operation) + why + ": only a whole frame can be replayed, so call it between frames");
     }
+    // A restore would leave them to be applied to the restored world at the next flush.
+    if (SnapshotAccess::observer_commands_pending(world)) {
+        throw Error(ErrorCode::WrongPhase,
+                    std::string(operation) + " while commands recorded by observers wait to be applied: call flush() first");
+    }
 }
 
 }  // namespace ecsia::detail

@@ -237,9 +237,6 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         throw Error(ErrorCode::WrongPhase, "snapshot while " + std::to_string(pool.allocated_count() - pool.alive_count()) +
                                                " handle(s) are reserved and not spawned: release or spawn them first");
     }
-    if (Access::observer_commands_pending(world)) {
-        throw Error(ErrorCode::WrongPhase, "snapshot while commands recorded by observers wait to be applied: call flush() first");
-    }
     const TableGraph& graph = Access::graph(world);
     const ComponentRegistry& registry = world.components();
     const auto& pending = Access::pending_changes(world);
