@@ -263,6 +263,33 @@ test('JS kernels look up targets as tables are made and columns move between fra
 // world, taking turns frame by frame; one of those schedulers is disposed (its columns by table
 // freed) while the other runs on. Each must read its own world's values, on the page's thread and
 // on the workers.
+for (const { variant, server } of variants) {
+  test(`${variant} build: lookupAll refuses elements that are not handles, and an async kernel fails its batch`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const { HIERARCHY_KERNELS_URL } = await import('/web/test/hierarchy_scenario.js');
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ kernels: HIERARCHY_KERNELS_URL, onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 64 });
+      world.defineComponent('position', { x: 'f32', y: 'f32' });
+      world.spawn({ position: { x: 5, y: 5 } });  // handle 0: what 2^32 + 0 would have read
+      const scheduler = world.createScheduler();
+      scheduler.addSystem({ name: 'NotHandles', kernel: 'lookupNotHandles', reads: ['position'], writes: [], lookups: ['position'] });
+      scheduler.addSystem({ name: 'Async', kernel: 'asyncKernel', reads: ['position'], writes: [], spawnsPerBatch: 2 });
+      for (let f = 0; f < 2; f++) await scheduler.update(1 / 60);
+      await new Promise((resolve) => setTimeout(resolve, 50));  // where the async kernel's rest would run
+      const out = { diagnostics, alive: world.count(['position']) };
+      scheduler.dispose();
+      world.dispose();
+      return out;
+    });
+    expect(r.diagnostics.some((m) => m.includes("'NotHandles'") && m.includes('chunk.lookupAll: element 0, number 4294967296, is not an entity handle'))).toBe(true);
+    expect(r.diagnostics.some((m) => m.includes("'Async'") && m.includes('the kernel returned a promise'))).toBe(true);
+    expect(r.alive).toBe(1);  // the failed batches' commands were dropped
+    expectNoPageErrors(log);
+  });
+}
+
 test('one JS kernel looks up through systems of two worlds and two schedulers taking turns, each reading its own world', async ({ page }) => {
   const log = await openTestPage(page, servers.isolated);
   const r = await page.evaluate(async () => {

@@ -108,12 +108,21 @@ export function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
+// A kernel's result: nothing, or a value it is free to return, but never a promise. An async
+// kernel's work after its first await would run outside its batch (its chunk and commands
+// closed, its errors reported nowhere): its batch fails instead, and the promise is let go.
+function synchronous(result) {
+  if (typeof result?.then !== 'function') return;
+  result.then(undefined, () => {});
+  throw new Error('the kernel returned a promise (an async function?): a kernel runs synchronously, within its batch');
+}
+
 function messageOf(error) {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
-    return `a thrown ${describe(error)}${typeof error === 'string' ? '' : `: ${String(error)}`}`;
+    return `${describe(error)}${typeof error === 'string' ? '' : `: ${String(error)}`}`;
   } catch {
-    return 'a thrown value that cannot be printed';
+    return 'a value that cannot be printed';
   }
 }
 
@@ -351,7 +360,7 @@ export class KernelRuntime {
       difference = this.#runChecked(system, words, at, dt);
       if (difference !== null) this.#differed.add(token);
     } else {
-      system.kernel(this.#chunk(system, words, at), dt, encoder.open(words[at + CONTEXT], system.schema, system.publishes), this.#messages(system, words, at));
+      synchronous(system.kernel(this.#chunk(system, words, at), dt, encoder.open(words[at + CONTEXT], system.schema, system.publishes), this.#messages(system, words, at)));
     }
     if (encoder.pending) {
       const stack = this.#module.stackSave();
@@ -482,7 +491,7 @@ export class KernelRuntime {
       if (!component.tag && address !== 0) columns.push({ component, bytes: new Uint8Array(buffer, address, count * component.size) });
     });
     const inputs = columns.map((c) => c.bytes.slice());
-    system.kernel(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, system.publishes, null), this.#messages(system, words, at));
+    synchronous(system.kernel(this.#chunk(system, words, at), dt, encoder.openChecked(context, system.schema, system.publishes, null), this.#messages(system, words, at)));
     const first = encoder.save();
     const outputs = columns.map((c) => c.bytes.slice());
     // Put back only what changed: a column the kernel only read may be read by other batches now.
@@ -777,6 +786,14 @@ class KernelChunk {
     if ((entities instanceof Uint32Array || entities instanceof Int32Array) && entities.buffer === scratch.buffer && !overlaps(entities, scratch)) {
       from = entities.byteOffset;
     } else {
+      // Only a typed array of 32-bit integers holds handles as they are: any other array's
+      // elements must each be one, or the copy would turn 0.5, NaN or 2^32 + e into a handle.
+      if (!(entities instanceof Uint32Array || entities instanceof Int32Array)) {
+        for (let i = 0; i < n; i += 1) {
+          const entity = entities[i];
+          if ((entity >>> 0) !== entity) throw new Error(`chunk.lookupAll: element ${i}, ${describe(entity)}, is not an entity handle`);
+        }
+      }
       out.set(entities);
     }
     const unit = component.View === DataView ? 1 : component.View.BYTES_PER_ELEMENT;

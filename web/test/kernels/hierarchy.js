@@ -126,3 +126,16 @@ export function mark(chunk) {
   const v = chunk.columns.mark;
   for (let i = 0; i < chunk.count; i++) v[i] += 1;
 }
+
+/** lookupAll of values that are not handles (e2e/hierarchy.spec.js): its batch must fail. */
+export function lookupNotHandles(chunk) {
+  const e = chunk.entities[0];
+  chunk.lookupAll('position', [e + 2 ** 32]);  // one element: at most the batch's rows
+}
+
+/** An async kernel: its batch fails at once (its work after an await would run outside it). */
+export async function asyncKernel(chunk, dt, commands) {
+  commands.spawn({ position: { x: 1, y: 1 } });
+  await null;
+  commands.spawn({ position: { x: 2, y: 2 } });
+}
