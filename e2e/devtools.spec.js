@@ -323,6 +323,9 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     attempt({ world, scheduler, colour: 'red' });
     attempt({ world: {}, scheduler });
     attempt({ world, scheduler, container: 'body' });
+    // A node that holds no children, refused before anything changes (the attach below works).
+    attempt({ world, scheduler, container: document.createTextNode('x') });
+    const timingAfterRefusals = scheduler.userTiming;
     const devtools = attachDevtools({ world, scheduler });
     attempt({ world, scheduler });
     devtools.pause();
@@ -397,6 +400,12 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     // Without a scheduler: World, Entities and Diagnostics; asking for Plan or Timeline first is
     // refused before any panel is made.
     attempt({ world, tab: 'timeline' });
+    const gone = ecsia.createWorld({ maxEntities: 10 });
+    const goneScheduler = gone.createScheduler();
+    goneScheduler.dispose();
+    attempt({ world: gone, scheduler: goneScheduler });
+    gone.dispose();
+    attempt({ world: gone });
     const refusedLeft = document.querySelectorAll('.ecsia-devtools').length;
     const bare = attachDevtools({ world, scheduler: null, tab: 'entities' });
     const bareTabs = [...bare.element.shadowRoot.querySelectorAll('[role="tab"]')].map((tab) => tab.dataset.tab);
@@ -417,7 +426,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     lone.dispose();
     await new Promise((resolve) => setTimeout(resolve, 400));
     const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
-    const out = { errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, failure, doomedGone, batchSystems, withoutScheduler, someone };
+    const out = { timingAfterRefusals, errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, failure, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
   });
@@ -425,11 +434,15 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.errors[1]).toContain('options.tab must be one of world, entities, plan, timeline, diagnostics');
   expect(r.errors[2]).toContain("unknown option 'colour'");
   expect(r.errors[3]).toContain('not an ecsia world');
-  expect(r.errors[4]).toContain('options.container must be a DOM node');
-  expect(r.errors[5]).toContain('already has devtools attached');
-  expect(r.errors[6]).toContain('options.userTiming must be true or false');
-  expect(r.errors[7]).toContain('options.scheduler runs another world than options.world');
-  expect(r.errors[8]).toContain("options.tab 'timeline' needs options.scheduler");
+  expect(r.errors[4]).toContain('options.container must be a DOM element');
+  expect(r.errors[5]).toBe('attachDevtools: options.container must be a DOM element (default document.body), got an object');
+  expect(r.timingAfterRefusals).toBe(false);
+  expect(r.errors[6]).toContain('already has devtools attached');
+  expect(r.errors[7]).toContain('options.userTiming must be true or false');
+  expect(r.errors[8]).toContain('options.scheduler runs another world than options.world');
+  expect(r.errors[9]).toContain("options.tab 'timeline' needs options.scheduler");
+  expect(r.errors[10]).toBe('attachDevtools: options.scheduler was disposed');
+  expect(r.errors[11]).toBe('attachDevtools: options.world was disposed');
   expect(r.withoutScheduler).toEqual({ refusedLeft: 0, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareValue: ['3', '7'], bareDetached: true, loneDetached: true });
   expect(r.batchSystems).toEqual(['Move', 'Bounce']);
   expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });

@@ -20,11 +20,19 @@ test('bad session options and inputs throw errors that name them', async ({ page
       unknown: attempt(() => new netcode.RollbackSession({ ...base, rollbackFrames: 4 })),
       transport: attempt(() => new netcode.RollbackSession({ ...base, transport: {} })),
       link: attempt(() => netcode.LoopbackTransport.pair({ loss: 2 })),
+      sameEntity: attempt(() => new netcode.RollbackSession({ ...base, playerEntities: [g.ships[0], g.ships[0]] })),
+      extra: attempt(() => new netcode.RollbackSession(base, {})),
     };
+    const elsewhere = ecsia.createWorld({ maxEntities: 4 });
+    const elsewhereScheduler = elsewhere.createScheduler();
+    out.otherWorld = attempt(() => new netcode.RollbackSession({ ...base, scheduler: elsewhereScheduler }));
+    elsewhereScheduler.dispose();
+    elsewhere.dispose();
     const session = new netcode.RollbackSession(base);
     out.field = attempt(() => session.setLocalInput({ thrust: 1, jump: 1 }));
     out.value = attempt(() => session.setLocalInput({ fire: 300 }));
     out.event = attempt(() => session.on('boom', () => {}));
+    out.extraInput = attempt(() => session.setLocalInput({}, 5));
     session.close();
     out.closed = attempt(() => session.setLocalInput({}));
     g.scheduler.dispose();
@@ -42,6 +50,55 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.value).toContain('u8');
   expect(r.event).toContain('unknown event');
   expect(r.closed).toContain('the session was closed');
+  expect(r.sameEntity).toContain('playerEntities names an entity twice');
+  expect(r.extra).toBe('new RollbackSession: takes at most 1 argument, got 2');
+  expect(r.otherWorld).toBe('new RollbackSession: options.scheduler runs another world than options.world');
+  expect(r.extraInput).toBe('session.setLocalInput: takes at most 1 argument, got 2');
+});
+
+test('a message that acknowledges frames of ours never sent is dropped with a diagnostic: the session keeps sending', async ({ page }) => {
+  // Taken, it stopped every resend of our inputs and pruned the ones the peer lacked: both
+  // peers then waited for each other for good.
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode, diagnostics } = window.peer;
+    const world = ecsia.createWorld({ maxEntities: 16 });
+    const info = world.defineComponent('input', { aim: 'f32' });
+    const players = [world.spawn({ input: {} }), world.spawn({ input: {} })];
+    const scheduler = world.createScheduler({ workers: 0 });
+    const sent = [];
+    const transport = { onmessage: null, send(bytes) { sent.push(bytes.slice()); } };
+    const session = new netcode.RollbackSession({
+      world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: players, inputDelay: 0, transport,
+    });
+    // Player 1's INPUT message (docs/NETCODE.md): its ack of our frames is far beyond what we sent.
+    const bytes = new Uint8Array(20 + info.size);
+    const dv = new DataView(bytes.buffer);
+    bytes.set([1, 1, 1, 0]);
+    dv.setUint32(4, 0xfffffff0, true);
+    dv.setUint32(8, 0, true);
+    dv.setUint32(12, 0, true);
+    dv.setUint16(16, 1, true);
+    dv.setUint16(18, info.size, true);
+    dv.setFloat32(20, 0.5, true);
+    transport.onmessage(bytes);
+    await session.advance(1 / 60);
+    const sentAfter = sent.length;
+    const out = {
+      reports: diagnostics.filter((m) => m.includes('player 1 acknowledged frame 4294967280 of ours, which we have not sent')).length,
+      taken: world.get(players[1], 'input').aim,  // the message's input was not taken either
+      sentAfter,
+      confirmed: session.stats.confirmedFrame,
+    };
+    session.close();
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.reports).toBe(1);
+  expect(r.taken).toBe(0);
+  expect(r.sentAfter).toBeGreaterThan(0);  // our frame's input went out, as to any peer
+  expect(r.confirmed).toBe(-1);
 });
 
 // The session writes each frame's inputs as their bytes (web/internal/world_core.js

@@ -12,8 +12,8 @@ export interface DevtoolsOptions {
    * Diagnostics, drawn again a few times a second; the panel goes when the world is disposed.
    */
   scheduler?: Scheduler | null;
-  /** Where the panel goes (default document.body); it floats over the page's bottom right corner. */
-  container?: Node;
+  /** Where the panel goes: an element or a shadow root (default document.body); it floats over the page's bottom right corner. */
+  container?: Element | DocumentFragment;
   /** Frames the timeline shows, the newest last (1 to 120, default 8). */
   frames?: number;
   /** Start expanded (default true). */

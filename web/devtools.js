@@ -61,9 +61,12 @@ export function attachDevtools(options) {
   const { world, scheduler = null } = options;
   internalsOf(world, 'world');
   if (scheduler !== null) internalsOf(scheduler, 'scheduler');
+  if (world.disposed) throw new Error('attachDevtools: options.world was disposed');
+  if (scheduler !== null && scheduler.disposed) throw new Error('attachDevtools: options.scheduler was disposed');
   const container = options.container ?? globalThis.document?.body;
-  if (!(typeof Node === 'function' && container instanceof Node)) {
-    throw new Error(`attachDevtools: options.container must be a DOM node (default document.body), got ${describe(container)}`);
+  // An element (or a shadow root): a text or comment node is a Node that holds no children.
+  if (!(typeof Element === 'function' && (container instanceof Element || container instanceof DocumentFragment))) {
+    throw new Error(`attachDevtools: options.container must be a DOM element (default document.body), got ${describe(container)}`);
   }
   const frames = options.frames ?? 8;
   if (!Number.isInteger(frames) || frames < 1 || frames > 120) throw new Error(`attachDevtools: options.frames must be a whole number from 1 to 120, got ${describe(frames)}`);

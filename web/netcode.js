@@ -90,6 +90,11 @@ class SnapshotRing {
   }
 }
 
+// Extra arguments are errors, never ignored (as in every other call of the API).
+function arity(op, given, most) {
+  throw new Error(`${op}: takes ${most === 0 ? 'no arguments' : `at most ${most} argument${most === 1 ? '' : 's'}`}, got ${given}`);
+}
+
 /**
  * A rollback session of `players` peers, one of them this page (`localPlayer`). Each frame the
  * session writes every player's input into `inputComponent` of that player's entity, then runs
@@ -119,6 +124,7 @@ export class RollbackSession {
   #localHashes = new Map();  // frame -> our stateHash() after it
   #remoteHashes = new Map(); // frame -> Map(player -> hash)
   #refused = new Set();      // players whose inputs were refused (reported once each)
+  #refusedAcks = new Set();  // players whose acknowledgements were refused (reported once each)
   #compared = new Set();     // frame * 256 + player: the hashes compared already (players <= 255)
   #listeners = new Map(EVENTS.map((e) => [e, new Set()]));
   #stalled = false;
@@ -140,6 +146,7 @@ export class RollbackSession {
    */
   constructor(options) {
     const op = 'new RollbackSession';
+    if (arguments.length > 1) arity(op, arguments.length, 1);
     if (!isPlainObject(options)) throw new Error(`${op}: takes an options object, got ${describe(options)}`);
     const known = ['world', 'scheduler', 'players', 'localPlayer', 'inputComponent', 'playerEntities', 'inputDelay', 'maxRollback', 'hashEvery', 'transport'];
     for (const key of Object.keys(options)) {
@@ -147,7 +154,9 @@ export class RollbackSession {
     }
     const { world, scheduler, transport, inputComponent, playerEntities } = options;
     this.#core = internalsOf(world, 'world (options.world)');
-    internalsOf(scheduler, 'scheduler (options.scheduler)');
+    if (internalsOf(scheduler, 'scheduler (options.scheduler)').world !== this.#core) {
+      throw new Error(`${op}: options.scheduler runs another world than options.world`);
+    }
     this.#world = world;
     this.#scheduler = scheduler;
     this.#players = wholeNumber(op, options, 'players', undefined, 1, 255);
@@ -165,6 +174,9 @@ export class RollbackSession {
         throw new Error(`${op}: player entity ${describe(entity)} is not alive with a '${inputComponent}'`);
       }
     }
+    if (new Set(playerEntities).size !== playerEntities.length) {
+      throw new Error(`${op}: playerEntities names an entity twice: each player needs an entity of its own`);
+    }
     this.#entities = playerEntities.slice();
     if (transport === null || typeof transport !== 'object' || typeof transport.send !== 'function') {
       throw new Error(`${op}: transport must have send(bytes) (a LoopbackTransport end or a WebSocketTransport), got ${describe(transport)}`);
@@ -181,6 +193,7 @@ export class RollbackSession {
 
   /** This frame's local input: values of inputComponent's fields (those not given are 0). */
   setLocalInput(values) {
+    if (arguments.length > 1) arity('session.setLocalInput', arguments.length, 1);
     this.#open('setLocalInput');
     this.#localInput = this.#codec.encode(values, 'session.setLocalInput');
   }
@@ -192,6 +205,7 @@ export class RollbackSession {
    * frames behind (the session waits rather than predict deeper; a diagnostic says for whom).
    */
   async advance(dt) {
+    if (arguments.length > 1) arity('session.advance', arguments.length, 1);
     this.#open('advance');
     if (typeof dt !== 'number' || !(dt >= 0) || dt === Infinity) throw new Error(`session.advance: dt must be a finite number >= 0, got ${describe(dt)}`);
     this.#enter('advance');
@@ -225,6 +239,7 @@ export class RollbackSession {
    * acknowledgements and hashes. For a page that stops at a frame and waits for the peers.
    */
   async poll() {
+    if (arguments.length > 0) arity('session.poll', arguments.length, 0);
     this.#open('poll');
     this.#enter('poll');
     try {
@@ -245,6 +260,7 @@ export class RollbackSession {
 
   /** Listens to 'desync' ({ frame, local, remote, player }), 'stall' ({ frame, waitingFor }) or 'resume' ({ frame }). Returns a function that stops it. */
   on(event, listener) {
+    if (arguments.length > 2) arity('session.on', arguments.length, 2);
     if (!EVENTS.includes(event)) throw new Error(`session.on: unknown event ${describe(event)} (events: ${EVENTS.join(', ')})`);
     if (typeof listener !== 'function') throw new Error(`session.on: the listener must be a function, got ${describe(listener)}`);
     this.#listeners.get(event).add(listener);
@@ -299,6 +315,17 @@ export class RollbackSession {
   }
 
   #takeInputs({ player, acks, first, inputs }) {
+    // An acknowledgement of local frames not yet sent cannot come from the peer's session: taken,
+    // it would stop every resend of our inputs and prune the ones it still needs (both sides
+    // would then wait for each other for good). The message is dropped, said once per player.
+    if (acks[this.#local] > this.#contiguous[this.#local]) {
+      if (!this.#refusedAcks.has(player)) {
+        this.#refusedAcks.add(player);
+        this.#core.report(`netcode: player ${player} acknowledged frame ${acks[this.#local]} of ours, which we have not sent ` +
+          `(we are at ${this.#contiguous[this.#local]}); such messages are dropped`);
+      }
+      return;
+    }
     this.#peerAcks[player] = Math.max(this.#peerAcks[player], acks[this.#local]);
     const known = this.#inputs[player];
     for (let i = 0; i < inputs.length; i += 1) {

@@ -72,7 +72,7 @@ export function checkField(op, component, field, value) {
   if (type === 'bool') {
     if (value === true || value === 1) return 1;
     if (value === false || value === 0) return 0;
-    throw new Error(`${op}: field '${component}.${field.name}' is bool and takes true or false, got ${describe(value)}`);
+    throw new Error(`${op}: field '${component}.${field.name}' is bool and takes true or false (or 1 or 0), got ${describe(value)}`);
   }
   if (type === 'entity') {
     if (value === null) return NULL_BITS;
