@@ -161,7 +161,8 @@ void World::refuse_structural(const char* operation) const {
                                                " during a wave: record it in the system's command buffer instead");
     }
     throw Error(ErrorCode::WrongPhase, std::string(operation) +
-                                           " inside an observer: record it in the observer's command buffer instead");
+                                           " inside an observer: observers make no structural change directly (a C++ "
+                                           "observer records it in ctx.commands, applied at the next flush)");
 }
 
 void World::throw_reserved(const ComponentDesc& desc, const char* pair_call) const {
