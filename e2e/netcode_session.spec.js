@@ -35,8 +35,11 @@ test('bad session options and inputs throw errors that name them', async ({ page
     out.extraInput = attempt(() => session.setLocalInput({}, 5));
     session.close();
     out.closed = attempt(() => session.setLocalInput({}));
+    const orphan = new netcode.RollbackSession({ ...base, transport: netcode.LoopbackTransport.pair()[0] });
     g.scheduler.dispose();
+    out.schedulerGone = attempt(() => orphan.setLocalInput({}));
     g.world.dispose();
+    out.worldGone = attempt(() => orphan.setLocalInput({}));
     return out;
   });
   expect(r.players).toContain('players must be a whole number from 1 to 255');
@@ -50,6 +53,8 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.value).toContain('u8');
   expect(r.event).toContain('unknown event');
   expect(r.closed).toContain('the session was closed');
+  expect(r.schedulerGone).toBe("session.setLocalInput: the session's scheduler was disposed");
+  expect(r.worldGone).toBe("session.setLocalInput: the session's world was disposed");
   expect(r.sameEntity).toContain('playerEntities names an entity twice');
   expect(r.extra).toBe('new RollbackSession: takes at most 1 argument, got 2');
   expect(r.otherWorld).toBe('new RollbackSession: options.scheduler runs another world than options.world');

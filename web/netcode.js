@@ -277,6 +277,8 @@ export class RollbackSession {
 
   #open(op) {
     if (this.#closed) throw new Error(`session.${op}: the session was closed`);
+    if (this.#world.disposed) throw new Error(`session.${op}: the session's world was disposed`);
+    if (this.#scheduler.disposed) throw new Error(`session.${op}: the session's scheduler was disposed`);
   }
 
   #enter(op) {

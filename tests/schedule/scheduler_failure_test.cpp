@@ -191,6 +191,16 @@ TEST_CASE("a system with unknown components or no body is rejected", "[schedule]
     empty.name = "Empty";
     CHECK(test::thrown_message([&] { scheduler.add_system(empty); }) ==
           "BadDefinition: system 'Empty' has neither a kernel nor a main-thread function");
+    SystemDesc selfish;
+    selfish.name = "Selfish";
+    selfish.main_thread = [](World&, float) {};
+    selfish.after = {"Other", "Selfish"};
+    CHECK(test::thrown_message([&] { scheduler.add_system(selfish); }) ==
+          "BadDefinition: system 'Selfish' names itself in after: a system cannot run after itself");
+    selfish.after.clear();
+    selfish.before = {"Selfish"};
+    CHECK(test::thrown_message([&] { scheduler.add_system(selfish); }) ==
+          "BadDefinition: system 'Selfish' names itself in before: a system cannot run before itself");
     CHECK(scheduler.systems().empty());
 }
 

@@ -253,6 +253,14 @@ void Scheduler::Impl::add_system(SystemDesc system) {
     for (const auto* list : {&system.reads, &system.writes, &system.parent_reads, &system.lookups}) {
         for (ComponentId id : *list) world_->components().desc(id);
     }
+    const auto refuse_itself = [&system](const std::vector<std::string>& names, const char* order) {
+        if (std::find(names.begin(), names.end(), system.name) != names.end()) {
+            throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' names itself in " + order + ": a system cannot run " +
+                                                      order + " itself");
+        }
+    };
+    refuse_itself(system.before, "before");
+    refuse_itself(system.after, "after");
     check_cascade(system);
     check_lookups(system);
     check_topics(system);
