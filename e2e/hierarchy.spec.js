@@ -116,7 +116,7 @@ for (const { variant, server } of variants) {
     expect(r.notExclusive).toMatch(/cascades over 'Likes', which is not exclusive/);
     expect(r.unknownRelation).toMatch(/no relation named 'Parent'; the defined relations are: ChildOf, IsA, Likes/);
     expect(r.componentAsRelation).toMatch(/'localPos' is a component, not a relation/);
-    expect(r.parentReadsAlone).toMatch(/declares parent_reads without a cascade relation/);
+    expect(r.parentReadsAlone).toMatch(/reads parents' values without a cascade relation/);
     expect(r.parentReadsUnknown).toMatch(/parentReads names unknown component 'nope'/);
     expect(r.mainThread).toMatch(/scheduler\.addSystem\('F'\): cascade orders a query's rows: give the system a query/);
     expect(r.lookupWritten).toMatch(/lookups 'worldPos', which it also writes/);

@@ -26,7 +26,9 @@
     X(FRAME_RECORD_BATCH, 7, "A frame record's doubles per batch.")                                       \
     X(FRAME_RECORD_WORKER, 2, "A frame record's doubles per worker.")                                    \
     X(TIMING_QUEUE_FRAME, 2, "User Timing's queue (scheduler_binding.hpp take_timing_queue): doubles a frame.") \
-    X(TIMING_QUEUE_WAVE, 4, "User Timing's queue: doubles per wave of a frame.")
+    X(TIMING_QUEUE_WAVE, 4, "User Timing's queue: doubles per wave of a frame.")                   \
+    X(MAX_BULK_COUNT, 0xFFFFFFFF, "The most entities one bulk call (spawnMany, instantiateMany) takes: the exports count in 32 bits.") \
+    X(MAX_SCRATCH_BYTES, 0xFFFFFFFF, "The largest scratch area the engine hands JS: the export takes its size in 32 bits.")
 
 // X(Enumerator, its name as a string): the field types in FieldType order, as components name them.
 #define ECSIA_BOUNDARY_FIELD_TYPES(X) \
@@ -62,6 +64,8 @@ ECSIA_BOUNDARY_NUMBERS(ECSIA_BOUNDARY_NUMBER)
 
 static_assert(kNULL_ENTITY == kNullEntity.bits);
 static_assert(kANY_TARGET == kAnyTarget.bits);
+static_assert(kMAX_BULK_COUNT == UINT32_MAX && kMAX_SCRATCH_BYTES == UINT32_MAX,
+              "the exports take counts and sizes as std::uint32_t");
 
 namespace detail {
 #define ECSIA_BOUNDARY_FIELD_TYPE(enumerator, name) FieldType::enumerator,

@@ -8,10 +8,10 @@
 // Thread rule: the page's main thread.
 
 import { checkEntity, checkFunction, describe, isPlainObject, knownKeys } from './internal/checks.js';
-import { NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
+import { MAX_BULK_COUNT, NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
-import { align8, checkField, fitsF32, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
+import { align8, alignWide8, checkField, fitsF32, storeField, VIEW_TYPES, WorldCore } from './internal/world_core.js';
 import { Chunk, Query } from './query.js';
 import { Scheduler } from './scheduler.js';
 
@@ -23,11 +23,13 @@ const RELATION_OPTIONS = ['exclusive', 'onDeleteTarget', 'acyclic'];
 // Extra arguments are an error, never ignored (a misplaced option must not pass silently).
 // Callers test `arguments.length` themselves: handing `arguments` to a function makes V8
 // allocate it on every call.
-// The most entities one bulk call names: the engine counts them in 32 bits.
-const MAX_COUNT = 0xFFFFFFFF;
-
 function arity(op, given, most) {
   throw new Error(`world.${op}: takes at most ${most} argument${most === 1 ? '' : 's'}, got ${given}`);
+}
+
+// A bulk call's entity count: the exports take it in 32 bits.
+function checkBulkCount(op, count) {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_BULK_COUNT) throw new Error(`world.${op}: count must be a whole number from 0 to ${MAX_BULK_COUNT}, got ${describe(count)}`);
 }
 
 // Checks a { field: type } object of defineComponent or defineRelation (`what`: "component 'x'").
@@ -140,7 +142,7 @@ export class World {
     const op = 'spawnMany';
     if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
-    if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw new Error(`world.${op}: count must be a whole number from 0 to ${MAX_COUNT}, got ${describe(count)}`);
+    checkBulkCount(op, count);
     if (!isPlainObject(components)) throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     const address = this.#encodeColumns(op, components, count);
     const handles = core.fast.spawnMany(core.address, count, address) >>> 0;
@@ -201,7 +203,7 @@ export class World {
     const op = 'instantiateMany';
     if (arguments.length > 3) arity(op, arguments.length, 3);
     if ((prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
-    if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw new Error(`world.${op}: count must be a whole number from 0 to ${MAX_COUNT}, got ${describe(count)}`);
+    checkBulkCount(op, count);
     const core = this.#core;
     const components = this.#overPrefab(op, prefab, overrides);
     const address = this.#encodeColumns(op, components, count);
@@ -240,9 +242,7 @@ export class World {
     const entries = Object.keys(components).map((name) => core.component(op, name));
     const header = align8(4 * (1 + entries.length));
     let bytes = header;
-    // Not align8: a column of many rows can pass 2^31 bytes, where its 32-bit `&` wraps (the
-    // scratch call then refuses the total, before anything is written).
-    for (const entry of entries) bytes += Math.ceil((entry.size * count) / 8) * 8;
+    for (const entry of entries) bytes += alignWide8(entry.size * count);
     const address = core.scratch(bytes, op);
     const views = core.engine.views();
     const u32 = views.u32;
@@ -252,7 +252,7 @@ export class World {
       const entry = entries[c];
       u32[(address >>> 2) + 1 + c] = entry.id;
       this.#encodeColumn(op, entry, components[entry.name], count, views, at);
-      at += Math.ceil((entry.size * count) / 8) * 8;
+      at += alignWide8(entry.size * count);
     }
     return address;
   }

@@ -125,3 +125,50 @@ TEST_CASE("damaged pair data is refused with a clear error and the world unchang
                                                   b[at.first_name + 4] = std::byte{'X'}; }, "does not define");
     refused("a relation count past the bytes", [&](auto& b) { test::write_u32(b, at.relations, 1000); }, "");
 }
+
+TEST_CASE("pairs that break the restoring world's options for a relation are a SnapshotMismatch, the world unchanged",
+          "[relation][snapshot][g5]") {
+    // The snapshot holds pairs, not the relations' options: a world that defines a relation as
+    // exclusive or acyclic where the snapshot's did not is another world, not damaged bytes.
+    World source;
+    const RelationId likes = source.define_relation("Likes");
+    const RelationId follows = source.define_relation("Follows");
+    std::vector<Entity> e;
+    for (int i = 0; i < 3; ++i) e.push_back(source.spawn());
+    source.add_pair(e[0], likes, e[1]);
+    source.add_pair(e[0], likes, e[2]);
+    source.add_pair(e[1], follows, e[2]);
+    source.add_pair(e[2], follows, e[1]);
+    source.add_pair(e[0], follows, e[0]);
+    const std::vector<std::byte> bytes = snapshot(source);
+
+    auto refused = [&](RelationOptions likes_options, RelationOptions follows_options, const char* words) {
+        World target;
+        target.define_relation("Likes", {}, likes_options);
+        target.define_relation("Follows", {}, follows_options);
+        const Entity kept = target.spawn();
+        target.add_pair(kept, World::kChildOf, target.spawn());
+        const test::WorldFingerprint before = test::fingerprint(target);
+        INFO(words);
+        CHECK(test::thrown_code([&] { restore(target, bytes); }) == std::string("SnapshotMismatch"));
+        const std::string message = test::thrown_message([&] { restore(target, bytes); });
+        CHECK_THAT(message, Catch::Contains(words) && Catch::Contains("with other options than the world that took the snapshot"));
+        CHECK(test::fingerprint(target) == before);
+    };
+    refused(RelationOptions{.exclusive = true}, {}, "targets of exclusive relation 'Likes'");
+    refused({}, RelationOptions{.acyclic = true}, "'Follows' is acyclic, but");
+    // Without the pair on itself, the two-entity loop is the cycle found.
+    source.remove_pair(e[0], follows, e[0]);
+    const std::vector<std::byte> looped = snapshot(source);
+    World target;
+    target.define_relation("Likes");
+    target.define_relation("Follows", {}, RelationOptions{.acyclic = true});
+    CHECK(test::thrown_code([&] { restore(target, looped); }) == std::string("SnapshotMismatch"));
+    CHECK_THAT(test::thrown_message([&] { restore(target, looped); }), Catch::Contains("pairs form a cycle"));
+    // The same options as the source's: restored.
+    World same;
+    same.define_relation("Likes");
+    same.define_relation("Follows");
+    restore(same, looped);
+    CHECK(state_hash(same) == state_hash(source));
+}

@@ -571,7 +571,7 @@ TEST_CASE("cascade declarations are checked when the system is added", "[schedul
     SystemDesc relation_read = propagate(forest);
     relation_read.parent_reads = {forest.world.define_relation("Weighs", {{"kg", FieldType::F32}})};  // pair data, not a value
     CHECK(test::thrown_message([&] { scheduler.add_system(relation_read); }) ==
-          "BadValue: system '" + relation_read.name + "' parent_reads 'Weighs', which is a relation, not a component: parents' values are components'");
+          "BadValue: system '" + relation_read.name + "' reads parents' 'Weighs', which is a relation, not a component: parents' values are components'");
     CHECK(scheduler.systems().empty());
 }
 

@@ -21,6 +21,10 @@ export const FRAME_RECORD_WORKER = 2;
 export const TIMING_QUEUE_FRAME = 2;
 /** User Timing's queue: doubles per wave of a frame. */
 export const TIMING_QUEUE_WAVE = 4;
+/** The most entities one bulk call (spawnMany, instantiateMany) takes: the exports count in 32 bits. */
+export const MAX_BULK_COUNT = 0xFFFFFFFF;
+/** The largest scratch area the engine hands JS: the export takes its size in 32 bits. */
+export const MAX_SCRATCH_BYTES = 0xFFFFFFFF;
 /** The field types, in the engine's order (FieldType). */
 export const FIELD_TYPES = Object.freeze(['f32', 'f64', 'i8', 'i16', 'i32', 'u8', 'u16', 'u32', 'bool', 'entity']);
 /** defineRelation's onDeleteTarget values, in the engine's order (OnDeleteTarget). */

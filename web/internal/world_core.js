@@ -9,7 +9,7 @@
 // Thread rule: the page's main thread.
 
 import { describe, isPlainObject } from './checks.js';
-import { ANY_TARGET, FIELD_TYPES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
+import { ANY_TARGET, FIELD_TYPES, MAX_SCRATCH_BYTES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
 import { FLOAT32_MAX, INTEGER_RANGES, NULL_ENTITY as KERNEL_NULL_ENTITY, VIEW_TYPES as KERNEL_VIEW_TYPES, topicOf } from './kernel_runtime.js';
 
 // Typed arrays for homogeneous components (every field the same type), by the engine's field
@@ -29,6 +29,11 @@ export const fitsF32 = (value) => typeof value === 'number' &&
 const NULL_BITS = NULL_ENTITY;
 
 export const align8 = (n) => (n + VALUE_ALIGNMENT - 1) & -VALUE_ALIGNMENT;
+/**
+ * align8 for sizes past 2^31 (a bulk call's column of many rows), where align8's 32-bit `&`
+ * wraps: the scratch call then sees the true total and refuses it before anything is written.
+ */
+export const alignWide8 = (n) => Math.ceil(n / VALUE_ALIGNMENT) * VALUE_ALIGNMENT;
 
 // The call an error names: a world method's name ('spawn': world.spawn), or a caller's own
 // qualified name ('scheduler.addSystem', when a scheduler resolves names through the world).
@@ -393,7 +398,7 @@ export class WorldCore {
     if (bytes > this.#scratchBytes) {
       // The engine takes the size in 32 bits: a larger one would wrap to a small area that the
       // caller then writes past. No wasm heap holds it anyway.
-      if (bytes > 0xFFFFFFFF) {
+      if (bytes > MAX_SCRATCH_BYTES) {
         const error = new Error(`world.${op}: OutOfMemory: the call needs ${bytes} bytes of scratch memory, more than a wasm heap holds`);
         error.code = 'OutOfMemory';
         throw error;

@@ -94,6 +94,7 @@ public:
     std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave
     std::int64_t frame_start_ns_ = 0;  // monotonic_ns()
     std::uint64_t frames_ = 0;
+    std::uint64_t consumer_restores_seen_ = 0;  // TopicStore::consumer_restores at the last claim
     // Batches of the current wave by batch id; the storage is reused across waves and frames.
     std::vector<std::unique_ptr<Batch>> batch_pool_;
     std::vector<Batch*> batches_;
@@ -408,14 +409,19 @@ void Scheduler::Impl::begin_frame(float dt) {
     plan();
     // A restore may have brought topics without this scheduler's consumers: they start now. It
     // may also have brought consumers no scheduler runs (a system removed after the snapshot):
-    // they go, or their topics would keep every message from now on.
+    // they go, or their topics would keep every message from now on. Only a restore changes
+    // consumers behind a scheduler's back (add_system and remove_system keep them), so the
+    // claim runs once after each.
     TopicStore& topics = detail::WorldAccess::topics(*world_);
-    for (const SystemDesc& system : systems_) {
-        for (TopicId topic : system.consumes) topics.add_consumer(topic, system.name);
+    if (topics.consumer_restores() != consumer_restores_seen_) {
+        consumer_restores_seen_ = topics.consumer_restores();
+        for (const SystemDesc& system : systems_) {
+            for (TopicId topic : system.consumes) topics.add_consumer(topic, system.name);
+        }
+        topics.retain_consumers([this](TopicId topic, std::string_view name) {
+            return detail::WorldAccess::consumer_claimed(*world_, topic, name);
+        });
     }
-    topics.retain_consumers([this](TopicId topic, std::string_view name) {
-        return detail::WorldAccess::consumer_claimed(*world_, topic, name);
-    });
     set_state(FrameState::Running);
     world_->diagnostics().begin_frame();  // a diagnostic repeated frame after frame is said once, with a count
     dt_ = dt;
@@ -681,7 +687,7 @@ void Scheduler::Impl::merge_main_thread_writes(std::uint32_t s) {
 void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
     if (system.cascade == kNoComponent) {
         if (!system.parent_reads.empty()) {
-            throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' declares parent_reads without a cascade relation");
+            throw Error(ErrorCode::BadDefinition, "system '" + system.name + "' reads parents' values without a cascade relation to find the parents");
         }
         return;
     }
@@ -698,15 +704,15 @@ void Scheduler::Impl::check_cascade(const SystemDesc& system) const {
     for (ComponentId id : system.parent_reads) {
         const ComponentDesc& desc = world_->components().desc(id);
         if (desc.relation) {
-            throw Error(ErrorCode::BadValue, "system '" + system.name + "' parent_reads '" + desc.name +
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' reads parents' '" + desc.name +
                                                  "', which is a relation, not a component: parents' values are components'");
         }
         if (desc.size == 0) {
-            throw Error(ErrorCode::BadValue, "system '" + system.name + "' parent_reads '" + desc.name +
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' reads parents' '" + desc.name +
                                                  "', which has no fields: there is no value to read");
         }
         if (std::count(system.parent_reads.begin(), system.parent_reads.end(), id) > 1) {
-            throw Error(ErrorCode::BadValue, "system '" + system.name + "' lists '" + desc.name + "' twice in parent_reads");
+            throw Error(ErrorCode::BadValue, "system '" + system.name + "' lists '" + desc.name + "' twice among the parents' values it reads");
         }
     }
 }

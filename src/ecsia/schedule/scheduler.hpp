@@ -108,6 +108,8 @@ public:
     // The scheduler attaches to the world: if the world is destroyed first, the scheduler stops
     // its workers and every later call throws Disposed ("its world was destroyed").
     Scheduler(World& world, SchedulerOptions options = {});
+    // Not from inside this scheduler's own frame (a main-thread system, an observer or a serial
+    // kernel it runs): that frame is still on the stack. Call dispose() there instead.
     ~Scheduler();
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;

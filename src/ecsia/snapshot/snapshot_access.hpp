@@ -31,6 +31,7 @@ public:
     static std::vector<World::PrefabName>& prefab_names(World& w) noexcept { return w.prefab_names_; }
     static Tick& tick(World& w) noexcept { return w.tick_; }
     static std::vector<TopicStore::Topic>& topics(World& w) noexcept { return w.topics_->topics_; }
+    static void consumers_restored(World& w) noexcept { ++w.topics_->consumer_restores_; }
     static SystemCursors& cursors(World& w) noexcept { return *w.cursors_; }
     // Every row may have moved: views and caches keyed on the structure version must re-fetch.
     static void structure_changed(World& w) noexcept { ++w.structure_version_; }

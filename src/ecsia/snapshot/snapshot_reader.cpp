@@ -570,6 +570,15 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
         return std::string(text);
     };
 
+    // Pairs that break their relation's options: damage for the built-in relations (every world
+    // defines them alike); for a user's relation, a world that defines it with other options.
+    auto against_options = [&](const RelationStore::Relation& relation, const std::string& name, const std::string& what) {
+        if (relation.id == World::kChildOf || relation.id == World::kIsA) r.fail(what);
+        mismatch(what + ": this world defines '" + name +
+                 "' with other options than the world that took the snapshot (define it with the same exclusive and acyclic "
+                 "options before restoring)");
+    };
+
     const std::uint32_t relations = r.count("the number of relations with pairs", 16);
     std::string previous;
     for (std::uint32_t i = 0; i < relations; ++i) {
@@ -600,7 +609,7 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
             const std::uint32_t targets = r.count("a subject's target count", 4 + std::size_t(size));
             if (targets == 0) r.fail("subject " + handle(subject) + " is listed without '" + name + "' targets");
             if (relation.options.exclusive && targets > 1) {
-                r.fail("subject " + handle(subject) + " has " + str(targets) + " targets of exclusive relation '" + name + "'");
+                against_options(relation, name, "subject " + handle(subject) + " has " + str(targets) + " targets of exclusive relation '" + name + "'");
             }
             std::uint32_t last_target = 0;
             for (std::uint32_t t = 0; t < targets; ++t) {
@@ -608,7 +617,9 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
                 if (!alive(target)) r.fail("a '" + name + "' pair's target " + handle(target) + " is not alive");
                 if (t > 0 && layout.index(target) <= last_target) r.fail("'" + name + "' targets are not in ascending index order");
                 last_target = layout.index(target);
-                if (relation.options.acyclic && target == subject) r.fail("'" + name + "' is acyclic, but " + handle(subject) + " is paired with itself");
+                if (relation.options.acyclic && target == subject) {
+                    against_options(relation, name, "'" + name + "' is acyclic, but " + handle(subject) + " is paired with itself");
+                }
                 store->insert(relation, subject, target, r.take(size, "a pair's data"));
             }
         }
@@ -636,7 +647,7 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
                     continue;
                 }
                 const std::uint32_t target = layout.index(up[next++]);
-                if (state[target] == 1) r.fail("the '" + name + "' pairs form a cycle, and the relation is acyclic");
+                if (state[target] == 1) against_options(relation, name, "the '" + name + "' pairs form a cycle, and the relation is acyclic");
                 if (state[target] == 0) {
                     state[target] = 1;
                     if (target < relation.by_subject.size()) {

@@ -176,6 +176,7 @@ void commit_snapshot(World& world, SnapshotImage& image) {
         topic.count = saved.count;
         topic.consumers.swap(saved.consumers);
     }
+    Access::consumers_restored(world);
     Access::cursor_names(cursors).swap(cursor_names);
     Access::cursor_ticks(cursors).swap(cursor_ticks);
     Access::frames(cursors) = image.frames;

@@ -76,6 +76,9 @@ public:
     // Throws UnknownTopic for an id never handed out.
     const Topic& topic(TopicId id) const;
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(topics_.size()); }
+    // How many times a restore replaced the consumers: after one, each scheduler claims its own
+    // again and the consumers no scheduler runs go (Scheduler's begin_frame).
+    std::uint64_t consumer_restores() const noexcept { return consumer_restores_; }
 
     // Appends `count` messages packed one after another (layout.size bytes each, as the topic
     // lays a message out), in order. All are dropped at once when the topic has no consumer (they
@@ -119,6 +122,7 @@ private:
     static void gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,
                               HandleFix fix, void* context);
     std::vector<Topic> topics_;
+    std::uint64_t consumer_restores_ = 0;
 };
 
 template <typename Keep>
