@@ -127,17 +127,28 @@ void Column::permute_rows(const std::vector<std::uint32_t>& order, std::vector<s
     }
 }
 
-bool Column::reserve(std::uint32_t capacity, std::uint32_t rows) {
+bool Column::reserve(std::uint32_t capacity, std::uint32_t rows, RetiredStorage* retired) {
     added_ticks_.resize(capacity);
     changed_ticks_.resize(capacity);
     if (element_size_ == 0) return false;
+    const bool keep = retired != nullptr && data_ != nullptr;
+    if (keep) retired->kept_.reserve(retired->kept_.size() + 1);  // the push below cannot throw
     auto* fresh = static_cast<std::byte*>(::operator new(std::size_t(capacity) * element_size_, std::align_val_t(alignment_)));
     if (data_ != nullptr) {
         std::memcpy(fresh, data_, std::size_t(rows) * element_size_);
-        ::operator delete(data_, std::align_val_t(alignment_));
+        if (keep) {
+            retired->kept_.emplace_back(data_, alignment_);
+        } else {
+            ::operator delete(data_, std::align_val_t(alignment_));
+        }
     }
     data_ = fresh;
     return true;
+}
+
+void RetiredStorage::release_kept() noexcept {
+    for (const auto& [data, alignment] : kept_) ::operator delete(data, std::align_val_t(alignment));
+    kept_.clear();
 }
 
 }  // namespace ecsia

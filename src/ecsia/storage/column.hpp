@@ -8,12 +8,33 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
 #include "ecsia/schema/component_desc.hpp"
 
 namespace ecsia {
+
+// Column storage that a growth replaced, kept alive until release() by a caller whose input may
+// lie in it: the world copies values in after growing a table, and a value may be a row of that
+// very table (spawn(get<T>(e)) for an e of the table the spawn grows).
+class RetiredStorage {
+public:
+    RetiredStorage() = default;
+    RetiredStorage(const RetiredStorage&) = delete;
+    RetiredStorage& operator=(const RetiredStorage&) = delete;
+    ~RetiredStorage() { release(); }
+    // Frees what was kept. Inline: every call that may grow a table ends with it.
+    void release() noexcept {
+        if (!kept_.empty()) [[unlikely]] release_kept();
+    }
+
+private:
+    friend class Column;
+    void release_kept() noexcept;
+    std::vector<std::pair<std::byte*, std::size_t>> kept_;  // storage, its alignment
+};
 
 class Column {
 public:
@@ -74,7 +95,8 @@ public:
     void mark_added(std::uint32_t row, Tick tick) noexcept;
 
     // Reallocates to hold `capacity` rows, keeping the first `rows`. Returns true if data moved.
-    bool reserve(std::uint32_t capacity, std::uint32_t rows);
+    // With `retired`, the old storage is kept there instead of freed.
+    bool reserve(std::uint32_t capacity, std::uint32_t rows, RetiredStorage* retired = nullptr);
     // Writes the component's default element: zero bytes, entity fields null.
     [[gnu::always_inline]] void init_row(std::uint32_t row, Tick tick) noexcept;
     void copy_row_from(std::uint32_t row, const Column& source, std::uint32_t source_row) noexcept;

@@ -19,12 +19,12 @@ Table::Table(TableIndex index, std::vector<ComponentId> signature, const Compone
     }
 }
 
-void Table::reserve(std::uint32_t rows) {
+void Table::reserve(std::uint32_t rows, RetiredStorage* retired) {
     if (rows <= capacity_) return;
     const std::uint32_t capacity = std::max<std::uint32_t>({rows, capacity_ * 2, 16});
     bool moved = false;
     try {
-        for (Column& column : columns_) moved |= column.reserve(capacity, size());
+        for (Column& column : columns_) moved |= column.reserve(capacity, size(), retired);
         entities_.reserve(capacity);
     } catch (...) {
         // Out of heap part way (std::bad_alloc): the rows are all still there, but the columns

@@ -23,6 +23,7 @@ public:
     TableIndex index() const noexcept { return index_; }
     const std::vector<ComponentId>& signature() const noexcept { return signature_; }
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(entities_.size()); }
+    std::uint32_t capacity() const noexcept { return capacity_; }  // rows that fit without reserve()
     const Entity* entities() const noexcept { return entities_.data(); }
     // Rises whenever a row is added, removed or reordered: what was found at a row (a cascade's
     // parent addresses) still is while it stays the same and no column reallocated.
@@ -50,8 +51,9 @@ public:
     Entity swap_remove(std::uint32_t row) noexcept;
     // Removes every row (what swap_remove of each would leave: an empty table).
     void clear() noexcept;
-    // Ensures room for `rows` rows without further reallocation.
-    void reserve(std::uint32_t rows);
+    // Ensures room for `rows` rows without further reallocation; with `retired`, the columns'
+    // old storage is kept there (RetiredStorage) instead of freed.
+    void reserve(std::uint32_t rows, RetiredStorage* retired = nullptr);
     // Reorders the rows: row i takes what row order[i] held (order: a permutation of
     // [0, size())). The caller updates whatever maps entities to rows (the world's locations).
     // Used by cascade systems, which keep each table's rows grouped by hierarchy depth.

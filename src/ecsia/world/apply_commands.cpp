@@ -401,6 +401,7 @@ private:
             world_.pool_.activate(entity);
         }
         world_.place_instance(index, entity, prefab);
+        world_.retired_storage_.release();
         ++stats_.applied;
     }
 

@@ -207,6 +207,7 @@ Entity World::spawn_with(std::span<const ComponentValue> values) {
     const TableIndex index = prepare_rows(values, 1);
     const Entity entity = pool_.create();
     place_in(index, entity, values);
+    retired_storage_.release();
     return entity;
 }
 
@@ -227,7 +228,7 @@ TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint
     }
     const TableIndex index = graph_.find_or_create(signature);
     Table& table = graph_.table(index);
-    table.reserve(table.size() + count);
+    table.reserve(table.size() + count, &retired_storage_);  // the caller releases it once the values are in
     // A handle's index is below the pool's slot count after the spawns (reused or new slots).
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
@@ -236,6 +237,7 @@ TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint
 
 void World::place(Entity entity, std::span<const ComponentValue> values) {
     place_in(prepare_rows(values, 1), entity, values);
+    retired_storage_.release();
 }
 
 void World::place_in(TableIndex index, Entity entity, std::span<const ComponentValue> values) {
@@ -299,6 +301,7 @@ void World::add(Entity entity, const ComponentValue& value) {
     const EntityLocation at = locate(entity);
     check_values({&value, 1});
     add_checked(entity, at, graph_.with(at.table, value.id), value);
+    retired_storage_.release();
 }
 
 void World::add_checked(Entity entity, EntityLocation at, TableIndex target, const ComponentValue& value) {
@@ -309,7 +312,10 @@ void World::add_checked(Entity entity, EntityLocation at, TableIndex target, con
         if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});
         return;
     }
-    write_value(graph_.table(target), move_to(entity, target), value);
+    Table& destination = graph_.table(target);
+    // Grown here rather than by the move, keeping the old columns: the value may be a row of them.
+    if (destination.size() == destination.capacity()) [[unlikely]] destination.reserve(destination.size() + 1, &retired_storage_);
+    write_value(destination, move_to(entity, target), value);
     fire(ObserverEvent::OnAdd, value.id, entity);
 }
 
@@ -348,9 +354,11 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
         if (removed_at(i)) target = graph_.without(target, removes[i]);
     }
     for (const ComponentValue& value : adds) target = graph_.with(target, value.id);
+    Table& table = graph_.table(target);
+    // Grown here rather than by the move, keeping the old columns: a value may be a row of them.
+    if (target != at.table && table.size() == table.capacity()) [[unlikely]] table.reserve(table.size() + 1, &retired_storage_);
     const std::uint32_t row = move_to(entity, target);
 
-    Table& table = graph_.table(target);
     for (const ComponentValue& value : adds) {
         Column* column = table.column(value.id);
         if (kept(value.id)) {
@@ -366,6 +374,7 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     for (const ComponentValue& value : adds) {
         if (!kept(value.id)) fire(ObserverEvent::OnAdd, value.id, entity);
     }
+    retired_storage_.release();
 }
 
 void World::fire_observers(ObserverEvent event, ComponentId id, Entity entity) {
@@ -385,7 +394,7 @@ void World::set_bytes(Entity entity, ComponentId id, std::uint32_t offset, const
         throw Error(ErrorCode::BadValue, "set of '" + desc.name + "' was given no bytes (a null pointer) for " +
                                              std::to_string(size) + " bytes");
     }
-    std::memcpy(target + offset, bytes, size);
+    std::memmove(target + offset, bytes, size);  // bytes may be this very element's
     touch(entity, id);
 }
 

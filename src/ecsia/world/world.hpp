@@ -548,6 +548,11 @@ private:
     // call names (its repeat check), and the rows it adds per target table.
     std::vector<std::uint8_t> bulk_marks_;
     std::vector<std::uint32_t> bulk_rows_;
+    // The columns a call's growth replaced, freed when the call is done: the values it copies in
+    // may be rows of them (spawn(get<T>(e)) for an e of the table the spawn grows).
+    RetiredStorage retired_storage_;
+    // add_pair's data, copied before the store changes: it may be another pair's data (get_pair).
+    std::vector<std::byte> pair_bytes_;
     // The bulk calls' checks: structural phase, `id` known, every handle alive and none twice.
     void check_bulk(std::span<const Entity> entities, ComponentId id, const char* operation);
     // Every handle alive and none twice; the error ends "nothing was `outcome`".

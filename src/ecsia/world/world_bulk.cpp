@@ -80,6 +80,7 @@ void World::spawn_many(std::span<Entity> out, std::span<const ComponentRows> val
         place_in(index, entity, row);
         out[i] = entity;
     }
+    retired_storage_.release();
 }
 
 void World::despawn_many(std::span<const Entity> entities) {
@@ -111,7 +112,8 @@ void World::reserve_bulk_moves(std::span<const Entity> entities, ComponentId id,
         if (target != from) ++bulk_rows_[target];
     }
     for (TableIndex t = 0; t < bulk_rows_.size(); ++t) {
-        if (bulk_rows_[t] != 0) graph_.table(t).reserve(graph_.table(t).size() + bulk_rows_[t]);
+        // The old columns kept until the call's end: add_many's elements may be rows of them.
+        if (bulk_rows_[t] != 0) graph_.table(t).reserve(graph_.table(t).size() + bulk_rows_[t], &retired_storage_);
     }
 }
 
@@ -181,6 +183,7 @@ void World::add_many(std::span<const Entity> entities, ComponentId id, const voi
                                    bytes == nullptr ? 0u : size};
         add_checked(e, locations_[slot], target, value);
     }
+    retired_storage_.release();
 }
 
 void World::remove_many(std::span<const Entity> entities, ComponentId id) {
@@ -207,6 +210,7 @@ void World::remove_many(std::span<const Entity> entities, ComponentId id) {
         fire(ObserverEvent::OnRemove, id, e);
         move_to(e, target);
     }
+    retired_storage_.release();
 }
 
 }  // namespace ecsia

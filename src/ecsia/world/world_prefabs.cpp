@@ -59,7 +59,7 @@ TableIndex World::prepare_instances(Entity prefab, std::span<const ComponentValu
     place_signature_.erase(std::unique(place_signature_.begin(), place_signature_.end()), place_signature_.end());
     const TableIndex index = graph_.find_or_create(place_signature_);
     Table& table = graph_.table(index);
-    table.reserve(table.size() + count);
+    table.reserve(table.size() + count, &retired_storage_);  // the caller releases it once the values are in
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
     if (!prefab.is_null()) relations_->reserve(*relations_->find(kIsA), static_cast<std::uint32_t>(slots), prefab, count);
@@ -121,6 +121,7 @@ Entity World::define_prefab(std::string name, std::span<const ComponentValue> va
     const Entity entity = pool_.create();
     prefab_names_.push_back(PrefabName{entity, std::move(name)});  // observers may ask for the name
     place_instance(index, entity, base);
+    retired_storage_.release();
     return entity;
 }
 
@@ -155,6 +156,7 @@ Entity World::instantiate(Entity prefab, std::span<const ComponentValue> values)
     const TableIndex index = prepare_instances(prefab, values, 1, /*as_prefab=*/false);
     const Entity entity = pool_.create();
     place_instance(index, entity, prefab);
+    retired_storage_.release();
     return entity;
 }
 
@@ -196,6 +198,7 @@ void World::instantiate_many(Entity prefab, std::span<Entity> out, std::span<con
         out[i] = entity;
     }
     if (!observed) relations_->insert_fresh(*relations_->find(kIsA), out, prefab);
+    retired_storage_.release();
 }
 
 }  // namespace ecsia

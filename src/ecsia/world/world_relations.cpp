@@ -124,7 +124,7 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
                                              " bytes, got " + std::to_string(size));
     }
     if (relations_->has(r, subject, target)) {
-        if (data != nullptr && size != 0) std::memcpy(relations_->data(r, subject, target), data, size);
+        if (data != nullptr && size != 0) std::memmove(relations_->data(r, subject, target), data, size);
         return;
     }
     if (r.options.acyclic) {
@@ -162,6 +162,13 @@ void World::add_pair(Entity subject, RelationId relation, Entity target, const v
         }
     }
 
+    if (data != nullptr && size != 0) {
+        // It may be another pair's data (get_pair's): the insert may grow the subject's data,
+        // and a retarget erases the old pair first.
+        const auto* bytes = static_cast<const std::byte*>(data);
+        pair_bytes_.assign(bytes, bytes + size);
+        data = pair_bytes_.data();
+    }
     if (r.options.exclusive) {
         const std::span<const Entity> old = relations_->targets(r, subject);
         if (!old.empty()) {  // retarget: the row keeps its table
@@ -203,7 +210,7 @@ void World::set_pair(Entity subject, RelationId relation, Entity target, const v
         throw Error(ErrorCode::MissingComponent, handle_text(subject) + " has no pair ('" + name + "', " +
                                                      handle_text(target) + ")");
     }
-    std::memcpy(bytes, data, size);
+    std::memmove(bytes, data, size);  // data may be this very pair's
 }
 
 const std::byte* World::get_pair(Entity subject, RelationId relation, Entity target) const {
