@@ -228,7 +228,8 @@ TableIndex World::prepare_rows(std::span<const ComponentValue> values, std::uint
     }
     const TableIndex index = graph_.find_or_create(signature);
     Table& table = graph_.table(index);
-    table.reserve(table.size() + count, &retired_storage_);  // the caller releases it once the values are in
+    // The caller releases the old columns once the values are in (they may be rows of them).
+    if (table.size() + count > table.capacity()) [[unlikely]] table.reserve(table.size() + count, &retired_storage_);
     // A handle's index is below the pool's slot count after the spawns (reused or new slots).
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));

@@ -59,7 +59,8 @@ TableIndex World::prepare_instances(Entity prefab, std::span<const ComponentValu
     place_signature_.erase(std::unique(place_signature_.begin(), place_signature_.end()), place_signature_.end());
     const TableIndex index = graph_.find_or_create(place_signature_);
     Table& table = graph_.table(index);
-    table.reserve(table.size() + count, &retired_storage_);  // the caller releases it once the values are in
+    // The caller releases the old columns once the values are in (they may be rows of them).
+    if (table.size() + count > table.capacity()) table.reserve(table.size() + count, &retired_storage_);
     const std::size_t slots = std::size_t(pool_.slot_count()) + count;
     if (locations_.capacity() < slots) locations_.reserve(std::max(slots, locations_.capacity() * 2));
     if (!prefab.is_null()) relations_->reserve(*relations_->find(kIsA), static_cast<std::uint32_t>(slots), prefab, count);
