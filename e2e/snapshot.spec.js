@@ -159,7 +159,7 @@ test('restore refuses bad bytes with a clear error and leaves the world unchange
     const flipped = good.slice();
     flipped[good.length >> 1] ^= 4;
     const otherVersion = good.slice();
-    otherVersion[8] = 9;
+    otherVersion[8] = 10;
     const results = [
       attempt('truncated', good.slice(0, good.length - 100)),
       attempt('flipped', flipped),
@@ -197,7 +197,7 @@ test('restore refuses bad bytes with a clear error and leaves the world unchange
   expect(byWhat.truncated.error.message).toMatch(/^world\.restore: BadSnapshot: snapshot is truncated/);
   expect(byWhat.flipped.error.code).toBe('BadSnapshot');
   expect(byWhat.flipped.error.message).toContain('checksum does not match');
-  expect(byWhat.version.error.message).toContain('format version 9 is not supported');
+  expect(byWhat.version.error.message).toContain('format version 10 is not supported');
   expect(byWhat.empty.error.code).toBe('BadSnapshot');
   expect(byWhat['not bytes'].error.message).toContain('world.restore: takes the Uint8Array');
   expect(byWhat['missing component'].error.code).toBe('SnapshotMismatch');

@@ -43,7 +43,12 @@ PairOffsets pair_offsets(const std::vector<std::byte>& bytes) {
     at.relations = test::walk_snapshot(bytes).pair_relations;
     at.first_name = at.relations + 4;
     at.data_size = at.first_name + 4 + test::read_u32(bytes, at.first_name);
-    at.subjects = at.data_size + 4;
+    // The data's fields (version 9): per field a name, a type byte and an offset.
+    std::size_t p = at.data_size + 4;
+    const std::uint32_t fields = test::read_u32(bytes, p);
+    p += 4;
+    for (std::uint32_t f = 0; f < fields; ++f) p += 4 + test::read_u32(bytes, p) + 1 + 4;
+    at.subjects = p;
     at.first_subject = at.subjects + 4;
     at.first_targets = at.first_subject + 4;
     at.first_target = at.first_targets + 4;
@@ -171,4 +176,33 @@ TEST_CASE("pairs that break the restoring world's options for a relation are a S
     same.define_relation("Follows");
     restore(same, looped);
     CHECK(state_hash(same) == state_hash(source));
+}
+
+TEST_CASE("a relation whose pair data has other fields of the same size is a SnapshotMismatch, the world unchanged",
+          "[relation][snapshot][g5]") {
+    World source;
+    const RelationId likes = source.define_relation("Likes", {{"since", FieldType::U32}});
+    const Entity a = source.spawn(), b = source.spawn();
+    source.add_pair(a, likes, b, test::Since{7});
+    const std::vector<std::byte> bytes = snapshot(source);
+    auto refused = [&](const std::vector<FieldSpec>& fields, const char* theirs) {
+        World target;
+        target.define_relation("Likes", fields);
+        target.add_pair(target.spawn(), World::kChildOf, target.spawn());
+        const test::WorldFingerprint before = test::fingerprint(target);
+        INFO(theirs);
+        CHECK(test::thrown_code([&] { restore(target, bytes); }) == std::string("SnapshotMismatch"));
+        CHECK_THAT(test::thrown_message([&] { restore(target, bytes); }),
+                   Catch::Contains("relation 'Likes' has pair data defined differently here: the snapshot's is { since: u32 at 0 }") &&
+                       Catch::Contains(theirs));
+        CHECK(test::fingerprint(target) == before);
+    };
+    refused({{"since", FieldType::F32}}, "this world's is { since: f32 at 0 }");  // same size, other type
+    refused({{"until", FieldType::U32}}, "this world's is { until: u32 at 0 }");  // same size, other name
+    refused({{"since", FieldType::U16}}, "this world's is { since: u16 at 0 }");  // another size
+    refused({}, "(a tag)");
+    World same;
+    same.define_relation("Likes", {{"since", FieldType::U32}});
+    restore(same, bytes);
+    CHECK(same.get_pair<test::Since>(a, same.relation_id("Likes"), b).since == 7);
 }

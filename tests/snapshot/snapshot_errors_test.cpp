@@ -250,7 +250,7 @@ TEST_CASE("a snapshot of another format version or not a snapshot at all is refu
     fill_target(target);
     std::vector<std::byte> other = bytes;
     test::write_u32(other, 8, 3);  // the version before rows as runs of handles
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported (this build reads version 8)");
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 3 is not supported (this build reads version 9)");
     test::write_u32(other, 8, 4);  // the version before pairs
     CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 4 is not supported");
     test::write_u32(other, 8, 5);  // the version before prefab names
@@ -259,8 +259,10 @@ TEST_CASE("a snapshot of another format version or not a snapshot at all is refu
     CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 6 is not supported");
     test::write_u32(other, 8, 7);  // the version before topics
     CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 7 is not supported");
-    test::write_u32(other, 8, 9);
-    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 9 is not supported");
+    test::write_u32(other, 8, 8);  // the version before pair data's fields
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 8 is not supported");
+    test::write_u32(other, 8, 10);
+    CHECK_REFUSED(target, other, ErrorCode::BadSnapshot, "format version 10 is not supported");
     std::vector<std::byte> junk(bytes.size(), std::byte{0x41});
     CHECK_REFUSED(target, junk, ErrorCode::BadSnapshot, "not an ecsia snapshot");
     CHECK_REFUSED(target, std::vector<std::byte>{}, ErrorCode::BadSnapshot, "truncated");

@@ -36,7 +36,7 @@
 //             uses runs when there are at most rows / kRowsPerRun of them)
 //     "PEND"  u32 changes | per change: u32 entity handle, u32 component (queued change events)
 //     "PAIR"  u32 relations | per relation with pairs, in name order: str name, u32 data size,
-//             u32 subjects | per subject, ascending index: u32 subject handle, u32 targets |
+//             u32 fields, per field: str name, u8 type, u32 offset (version 9), u32 subjects | per subject, ascending index: u32 subject handle, u32 targets |
 //             per target, ascending index: u32 target handle, data size bytes (unpadded)
 //             (version 5; the relations' presence components are in COMP and TABL like tags)
 //     "PFAB"  u32 prefabs | per prefab, in definition order: u32 prefab handle, str name
@@ -60,7 +60,7 @@ namespace ecsia::snapshot_format {
 static_assert(std::endian::native == std::endian::little, "the snapshot format copies little-endian memory as is");
 
 inline constexpr unsigned char kMagic[8] = {'E', 'C', 'S', 'I', 'A', 'S', 'N', 'P'};
-inline constexpr std::uint32_t kFormatVersion = 8;
+inline constexpr std::uint32_t kFormatVersion = 9;
 // What `pad` aligns arrays of rows to.
 inline constexpr std::size_t kArrayAlignment = 8;
 inline constexpr std::size_t kHeaderSize = 32;

@@ -205,6 +205,30 @@ std::string describe_fields(const std::vector<FieldDesc>& fields, std::uint32_t 
     return out + (fields.empty() ? "} (a tag)" : " }") + ", " + str(size) + " bytes";
 }
 
+// A field list as the components and pair sections give it: per field a name, a type, an offset.
+// `owner` names the fields' component or relation in errors.
+std::vector<FieldDesc> read_fields(SectionReader& r, const std::string& owner) {
+    const std::uint32_t field_count = r.count("a field count", 9);
+    std::vector<FieldDesc> fields;
+    fields.reserve(field_count);
+    for (std::uint32_t f = 0; f < field_count; ++f) {
+        std::string field(r.name("a field name"));
+        const std::uint8_t type = r.u8("a field type");
+        const std::uint32_t offset = r.u32("a field offset");
+        if (type > static_cast<std::uint8_t>(FieldType::Entity)) r.fail("field '" + owner + "." + field + "' has unknown type code " + str(type));
+        fields.push_back({std::move(field), static_cast<FieldType>(type), offset});
+    }
+    return fields;
+}
+
+bool same_fields(const std::vector<FieldDesc>& a, const std::vector<FieldDesc>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t f = 0; f < a.size(); ++f) {
+        if (a[f].name != b[f].name || a[f].type != b[f].type || a[f].offset != b[f].offset) return false;
+    }
+    return true;
+}
+
 // The snapshot's components, each matched to this world's component of the same name and layout.
 std::vector<const ComponentDesc*> read_components(SectionReader r, const World& world) {
     const ComponentRegistry& registry = world.components();
@@ -215,26 +239,13 @@ std::vector<const ComponentDesc*> read_components(SectionReader r, const World& 
         const std::string name(r.name("a component name"));
         const std::uint32_t size = r.u32("a component size");
         const std::uint32_t alignment = r.u32("a component alignment");
-        const std::uint32_t field_count = r.count("a component's field count", 9);
-        std::vector<FieldDesc> fields;
-        fields.reserve(field_count);
-        for (std::uint32_t f = 0; f < field_count; ++f) {
-            std::string field(r.name("a field name"));
-            const std::uint8_t type = r.u8("a field type");
-            const std::uint32_t offset = r.u32("a field offset");
-            if (type > static_cast<std::uint8_t>(FieldType::Entity)) r.fail("field '" + name + "." + field + "' has unknown type code " + str(type));
-            fields.push_back({std::move(field), static_cast<FieldType>(type), offset});
-        }
+        const std::vector<FieldDesc> fields = read_fields(r, name);
         const ComponentId id = registry.find(name);
         if (id == kNoComponent) {
             mismatch("snapshot needs component '" + name + "', which this world does not define (define it, with the same fields, before restoring)");
         }
         const ComponentDesc& desc = registry.desc(id);
-        bool same = desc.size == size && desc.alignment == alignment && desc.fields.size() == fields.size();
-        for (std::size_t f = 0; same && f < fields.size(); ++f) {
-            same = desc.fields[f].name == fields[f].name && desc.fields[f].type == fields[f].type && desc.fields[f].offset == fields[f].offset;
-        }
-        if (!same) {
+        if (desc.size != size || desc.alignment != alignment || !same_fields(desc.fields, fields)) {
             mismatch("component '" + name + "' is defined differently here: the snapshot's is " + describe_fields(fields, size) +
                      ", this world's is " + describe_fields(desc.fields, desc.size));
         }
@@ -591,8 +602,10 @@ void read_pairs(SectionReader r, const World& world, SnapshotImage& image) {
         }
         RelationStore::Relation& relation = *store->find(id);
         const std::uint32_t size = r.u32("a relation's data size");
-        if (size != relation.data.size) {
-            mismatch("relation '" + name + "' has " + str(relation.data.size) + " bytes of pair data here, the snapshot's has " + str(size));
+        const std::vector<FieldDesc> fields = read_fields(r, name);
+        if (size != relation.data.size || !same_fields(relation.data.fields, fields)) {
+            mismatch("relation '" + name + "' has pair data defined differently here: the snapshot's is " + describe_fields(fields, size) +
+                     ", this world's is " + describe_fields(relation.data.fields, relation.data.size));
         }
         const std::uint32_t subjects = r.count("a relation's subject count", 12);
         if (subjects == 0) r.fail("relation '" + name + "' is listed without subjects");

@@ -389,6 +389,14 @@ void SnapshotSegments::take(const World& world, bool checksum) {
         const RelationStore::Relation* r = &all_relations[i];
         w.str(registry.desc(r->id).name);
         w.u32(r->data.size);
+        // The data's fields, as the components section gives a component's (version 9): a world
+        // with other fields of the same size must not take the bytes as its own.
+        w.u32(static_cast<std::uint32_t>(r->data.fields.size()));
+        for (const FieldDesc& field : r->data.fields) {
+            w.str(field.name);
+            w.u8(static_cast<std::uint8_t>(field.type));
+            w.u32(field.offset);
+        }
         w.u32(r->subjects);
         for (std::uint32_t slot = 0; slot < r->by_subject.size(); ++slot) {
             const auto& entry = r->by_subject[slot];
