@@ -141,3 +141,33 @@ test('JS observers fire in the same order for 0, 1, 2 and 4 workers and on the s
   expect(single.variant).toBe('single');
   expect({ ...single, variant: 'threaded' }).toEqual(reference);
 });
+
+for (const { variant, server } of variants) {
+  test(`${variant} build: an add that overwrites a component is a change whose observers run before add returns; re-adding a tag is none`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const ecsia = await window.ecsiaTest.loadEcsia();
+      const world = ecsia.createWorld({ maxEntities: 100 });
+      world.defineComponent('p', { x: 'f32' });
+      world.defineComponent('tg', {});
+      const seen = [];
+      world.observe('change', 'p', (e) => seen.push(`p ${e}`));
+      world.observe('change', 'tg', (e) => seen.push(`tg ${e}`));
+      const a = world.spawn({ p: { x: 1 }, tg: {} });
+      const b = world.spawn({ p: { x: 2 } });
+      world.add(a, 'p', { x: 4 });
+      const afterAdd = seen.slice();
+      world.add(a, 'tg');
+      world.addMany([a], 'tg');
+      const afterTag = seen.slice();
+      world.addMany([a, b], 'p', { x: 5 });
+      const afterMany = seen.slice();
+      world.dispose();
+      return { afterAdd, afterTag, afterMany, a, b };
+    });
+    expect(r.afterAdd).toEqual([`p ${r.a}`]);
+    expect(r.afterTag).toEqual([`p ${r.a}`]);
+    expect(r.afterMany).toEqual([`p ${r.a}`, `p ${r.a}`, `p ${r.b}`]);
+    expectNoPageErrors(log);
+  });
+}

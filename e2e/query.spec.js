@@ -232,9 +232,18 @@ for (const { variant, server } of variants) {
         for (const attempt of attempts) {
           try { attempt(); out.push('no error'); } catch (e) { out.push(e.message); }
         }
+        const query = world.query({ with: ['position'] });
         world.dispose();
+        // After dispose: the query's own name and the code every call after dispose carries.
+        for (const attempt of [() => query.count(), () => query.chunks(), () => [...query], () => world.stateHash()]) {
+          try { attempt(); out.push('no error'); } catch (e) { out.push(`${e.code} ${e.message}`); }
+        }
         return out;
       });
+      expect(errors[9]).toBe('Disposed query.count: Disposed: the world was disposed');
+      expect(errors[10]).toBe('Disposed query.chunks: Disposed: the world was disposed');
+      expect(errors[11]).toBe('Disposed query.chunks: Disposed: the world was disposed');
+      expect(errors[12]).toBe('Disposed world.stateHash: Disposed: the world was disposed');
       expect(errors[0]).toMatch(/unknown key of the query 'where'/);
       expect(errors[1]).toMatch(/unknown component 'nope'/);
       expect(errors[2]).toMatch(/'position' is in both without and with/);

@@ -95,6 +95,12 @@ void flush_if_allowed(World& world) {
     if (world.structural_allowed()) world.flush();
 }
 
+// After a call that may queue change events (an add that overwrites a component): they run
+// before the call returns, as for set. Inline: add asks on every call.
+void flush_if_pending(World& world) {
+    if (ecsia::detail::WorldAccess::flush_pending(world)) [[unlikely]] flush_if_allowed(world);
+}
+
 }  // namespace
 
 extern "C" {
@@ -132,9 +138,13 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_add(WorldBinding* binding, std::uint32_t en
     const Entity e{entity};
     if (world.structural_allowed() && world.is_alive(e) && known(world, id)) {
         world.add(e, value_at(world, id, src));
+        flush_if_pending(world);
         return 1;
     }
-    return capture_error([&] { world.add(e, known(world, id) ? value_at(world, id, src) : ComponentValue{id}); });
+    return capture_error([&] {
+        world.add(e, known(world, id) ? value_at(world, id, src) : ComponentValue{id});
+        flush_if_pending(world);
+    });
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_remove(WorldBinding* binding, std::uint32_t entity, std::uint32_t id) {
@@ -275,7 +285,10 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_add_many(WorldBinding* binding, std::uint32
                                               std::uint32_t id, std::uint32_t elements) {
     if (binding == nullptr) return world_disposed();
     const auto* list = reinterpret_cast<const Entity*>(heap_bytes(handles));
-    return capture_error([&] { binding->world().add_many({list, count}, id, elements == 0 ? nullptr : heap_bytes(elements)); });
+    return capture_error([&] {
+        binding->world().add_many({list, count}, id, elements == 0 ? nullptr : heap_bytes(elements));
+        flush_if_pending(binding->world());
+    });
 }
 
 EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_many(WorldBinding* binding, std::uint32_t handles, std::uint32_t count,

@@ -302,7 +302,7 @@ export class Query {
   }
 
   #liveRaw(op) {
-    this.#core.raw(op);  // throws once the world was disposed
+    this.#core.raw(`query.${op}`);  // throws once the world was disposed
     return this.#raw;
   }
 }

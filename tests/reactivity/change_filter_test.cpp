@@ -335,3 +335,30 @@ TEST_CASE("a write log is stamped at the tick it is merged with", "[reactivity]"
     CHECK(q.count(1) == 2);
     CHECK(q.count(0) == 4);
 }
+
+TEST_CASE("adding a tag an entity has already is no change; adding a component it has is one", "[reactivity]") {
+    ChangeFilterScene s;
+    World& world = s.world;
+    const ComponentId enemy = world.component<test::Enemy>();
+    const Entity e = world.spawn(Position{1, 2}, test::Enemy{});  // tick 1
+    std::vector<ComponentId> changes;
+    for (ComponentId id : {enemy, s.position}) {
+        world.observe(ObserverEvent::OnChange, id, [&changes, id](ObserverContext&) { changes.push_back(id); });
+    }
+    ecsia::detail::WorldAccess::advance_tick(world);  // 2
+    world.add(e, test::Enemy{});
+    world.add_many(std::vector<Entity>{e}, enemy);
+    const ComponentValue tag{enemy};
+    world.change_components(e, {&tag, 1}, {});
+    world.flush();
+    QueryDesc changed_enemy, changed_position;
+    changed_enemy.changed = {enemy};
+    changed_position.changed = {s.position};
+    CHECK(world.query(changed_enemy).count(1) == 0);
+    CHECK(changes.empty());
+    // A component with fields is overwritten whole: a change, its observers run at the flush.
+    world.add(e, Position{3, 4});
+    world.flush();
+    CHECK(world.query(changed_position).count(1) == 1);
+    CHECK(changes == std::vector<ComponentId>{s.position});
+}

@@ -149,3 +149,24 @@ TEST_CASE("a repeat that goes on is counted at a bounded rate; one that stops is
                                "(repeated: 49 more like it in 49 later frame(s))"});
     CHECK(said.occurrences("system 'Moody' threw") == static_cast<std::size_t>(stops_at));
 }
+
+TEST_CASE("spawns beyond a batch's reservation that the merge refuses are not counted among those given handles",
+          "[diagnostics][schedule]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        test::FrameFixture fixture(workers, 32);
+        World& world = fixture.world;
+        const std::uint32_t before = world.alive_count();
+        fixture.scheduler.add_system(fixture.kernel_system("Spawny", [marked = fixture.ids.marked](KernelContext& ctx) {
+            const std::uint64_t wrong = 7;  // 8 bytes for a 4-byte component: refused at the merge
+            const ComponentValue bad{marked, &wrong, sizeof wrong};
+            ctx.spawn(&bad, 1);
+            ctx.spawn(nullptr, 0);
+        }));
+        fixture.scheduler.update(0.016f);  // 2 batches
+        test::CapturedDiagnostics& said = fixture.said;
+        CHECK(said.count("system 'Spawny': command skipped: BadValue: 'marked' takes 4 bytes, got 8") == 2);
+        CHECK(said.count("system 'Spawny': 2 spawn(s) exceeded their batch's reservation and got handles at merge time") == 1);
+        CHECK(world.alive_count() == before + 2);
+    }
+}

@@ -179,6 +179,12 @@ TEST_CASE("a structural change during a wave is a WrongPhase", "[world]") {
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, ecsia::detail::WorldAccess::reserve(world, 2));
     ECSIA_REQUIRE_REJECTED(world, ErrorCode::WrongPhase, world.define_component("late", {{"v", FieldType::F32}}));
     CHECK(world.components().find("late") == kNoComponent);
+    // The advice fits the call: a definition has no command to record.
+    CHECK(test::thrown_message([&] { world.define_component("late", {}); }) ==
+          "WrongPhase: define_component during a wave: definitions are made between frames, while no wave runs");
+    CHECK(test::thrown_message([&] { world.spawn(); }) ==
+          "WrongPhase: spawn during a wave: a kernel records it in its command buffer; code outside the frame waits for "
+          "the wave to end (update() to return)");
     ecsia::detail::WorldAccess::set_phase(world, WorldPhase::Serial);
     CHECK(world.get<Position>(w.a).x == 1);
     CHECK(world.has<Health>(w.a));

@@ -673,7 +673,7 @@ function lookupFunction(module, words, { mask, rowBits, escape }) {
   // bytes of bytecode).
   function lookup(name, entity) {
     if (name !== lastName) select(name);
-    if ((entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
+    if (typeof entity !== 'number' || (entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
     // Alive: the handle placed in its slot (words: table-and-row, the handle, null once despawned;
     // a pending handle is never placed). Then its table and row are valid.
     const index = entity & mask;
@@ -791,7 +791,7 @@ class KernelChunk {
       if (!(entities instanceof Uint32Array || entities instanceof Int32Array)) {
         for (let i = 0; i < n; i += 1) {
           const entity = entities[i];
-          if ((entity >>> 0) !== entity) throw new Error(`chunk.lookupAll: element ${i}, ${describe(entity)}, is not an entity handle`);
+          if (typeof entity !== 'number' || (entity >>> 0) !== entity) throw new Error(`chunk.lookupAll: element ${i}, ${describe(entity)}, is not an entity handle`);
         }
       }
       out.set(entities);
@@ -809,7 +809,7 @@ class KernelChunk {
     const lookups = this.#lookups;
     const entry = lookups.system.schema.byName.get(relation);
     if (entry === undefined || !entry.relation || !entry.exclusive) throw targetOfRefused(lookups.system.schema, relation, entry);
-    if ((entity >>> 0) !== entity) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
+    if (typeof entity !== 'number' || (entity >>> 0) !== entity) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
     const target = lookups.module._ecsia_kernel_target_of(lookups.context, entity, entry.id) >>> 0;
     return target === NULL_ENTITY ? null : target;
   }

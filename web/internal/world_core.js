@@ -300,7 +300,12 @@ export class WorldCore {
 
   /** The raw Embind world; throws naming `op` once the world was disposed. */
   raw(op) {
-    if (this.#raw === null) throw new Error(`${callName(op)}: the world was disposed`);
+    if (this.#raw === null) {
+      // The same code and words as the exports' failure after dispose (wasm/world_exports.hpp).
+      const error = new Error(`${callName(op)}: Disposed: the world was disposed`);
+      error.code = 'Disposed';
+      throw error;
+    }
     return this.#raw;
   }
 
@@ -375,7 +380,7 @@ export class WorldCore {
       if (wildcard) return ANY_TARGET;
       throw new Error(`${callName(op)}: the target must be one entity here, not '*'`);
     }
-    if ((target >>> 0) !== target) {
+    if (typeof target !== 'number' || (target >>> 0) !== target) {
       throw new Error(`${callName(op)}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
     }
     if (wildcard && target === ANY_TARGET) {

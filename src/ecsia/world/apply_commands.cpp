@@ -279,7 +279,6 @@ private:
             // Null when the batch had no name left for it: then no later record can target it.
             run_target_ = buffer_->pending_names().name(run_pending_ordinal_, layout());
             pending_.push_back(kNullEntity);  // assigned in finish_run
-            ++stats_.overflow_spawns;
         }
         collect(record);
     }
@@ -326,6 +325,7 @@ private:
             if (run_overflow_) {
                 entity = world_.pool_.create();
                 pending_[run_pending_ordinal_] = entity;
+                ++stats_.overflow_spawns;  // counted once it got its handle: a skipped one did not
             } else if (!world_.pool_.is_reserved(entity)) {
                 // The records folded after the spawn target an entity that never came to be.
                 skip(run_records_ - 1, nullptr);
@@ -377,7 +377,6 @@ private:
         if (overflow) {
             ordinal = pending_.size();
             pending_.push_back(kNullEntity);  // assigned below, once everything is checked
-            ++stats_.overflow_spawns;
         }
         adds_.clear();
         scratch_.clear();
@@ -397,6 +396,7 @@ private:
         if (overflow) {
             entity = world_.pool_.create();
             pending_[ordinal] = entity;
+            ++stats_.overflow_spawns;  // counted once it got its handle: a skipped one did not
         } else {
             world_.pool_.activate(entity);
         }

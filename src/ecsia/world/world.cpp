@@ -157,8 +157,16 @@ void World::require_serial(const char* operation) const {
 
 void World::refuse_structural(const char* operation) const {
     if (phase_ == WorldPhase::Wave) {
+        // The call may come from a kernel (which has a command buffer) or from outside the frame
+        // (the page while workers run a wave), and a definition has no command at all.
+        const std::string_view op(operation);
+        if (op.starts_with("define") || op == "component" || op == "topic") {
+            throw Error(ErrorCode::WrongPhase, std::string(operation) +
+                                                   " during a wave: definitions are made between frames, while no wave runs");
+        }
         throw Error(ErrorCode::WrongPhase, std::string(operation) +
-                                               " during a wave: record it in the system's command buffer instead");
+                                               " during a wave: a kernel records it in its command buffer; code outside "
+                                               "the frame waits for the wave to end (update() to return)");
     }
     throw Error(ErrorCode::WrongPhase, std::string(operation) +
                                            " inside an observer: observers make no structural change directly (a C++ "
@@ -306,7 +314,8 @@ void World::add(Entity entity, const ComponentValue& value) {
 }
 
 void World::add_checked(Entity entity, EntityLocation at, TableIndex target, const ComponentValue& value) {
-    if (target == at.table) {  // has it: overwritten, a change
+    if (target == at.table) {  // has it: overwritten, a change; a tag has nothing to overwrite
+        if (registry_.desc(value.id).size == 0) return;
         Table& table = graph_.table(at.table);
         write_value(table, at.row, value);
         table.column(value.id)->mark_changed(at.row, tick_);
@@ -363,6 +372,7 @@ void World::change_components(Entity entity, std::span<const ComponentValue> add
     for (const ComponentValue& value : adds) {
         Column* column = table.column(value.id);
         if (kept(value.id)) {
+            if (registry_.desc(value.id).size == 0) continue;  // a tag it keeps: nothing changes
             write_value(table, row, value);
             column->mark_changed(row, tick_);
             if (observers_.any(ObserverEvent::OnChange, value.id)) pending_changes_.push_back({entity, value.id});

@@ -134,7 +134,8 @@ public:
     // per-entity calls of a page are mostly these.
     void add(Entity entity, const ComponentValue& value);
     void remove(Entity entity, ComponentId id);
-    // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value.
+    // Removes, then adds, in one row move. Adding a component the entity keeps overwrites its value
+    // (a change); adding a tag it keeps does nothing.
     void change_components(Entity entity, std::span<const ComponentValue> adds, std::span<const ComponentId> removes);
 
     // ---- one component on many entities, all or nothing: the phase, the id, and every handle

@@ -76,6 +76,11 @@ struct WorldAccess {
     }
     // The JS set's one crossing: the element's bytes, stamped changed, when the write can be made
     // in place with nothing left for flush(); nullptr otherwise (World::change_in_place).
+    // Whether flush() has change events or observers' commands to run (the JS calls flush after
+    // a call that queued some, before returning).
+    static bool flush_pending(const World& world) noexcept {
+        return !world.pending_changes_.empty() || !world.observer_commands_.empty();
+    }
     static std::byte* change_in_place(World& world, Entity entity, ComponentId id) noexcept {
         return world.change_in_place(entity, id);
     }
