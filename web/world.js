@@ -7,7 +7,7 @@
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: the page's main thread.
 
-import { checkEntity, checkFunction, describe, isPlainObject, knownKeys } from './internal/checks.js';
+import { checkEntity, checkFunction, describe, isHandle, isPlainObject, knownKeys } from './internal/checks.js';
 import { MAX_BULK_COUNT, NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
@@ -164,7 +164,7 @@ export class World {
     if (!isPlainObject(options)) throw new Error(`world.${op}('${name}'): options must be an object { extends }, got ${describe(options)}`);
     knownKeys(`world.${op}('${name}')`, options, ['extends']);
     const base = options.extends ?? NULL_ENTITY;
-    if (typeof base !== 'number' || (base >>> 0) !== base) checkEntity(`world.${op}('${name}'): extends`, base);
+    if (!isHandle(base)) checkEntity(`world.${op}('${name}'): extends`, base);
     const core = this.#core;
     const merged = base === NULL_ENTITY ? components : this.#overPrefab(op, base, components);
     const address = core.encodeComponents(op, merged);
@@ -186,7 +186,7 @@ export class World {
   instantiate(prefab, overrides = {}) {
     const op = 'instantiate';
     if (arguments.length > 2) arity(op, arguments.length, 2);
-    if (typeof prefab !== 'number' || (prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
+    if (!isHandle(prefab)) checkEntity(`world.${op}`, prefab);
     const core = this.#core;
     const address = core.encodeComponents(op, this.#overPrefab(op, prefab, overrides));
     const entity = core.fast.instantiate(core.address, prefab, address) >>> 0;
@@ -202,7 +202,7 @@ export class World {
   instantiateMany(prefab, count, overrides = {}) {
     const op = 'instantiateMany';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof prefab !== 'number' || (prefab >>> 0) !== prefab) checkEntity(`world.${op}`, prefab);
+    if (!isHandle(prefab)) checkEntity(`world.${op}`, prefab);
     checkBulkCount(op, count);
     const core = this.#core;
     const components = this.#overPrefab(op, prefab, overrides);
@@ -259,7 +259,7 @@ export class World {
 
   despawn(entity) {
     if (arguments.length > 1) arity('despawn', arguments.length, 1);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity('world.despawn', entity);
+    if (!isHandle(entity)) checkEntity('world.despawn', entity);
     const core = this.#core;
     if (core.fast.despawn(core.address, entity) === 0) core.fail('despawn');
   }
@@ -276,7 +276,7 @@ export class World {
 
   isAlive(entity) {
     if (arguments.length > 1) arity('isAlive', arguments.length, 1);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity('world.isAlive', entity);
+    if (!isHandle(entity)) checkEntity('world.isAlive', entity);
     const core = this.#core;
     const alive = core.fast.isAlive(core.address, entity);
     if (alive < 0) core.fail('isAlive');
@@ -287,7 +287,7 @@ export class World {
   add(entity, name, values) {
     const op = 'add';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
+    if (!isHandle(entity)) checkEntity(`world.${op}`, entity);
     const core = this.#core;
     const entry = core.component(op, name);
     if (core.fast.add(core.address, entity, entry.id, core.encodeOne(op, entry, values)) === 0) core.fail(op);
@@ -320,7 +320,7 @@ export class World {
 
   remove(entity, name) {
     if (arguments.length > 2) arity('remove', arguments.length, 2);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity('world.remove', entity);
+    if (!isHandle(entity)) checkEntity('world.remove', entity);
     const core = this.#core;
     if (core.fast.remove(core.address, entity, core.component('remove', name).id) === 0) core.fail('remove');
   }
@@ -342,7 +342,7 @@ export class World {
 
   has(entity, name) {
     if (arguments.length > 2) arity('has', arguments.length, 2);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity('world.has', entity);
+    if (!isHandle(entity)) checkEntity('world.has', entity);
     const core = this.#core;
     const result = core.fast.has(core.address, entity, core.component('has', name).id);
     if (result < 0) core.fail('has');
@@ -352,7 +352,7 @@ export class World {
   /** A plain object copy of the component's values ({} for a tag). */
   get(entity, name) {
     if (arguments.length > 2) arity('get', arguments.length, 2);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity('world.get', entity);
+    if (!isHandle(entity)) checkEntity('world.get', entity);
     const core = this.#core;
     const entry = core.component('get', name);
     const address = core.fast.element(core.address, entity, entry.id) >>> 0;
@@ -364,7 +364,7 @@ export class World {
   set(entity, name, values) {
     const op = 'set';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
+    if (!isHandle(entity)) checkEntity(`world.${op}`, entity);
     const core = this.#core;
     const entry = core.component(op, name);
     if (entry.fields.length >= 32) return this.#setWide(entity, entry, values);
@@ -454,7 +454,7 @@ export class World {
   addPair(subject, relation, target, values) {
     const op = 'addPair';
     if (arguments.length > 4) arity(op, arguments.length, 4);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const to = core.pairTarget(op, target, false);
     const entry = core.relation(op, relation);
@@ -465,7 +465,7 @@ export class World {
   setPair(subject, relation, target, values) {
     const op = 'setPair';
     if (arguments.length > 4) arity(op, arguments.length, 4);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const to = core.pairTarget(op, target, false);
     const entry = core.relation(op, relation);
@@ -496,7 +496,7 @@ export class World {
   getPair(subject, relation, target) {
     const op = 'getPair';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const to = core.pairTarget(op, target, false);
     const entry = core.relation(op, relation);
@@ -509,7 +509,7 @@ export class World {
   hasPair(subject, relation, target) {
     const op = 'hasPair';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const to = core.pairTarget(op, target, true);
     const result = core.fast.hasPair(core.address, subject, core.relation(op, relation).id, to);
@@ -521,7 +521,7 @@ export class World {
   removePair(subject, relation, target) {
     const op = 'removePair';
     if (arguments.length > 3) arity(op, arguments.length, 3);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const to = core.pairTarget(op, target, true);
     if (core.fast.removePair(core.address, subject, core.relation(op, relation).id, to) === 0) core.fail(op);
@@ -531,7 +531,7 @@ export class World {
   targetOf(subject, relation) {
     const op = 'targetOf';
     if (arguments.length > 2) arity(op, arguments.length, 2);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     const target = core.fast.targetOf(core.address, subject, core.relation(op, relation).id);
     if (target < 0) core.fail(op);
@@ -542,7 +542,7 @@ export class World {
   targetsOf(subject, relation) {
     const op = 'targetsOf';
     if (arguments.length > 2) arity(op, arguments.length, 2);
-    if (typeof subject !== 'number' || (subject >>> 0) !== subject) checkEntity(`world.${op}`, subject);
+    if (!isHandle(subject)) checkEntity(`world.${op}`, subject);
     const core = this.#core;
     return this.#entityList(op, core.fast.targetsOf(core.address, subject, core.relation(op, relation).id));
   }
@@ -597,7 +597,7 @@ export class World {
 
   #signatureOf(op, entity, given) {
     if (given > 1) arity(op, given, 1);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) checkEntity(`world.${op}`, entity);
+    if (!isHandle(entity)) checkEntity(`world.${op}`, entity);
     return this.#core.call(op, (r) => r.componentsOf(entity));
   }
 
@@ -767,7 +767,7 @@ export class World {
     }
     for (let i = 0; i < n; i += 1) {
       const e = handles[i];
-      if (typeof e !== 'number' || (e >>> 0) !== e) {
+      if (!isHandle(e)) {
         throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was changed`);
       }
       u32[(at >>> 2) + i] = e;

@@ -103,6 +103,15 @@ export function describe(value) {
   return `a ${typeof value}`;
 }
 
+/**
+ * Whether `value` has the shape of an entity handle: a number that is a whole u32. The fast check
+ * before a call's own; `typeof` first, since a BigInt would throw in `>>>` before the call could
+ * name itself.
+ */
+export function isHandle(value) {
+  return typeof value === 'number' && (value >>> 0) === value;
+}
+
 /** An object of named values (not null, an array or a typed array). */
 export function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
@@ -673,7 +682,7 @@ function lookupFunction(module, words, { mask, rowBits, escape }) {
   // bytes of bytecode).
   function lookup(name, entity) {
     if (name !== lastName) select(name);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) notAHandle('chunk.lookup', entity);
+    if (!isHandle(entity)) notAHandle('chunk.lookup', entity);
     // Alive: the handle placed in its slot (words: table-and-row, the handle, null once despawned;
     // a pending handle is never placed). Then its table and row are valid.
     const index = entity & mask;
@@ -791,7 +800,7 @@ class KernelChunk {
       if (!(entities instanceof Uint32Array || entities instanceof Int32Array)) {
         for (let i = 0; i < n; i += 1) {
           const entity = entities[i];
-          if (typeof entity !== 'number' || (entity >>> 0) !== entity) throw new Error(`chunk.lookupAll: element ${i}, ${describe(entity)}, is not an entity handle`);
+          if (!isHandle(entity)) throw new Error(`chunk.lookupAll: element ${i}, ${describe(entity)}, is not an entity handle`);
         }
       }
       out.set(entities);
@@ -809,7 +818,7 @@ class KernelChunk {
     const lookups = this.#lookups;
     const entry = lookups.system.schema.byName.get(relation);
     if (entry === undefined || !entry.relation || !entry.exclusive) throw targetOfRefused(lookups.system.schema, relation, entry);
-    if (typeof entity !== 'number' || (entity >>> 0) !== entity) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
+    if (!isHandle(entity)) throw new Error(`chunk.targetOf: ${describe(entity)} is not an entity handle`);
     const target = lookups.module._ecsia_kernel_target_of(lookups.context, entity, entry.id) >>> 0;
     return target === NULL_ENTITY ? null : target;
   }

@@ -8,7 +8,7 @@
 // which the export left in its error slot (wasm/js_error.hpp).
 // Thread rule: the page's main thread.
 
-import { describe, isPlainObject } from './checks.js';
+import { describe, isHandle, isPlainObject } from './checks.js';
 import { ANY_TARGET, FIELD_TYPES, MAX_SCRATCH_BYTES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
 import { FLOAT32_MAX, INTEGER_RANGES, NULL_ENTITY as KERNEL_NULL_ENTITY, VIEW_TYPES as KERNEL_VIEW_TYPES, topicOf } from './kernel_runtime.js';
 
@@ -380,7 +380,7 @@ export class WorldCore {
       if (wildcard) return ANY_TARGET;
       throw new Error(`${callName(op)}: the target must be one entity here, not '*'`);
     }
-    if (typeof target !== 'number' || (target >>> 0) !== target) {
+    if (!isHandle(target)) {
       throw new Error(`${callName(op)}: the target must be an entity handle${wildcard ? " or '*' (any target)" : ''}, got ${describe(target)}`);
     }
     if (wildcard && target === ANY_TARGET) {
