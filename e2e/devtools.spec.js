@@ -411,6 +411,9 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     const bareTabs = [...bare.element.shadowRoot.querySelectorAll('[role="tab"]')].map((tab) => tab.dataset.tab);
     const someone = world.spawn({ position: { x: 3, y: 4 } });
     bare.select(someone);
+    // Not a handle: refused by name, the selection kept.
+    const badSelects = ['abc', -1, 1.5, undefined, {}].map((bad) => { try { bare.select(bad); return 'accepted'; } catch (e) { return e.message; } });
+    const keptSelection = bare.selected === someone;
     const bareSelected = bare.element.shadowRoot.querySelector('[data-role="selected"]')?.textContent;
     // No frames: the values are drawn again a few times a second all the same.
     const shownX = () => bare.element.shadowRoot.querySelector('[data-field="position.x"]')?.dataset.value;
@@ -425,7 +428,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
     const loneTools = attachDevtools({ world: lone });
     lone.dispose();
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const withoutScheduler = { refusedLeft, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
+    const withoutScheduler = { refusedLeft, badSelects, keptSelection, bareTabs, bareSelected, bareValue, bareDetached: bare.detached, loneDetached: loneTools.detached };
     const out = { timingAfterRefusals, errors, held, detached: devtools.detached, panels: document.querySelectorAll('.ecsia-devtools').length, queued, measures, placed, flushed, after, unmeasured, failure, doomedGone, batchSystems, withoutScheduler, someone };
     world.dispose();
     return out;
@@ -435,7 +438,7 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.errors[2]).toContain("unknown option 'colour'");
   expect(r.errors[3]).toContain('not an ecsia world');
   expect(r.errors[4]).toContain('options.container must be a DOM element');
-  expect(r.errors[5]).toBe('attachDevtools: options.container must be a DOM element (default document.body), got an object');
+  expect(r.errors[5]).toBe('attachDevtools: options.container must be a DOM element (default document.body), got a Text');
   expect(r.timingAfterRefusals).toBe(false);
   expect(r.errors[6]).toContain('already has devtools attached');
   expect(r.errors[7]).toContain('options.userTiming must be true or false');
@@ -443,7 +446,9 @@ test('attachDevtools refuses bad options, one panel per scheduler, a paused upda
   expect(r.errors[9]).toContain("options.tab 'timeline' needs options.scheduler");
   expect(r.errors[10]).toBe('attachDevtools: options.scheduler was disposed');
   expect(r.errors[11]).toBe('attachDevtools: options.world was disposed');
-  expect(r.withoutScheduler).toEqual({ refusedLeft: 0, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareValue: ['3', '7'], bareDetached: true, loneDetached: true });
+  expect(r.withoutScheduler).toEqual({ refusedLeft: 0,
+    badSelects: ['a string ("abc")', 'number -1', 'number 1.5', 'undefined', 'an object'].map((what) => `devtools.select: ${what} is not an entity handle; the selection is unchanged`),
+    keptSelection: true, bareTabs: ['world', 'entities', 'diagnostics'], bareSelected: `entity #${r.someone}`, bareValue: ['3', '7'], bareDetached: true, loneDetached: true });
   expect(r.batchSystems).toEqual(['Move', 'Bounce']);
   expect(r.doomedGone).toEqual({ detached: true, schedulerDisposed: true, panels: 0 });
   expect(r).toMatchObject({ held: true, detached: true, panels: 0 });

@@ -121,6 +121,46 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('an onDiagnostic handler that throws or disposes the world mid-frame wedges nothing', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const said = [];
+        let world = null;
+        const ecsia = await window.ecsiaTest.loadEcsia({
+          threads: 2,
+          onDiagnostic: (m) => {
+            if (!m.includes("'Grumpy'")) return;
+            said.push(m);
+            // The handler runs inside the engine's frame: disposing the world there is refused.
+            try { world.dispose(); said.push('disposed'); } catch (e) { said.push(e.message); }
+            throw new Error('the handler itself fails');
+          },
+        });
+        world = ecsia.createWorld({ maxEntities: 100 });
+        world.spawnMany(10, { position: { x: 1, y: 2 }, velocity: { dx: 1, dy: 0 } });
+        const scheduler = world.createScheduler({ systems: ['Move'] });
+        let grumpy = true;
+        scheduler.addSystem({ name: 'Grumpy', run() { if (grumpy) throw new Error('grumpy'); } });
+        await scheduler.update(1 / 60);
+        grumpy = false;
+        for (let i = 0; i < 3; i++) await scheduler.update(1 / 60);
+        const out = { said, frames: scheduler.frames, disposed: world.disposed, x: world.query({ with: ['position'] }).chunks()[0].columns.position[0] };
+        scheduler.dispose();
+        world.dispose();
+        return out;
+      });
+      expect(r.said).toEqual([
+        "ecsia: JS system 'Grumpy' threw: grumpy",
+        'world.dispose: not allowed inside a system, an observer or a diagnostic handler (the engine is running it); dispose after update() resolves',
+      ]);
+      expect(r.frames).toBe(4);
+      expect(r.disposed).toBe(false);
+      expect(r.x).toBeCloseTo(1 + 4 / 60, 5);  // every frame moved the rows
+      expect(log.console.filter((m) => m.type === 'error').map((m) => m.text).join('\n'))
+        .toContain('ecsia: options.onDiagnostic threw for the diagnostic "ecsia: JS system \'Grumpy\' threw: grumpy"; the engine goes on');
+      expectNoPageErrors(log);
+    });
+
     test('a JS observer that throws names the JS system whose change set it off', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

@@ -186,12 +186,18 @@ for (const [variant, server] of [['threaded', servers.isolated], ['single', serv
       attempt(() => first.columns);
       const other = scheduler.extract({ components: ['velocity'] });
       const kept = other.latest();
+      const otherBefore = other.disposed;
       scheduler.dispose();
+      const otherAfter = other.disposed;  // disposing the scheduler disposed its extracts
       attempt(() => other.latest());
       attempt(() => kept.entities);
       other.dispose();  // after its scheduler: nothing to free, no error
+      // The world's dispose stops its schedulers and so their extracts.
+      const third = world.createScheduler({ systems: ['Move'] }).extract({ components: ['position'] });
+      const thirdBefore = third.disposed;
       world.dispose();
-      return { errors, inFrame, sameBefore, firstFrame, firstCount, disposed: drawn.disposed };
+      return { errors, inFrame, sameBefore, firstFrame, firstCount, disposed: drawn.disposed,
+        others: [otherBefore, otherAfter, thirdBefore, third.disposed] };
     });
     const e = r.errors;
     expect(e[0]).toContain("scheduler.extract: UnknownComponent: components names unknown component 'mass' (defined: ");
@@ -215,6 +221,7 @@ for (const [variant, server] of [['threaded', servers.isolated], ['single', serv
     expect(e[14]).toContain('extract.latest: the scheduler was disposed');
     expect(e[15]).toContain('released');
     expect(r.disposed).toBe(true);
+    expect(r.others).toEqual([false, true, false, true]);
     expectNoPageErrors(log);
   });
 }

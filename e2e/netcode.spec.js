@@ -83,12 +83,15 @@ test('two peers over a lossy, reordering loopback link agree on every hash and t
 
 // Other session settings under other links: no input delay with a shallow rollback window (every
 // late input a rollback, stalls under jitter), a deep window over a slow link, hashes every 7
-// frames over a fast one. Whatever the settings and the link, the peers end equal and agree on
+// frames over a fast one, one every frame over a slow one. Whatever the settings and the link, the peers end equal and agree on
 // every hash.
 for (const [name, options, link] of [
   ['no input delay, a 3-frame window', { inputDelay: 0, maxRollback: 3, hashEvery: 20 }, { latencyMs: 40, jitterMs: 40, loss: 0.1, reorder: true, seed: 11 }],
   ['a 12-frame window over a slow link', { inputDelay: 1, maxRollback: 12, hashEvery: 25 }, { latencyMs: 120, jitterMs: 60, loss: 0.02, reorder: true, seed: 21 }],
   ['hashes every 7 frames', { inputDelay: 3, maxRollback: 5, hashEvery: 7 }, { latencyMs: 10, jitterMs: 5, seed: 5 }],
+  // The confirmed frame jumps by several frames when a late input arrives: every hashed frame
+  // in between is still sent and compared.
+  ['a hash every frame over a slow link', { inputDelay: 1, maxRollback: 8, hashEvery: 1 }, { latencyMs: 40, jitterMs: 20, seed: 3 }],
 ]) {
   test(`settings: ${name}: the peers agree on every hash and end equal`, async ({ page }) => {
     const log = await openNetcodePeer(page, servers.isolated);

@@ -171,3 +171,65 @@ for (const { variant, server } of variants) {
     expectNoPageErrors(log);
   });
 }
+
+// Calls made inside a callback encode their arguments in scratch memory of their own depth: the
+// bulk call that runs the callback is still reading its handle list and values from its area.
+for (const { variant, server } of variants) {
+  test(`${variant} build: calls inside observers (set, setPair, publish), also under a system's bulk call, leave the bulk call that runs them intact`, async ({ page }) => {
+    const log = await openTestPage(page, server);
+    const r = await page.evaluate(async () => {
+      const diagnostics = [];
+      const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: (m) => diagnostics.push(m) });
+      const world = ecsia.createWorld({ maxEntities: 1000 });
+      world.defineComponent('unit', { hp: 'f32' });
+      world.defineComponent('pos', { x: 'f32', y: 'f32' });
+      world.defineComponent('mark', {});
+      // Wide enough that the callbacks' calls need more scratch than the bulk calls' lists.
+      world.defineComponent('score', Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, 'u32'])));
+      world.defineRelation('Likes', { w: 'f32' });
+      world.defineTopic('death', { who: 'entity' });
+      const board = world.spawn({ score: true });
+      const friend = world.spawn({});
+      world.addPair(board, 'Likes', friend);
+      world.observe('change', 'score', () => {});  // set then writes through scratch, not in place
+      let writes = 0;
+      const scribble = () => {
+        writes += 1;
+        world.set(board, 'score', { f0: writes, f39: 0xffffffff - writes });
+        world.setPair(board, 'Likes', friend, { w: writes });
+        world.publish('death', { who: 0xfffffffe });
+      };
+      world.observe('remove', 'unit', scribble);
+      world.observe('add', 'pos', scribble);
+      world.observe('remove', 'pos', scribble);
+      const units = Array.from(world.spawnMany(12, { unit: { hp: 1 } }));
+      const doomed = units.slice(3, 9);
+      const moved = [units[0], units[2], units[9], units[11]];
+      world.despawnMany(doomed);
+      const alive = units.map((e) => world.isAlive(e));
+      world.addMany(moved, 'pos', { x: [1, 2, 3, 4], y: [5, 6, 7, 8] });
+      const positions = units.map((e) => (world.isAlive(e) && world.has(e, 'pos') ? world.get(e, 'pos') : null));
+      world.removeMany(moved.slice(1, 3), 'pos');
+      const still = units.map((e) => world.isAlive(e) && world.has(e, 'pos'));
+      // One level deeper: a main-thread system's bulk call, whose observers scribble in turn.
+      const scheduler = world.createScheduler({ workers: 0 });
+      const late = Array.from(world.spawnMany(6, { unit: { hp: 2 } }));
+      scheduler.addSystem({ name: 'Cull', publishes: ['death'], run: (w) => w.despawnMany([late[1], late[4]]) });
+      await scheduler.update(0);
+      const lateAlive = late.map((e) => world.isAlive(e));
+      const score = world.get(board, 'score');
+      const result = { alive, positions, still, lateAlive, writes, f0: score.f0, f39: score.f39, w: world.getPair(board, 'Likes', friend).w,
+        diagnostics: diagnostics.filter((m) => !m.includes('threads are off')) };
+      world.dispose();
+      return result;
+    });
+    expect(r.alive).toEqual([true, true, true, false, false, false, false, false, false, true, true, true]);
+    expect(r.positions).toEqual([{ x: 1, y: 5 }, null, { x: 2, y: 6 }, null, null, null, null, null, null, { x: 3, y: 7 }, null, { x: 4, y: 8 }]);
+    expect(r.still).toEqual([true, false, false, false, false, false, false, false, false, false, false, true]);
+    expect(r.lateAlive).toEqual([true, false, true, true, false, true]);
+    expect(r.writes).toBe(6 + 4 + 2 + 2);
+    expect([r.f0, r.f39, r.w]).toEqual([14, 0xffffffff - 14, 14]);
+    expect(r.diagnostics).toEqual([]);
+    expectNoPageErrors(log);
+  });
+}

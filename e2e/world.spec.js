@@ -198,6 +198,10 @@ for (const { variant, server } of variants) {
           'values not an object (add)': () => world.add(a, 'position', 5),
           'values not an object (spawn)': () => world.spawn({ position: [1, 2] }),
           'unknown field (add)': () => world.add(a, 'position', { x: 1, z: 2 }),
+          // Objects that keep their contents elsewhere have no fields to read: refused, not read as {}.
+          'a Map as values (set)': () => world.set(a, 'position', new Map([['x', 5]])),
+          'a Map as values (add)': () => world.add(a, 'position', new Map([['x', 5]])),
+          'a Date as values (spawn)': () => world.spawn({ position: new Date(0) }),
           'out of range i8 (engine check)': () => world.set(a, 'small', { n: 300 }),
           'fraction into i8 (engine check)': () => world.set(a, 'small', { n: 1.5 }),
           'number into bool': () => world.set(a, 'small', { flag: 2 }),
@@ -261,6 +265,10 @@ for (const { variant, server } of variants) {
         try { world.spawn({ position: { x: 9, y: 9 } }); out.overCapacity = 'no error'; } catch (e) { out.overCapacity = e.message; }
         out.capacityHashKept = world.stateHash() === out.capacityHash;
         out.stillWorks = world.get(a, 'position');
+        // A class instance is an object of named values (its own fields; methods are not fields).
+        class Vec2 { constructor(x, y) { this.x = x; this.y = y; } length() { return Math.hypot(this.x, this.y); } }
+        world.set(a, 'position', new Vec2(3, 4));
+        out.fromClass = world.get(a, 'position');
         return out;
       });
       const expected = {
@@ -276,6 +284,9 @@ for (const { variant, server } of variants) {
         'values not an object (add)': /^world\.add: 'position' takes an object of field values \(or true\), got number 5$/,
         'values not an object (spawn)': /^world\.spawn: 'position' takes an object of field values \(or true\), got /,
         'unknown field (add)': /'z'/,
+        'a Map as values (set)': /^world\.set: 'position' takes an object of field values, got a Map$/,
+        'a Map as values (add)': /^world\.add: 'position' takes an object of field values \(or true\), got a Map$/,
+        'a Date as values (spawn)': /^world\.spawn: 'position' takes an object of field values \(or true\), got a Date$/,
         'out of range i8 (engine check)': /small\.n.*i8.*300/,
         'fraction into i8 (engine check)': /small\.n.*i8.*1\.5/,
         'number into bool': /small\.flag.*bool/,
@@ -317,6 +328,7 @@ for (const { variant, server } of variants) {
       expect(cases.capacityHashKept).toBe(true);
       expect(cases.stackAfterManyErrors).toBe(true);
       expect(cases.stillWorks).toEqual({ x: 1, y: 1 });
+      expect(cases.fromClass).toEqual({ x: 3, y: 4 });
       expectNoPageErrors(log);
     });
 

@@ -184,10 +184,13 @@ std::uint32_t WorldBinding::count(const val& with, const val& without) {
 
 std::string WorldBinding::state_hash() const { return state_hash_hex(*world_); }
 
-std::uint32_t WorldBinding::scratch(std::uint32_t bytes) {
+std::uint32_t WorldBinding::scratch(std::uint32_t bytes, std::uint32_t level) {
+    // Growing the list of levels moves the vectors, not their storage: a lower level's area stays put.
+    if (scratch_.size() <= level) scratch_.resize(std::size_t(level) + 1);
+    std::vector<std::uint64_t>& area = scratch_[level];
     const std::size_t words = (std::size_t(bytes) + 7) / 8;
-    if (scratch_.size() < words) scratch_.resize(std::max(words, scratch_.size() * 2));
-    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(scratch_.data()));
+    if (area.size() < words) area.resize(std::max(words, area.size() * 2));
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(area.data()));
 }
 
 Entity WorldBinding::spawn_encoded(std::uint32_t encoded) {

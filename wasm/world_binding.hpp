@@ -74,9 +74,12 @@ public:
     // in the layout of encoded_values.hpp; world state, ids and capacity are checked here)
     // This object's address: the C exports take it.
     std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
-    // An 8-aligned area of at least `bytes` bytes that JS encodes values into; valid until the
-    // next scratch() call. Never shrinks.
-    std::uint32_t scratch(std::uint32_t bytes);
+    // An 8-aligned area of at least `bytes` bytes that JS encodes a call's arguments into; valid
+    // until the next scratch() call of the same `level`. Never shrinks. A level per depth of JS
+    // callbacks (observers, systems, diagnostic handlers: web/internal/world_core.js passes its
+    // callbackDepth): a call made inside a callback writes its own area, never the one the call
+    // that ran the callback is still reading (a despawnMany's handle list while its observers run).
+    std::uint32_t scratch(std::uint32_t bytes, std::uint32_t level);
     // Spawns one entity from the encoded values at `encoded` (one row), with the core's checks.
     Entity spawn_encoded(std::uint32_t encoded);
     // Spawns `count` entities from the encoded values at `encoded` (`count` rows), all or
@@ -127,7 +130,7 @@ public:
 private:
     std::vector<std::shared_ptr<void>> kept_alive_;  // declared first, so destroyed after world_
     std::unique_ptr<World> world_;
-    std::vector<std::uint64_t> scratch_;        // scratch(): 8-aligned by its element type
+    std::vector<std::vector<std::uint64_t>> scratch_;  // scratch() by level: 8-aligned by the element type
     std::vector<Entity> spawned_;               // spawn_many's handles
     std::vector<Entity> instanced_;             // instantiate_many's handles
     std::vector<std::uint32_t> entity_list_;    // entity_list(): [count, handle...]

@@ -247,8 +247,6 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_mark_changed(WorldBinding* binding, std::ui
     return 1;
 }
 
-// Spawns `count` entities from the encoded values at `src` (`count` rows), all or nothing.
-// The address of the new handles (valid until the next call), or 0.
 // World::instantiate of `prefab` with the encoded overrides at `src` (one row); kNull on failure.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_instantiate(WorldBinding* binding, std::uint32_t prefab, std::uint32_t src) {
     if (binding == nullptr) return world_disposed() ? 0 : kNull;
@@ -267,6 +265,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_instantiate_many(WorldBinding* bi
     return handles;
 }
 
+// Spawns `count` entities from the encoded values at `src` (`count` rows), all or nothing.
+// The address of the new handles (valid until the next call), or 0.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_spawn_many(WorldBinding* binding, std::uint32_t count, std::uint32_t src) {
     if (binding == nullptr) return world_disposed();
     std::uint32_t handles = 0;
@@ -298,12 +298,12 @@ EMSCRIPTEN_KEEPALIVE int ecsia_world_remove_many(WorldBinding* binding, std::uin
     return capture_error([&] { binding->world().remove_many({list, count}, id); });
 }
 
-// An 8-aligned area of at least `bytes` bytes that JS encodes values into (valid until the next
-// call; never shrinks). Its address, or 0 (out of heap).
-EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_scratch(WorldBinding* binding, std::uint32_t bytes) {
+// WorldBinding::scratch: an 8-aligned area of at least `bytes` bytes at callback depth `level`
+// that JS encodes a call's arguments into. Its address, or 0 (out of heap).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ecsia_world_scratch(WorldBinding* binding, std::uint32_t bytes, std::uint32_t level) {
     if (binding == nullptr) return world_disposed();
     std::uint32_t address = 0;
-    capture_error([&] { address = binding->scratch(bytes); });
+    capture_error([&] { address = binding->scratch(bytes, level); });
     return address;
 }
 

@@ -14,7 +14,7 @@
 // Nothing of this runs without a panel attached: a scheduler then checks one field per frame.
 // Thread rule: the page's main thread.
 
-import { describe, isPlainObject, knownKeys } from './internal/checks.js';
+import { describe, isHandle, isPlainObject, knownKeys } from './internal/checks.js';
 import { el, errorText, fill } from './internal/devtools_dom.js';
 import { EntitiesSection } from './internal/devtools_entities.js';
 import { renderPlan } from './internal/devtools_plan.js';
@@ -245,8 +245,9 @@ class Devtools {
     this.#drawSoon();
   }
 
-  /** Shows `entity` in the Entities section. */
+  /** Shows `entity` in the Entities section (a handle; a dead one shows as not alive). */
   select(entity) {
+    if (!isHandle(entity)) throw new Error(`devtools.select: ${describe(entity)} is not an entity handle; the selection is unchanged`);
     this.show('entities');
     this.#entities.select(entity);
   }

@@ -41,6 +41,7 @@ export interface ExtractedFrame {
 export interface Extract {
   /** The spec, as given. */
   readonly spec: Readonly<{ components: readonly string[]; with: readonly string[]; without: readonly string[] }>;
+  /** True once dispose() ran, or once its scheduler (or the scheduler's world) was disposed. */
   readonly disposed: boolean;
   /**
    * The newest copy (the last completed frame's; before the first, the world when extract() was

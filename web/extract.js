@@ -120,7 +120,12 @@ export class Extract {
     return this.#frame;
   }
 
-  get disposed() { return this.#disposed; }
+  /** Whether dispose() ran, or the scheduler (or its world) was disposed, which disposes the extract too. */
+  get disposed() {
+    if (this.#disposed) return true;
+    try { this.#raw('extract'); } catch { return true; }
+    return false;
+  }
 
   /** Frees the buffers; later calls throw. A second call does nothing. Disposing the scheduler disposes it too. */
   dispose() {

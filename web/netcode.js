@@ -126,6 +126,7 @@ export class RollbackSession {
   #refused = new Set();      // players whose inputs were refused (reported once each)
   #refusedAcks = new Set();  // players whose acknowledgements were refused (reported once each)
   #compared = new Set();     // frame * 256 + player: the hashes compared already (players <= 255)
+  #hashesSentTo = -1;        // the newest hashed frame whose hash was sent (-1: none)
   #listeners = new Map(EVENTS.map((e) => [e, new Set()]));
   #stalled = false;
   #lastResend = -Infinity;
@@ -433,13 +434,16 @@ export class RollbackSession {
     const inputs = [];
     for (let f = from; f <= this.#contiguous[this.#local]; f += 1) inputs.push(this.#inputs[this.#local].get(f));
     this.#transport.send(encodeInput(this.#local, this.#contiguous, from, inputs, this.#codec.size));
-    // The newest confirmed hashes go along every time: a lost one arrives with the next send.
+    // Every hashed frame confirmed since the last send goes once (the confirmed frame may jump by
+    // many at a time), and the newest two go along every time: a lost one arrives with the next send.
+    const every = this.#hashEvery;
     const confirmed = this.#confirmedFrame();
-    let newest = confirmed - ((confirmed + 1) % this.#hashEvery);
-    for (let k = 0; k < 2 && newest >= 0; k += 1, newest -= this.#hashEvery) {
-      const hash = this.#localHashes.get(newest);
-      if (hash !== undefined) this.#transport.send(encodeHash(this.#local, newest, hash));
+    const newest = confirmed - ((confirmed + 1) % every);
+    for (let frame = Math.min(this.#hashesSentTo + every, newest - every); frame <= newest; frame += every) {
+      const hash = frame < 0 ? undefined : this.#localHashes.get(frame);
+      if (hash !== undefined) this.#transport.send(encodeHash(this.#local, frame, hash));
     }
+    if (newest > this.#hashesSentTo) this.#hashesSentTo = newest;
     this.#lastResend = performance.now();
   }
 

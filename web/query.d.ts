@@ -39,9 +39,11 @@ export interface QuerySpec {
  * row i's field f is `columns[name][i * strides[name] + offsets[name][f]]` (for a DataView,
  * strides and offsets are in bytes). Every view, `entities` included, is valid while `stale` is
  * false: a structural change (spawn, despawn, add, remove, a frame's commands), a column move or
- * heap growth makes it stale. Writes through views are change-tracked only in a main-thread
- * system that declares the component in `writes` and fetched the chunk while it ran, or with
- * world.markChanged(chunk, name).
+ * heap growth makes it stale. Pairs live outside the tables, so adding or removing a pair moves no
+ * row and leaves a chunk current: a chunk that a pair term selected keeps the rows that had the
+ * pair when it was fetched (their data still live); fetch again to select by the pairs as they are.
+ * Writes through views are change-tracked only in a main-thread system that declares the
+ * component in `writes` and fetched the chunk while it ran, or with world.markChanged(chunk, name).
  */
 export interface Chunk {
   /** The world's storageGeneration when the chunk was made. */

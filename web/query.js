@@ -22,7 +22,9 @@ const collected = new FinalizationRegistry(({ core, raw }) => core.freeQuery(raw
  * component in `columns` (row i's field f is columns[name][i * strides[name] + offsets[name][f]];
  * a DataView with byte strides and offsets for components of mixed field types). Every view is
  * valid while `stale` is false: a structural change (spawn, despawn, add, remove, a frame's
- * commands), a column move or heap growth makes the chunk stale; fetch chunks again then.
+ * commands), a column move or heap growth makes the chunk stale; fetch chunks again then. A pair
+ * change moves no row (pairs live outside the tables): a chunk a pair term selected stays current
+ * and keeps the rows that had the pair when it was fetched.
  * Writes through the views are not change-tracked unless made by a main-thread system that
  * declares the component in `writes` through views it fetched while it ran (its own query's or
  * any other query's chunks), or marked with world.markChanged(chunk, name).

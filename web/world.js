@@ -52,7 +52,16 @@ export class World {
   constructor(engine, raw) {
     this.#core = new WorldCore(engine, raw);
     attachInternals(this, this.#core);
-    this.#core.call('createWorld', (r) => r.setDiagnosticHandler((message) => engine.diagnose(`ecsia: ${message}`)));
+    // The handler runs inside the engine's call that reports (a counted callback, as observers are).
+    const core = this.#core;
+    core.call('createWorld', (r) => r.setDiagnosticHandler((message) => {
+      core.callbackDepth += 1;
+      try {
+        engine.diagnose(`ecsia: ${message}`);
+      } finally {
+        core.callbackDepth -= 1;
+      }
+    }));
   }
 
   get disposed() { return this.#core.disposed; }

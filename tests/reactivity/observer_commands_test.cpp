@@ -341,3 +341,15 @@ TEST_CASE("a command record with more entries than its header counts is refused 
     CHECK(buffer.record_count() == 0);
     CHECK(buffer.words().empty());
 }
+
+TEST_CASE("a typed add of a tag through a command buffer adds the tag (no bytes, like World::add)", "[command]") {
+    World world;
+    test::CapturedDiagnostics said(world);
+    const ComponentId frozen = world.component<test::Frozen>();
+    const ComponentId position = world.component<Position>();
+    world.observe(ObserverEvent::OnAdd, position, [&](ObserverContext& ctx) { ctx.commands.add(ctx.entity, frozen, test::Frozen{}); });
+    const Entity a = world.spawn(Position{1, 2});
+    world.flush();
+    CHECK(world.has<test::Frozen>(a));
+    CHECK(said.messages.empty());
+}

@@ -279,13 +279,21 @@ TEST_CASE("a system or an inline kernel that destroys the world ends the frame; 
     CAPTURE(kernel);
     auto world = std::make_unique<World>();
     world->spawn(test::Position{1, 2});
-    Scheduler scheduler(*world);  // the serial executor: a kernel runs on this thread
+    world->spawn(test::Position{3, 4});
+    // The serial executor, a kernel runs on this thread; a batch per row: the one after the
+    // destroying batch must not start.
+    SchedulerOptions options;
+    options.batch_rows = 1;
+    Scheduler scheduler(*world, options);
     int later = 0;
     SystemDesc destroyer;
     destroyer.name = "Destroyer";
     if (kernel) {
         destroyer.writes = {world->component<test::Position>()};
-        destroyer.kernel = [&world](KernelContext&) { world.reset(); };
+        destroyer.kernel = [&world, &later](KernelContext&) {
+            if (world == nullptr) ++later;  // a batch that ran after the world went
+            world.reset();
+        };
     } else {
         destroyer.main_thread = [&world](World&, float) { world.reset(); };
     }

@@ -57,7 +57,12 @@ export class Engine {
     this.workers = workers;
     /** Every warning of this engine goes here (G3): to onDiagnostic, then to each watcher (watchDiagnostics). */
     this.diagnose = (message) => {
-      diagnose(message);
+      try {
+        diagnose(message);
+      } catch (error) {
+        // The handler runs inside the engine call that reports: a throw would unwind through it.
+        console.error(`ecsia: options.onDiagnostic threw for the diagnostic "${message}"; the engine goes on:`, error);
+      }
       for (const watcher of this.#diagnosticWatchers) {
         try {
           watcher(message);

@@ -98,7 +98,10 @@ export function describe(value) {
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   if (typeof value === 'string') return `a string ("${value.length > 40 ? `${value.slice(0, 40)}...` : value}")`;
   if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'object') {
+    const kind = Object.prototype.toString.call(value).slice(8, -1);  // 'Object', 'Map', 'Date', ...
+    return kind === 'Object' ? 'an object' : `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+  }
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
   return `a ${typeof value}`;
 }
@@ -112,9 +115,16 @@ export function isHandle(value) {
   return typeof value === 'number' && (value >>> 0) === value;
 }
 
-/** An object of named values (not null, an array or a typed array). */
+/**
+ * An object of named values: a literal, Object.create(null) or a class instance; not null, an
+ * array, a typed array, or a built-in object that holds its contents elsewhere (a Map, a Date).
+ */
 export function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+  if (typeof value !== 'object' || value === null) return false;
+  // A literal or Object.create(null) at once; otherwise what Object.prototype.toString calls it: a
+  // class instance is an 'Object', an array, a typed array, a Map, a Date... is not.
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null || Object.prototype.toString.call(value) === '[object Object]';
 }
 
 // A kernel's result: nothing, or a value it is free to return, but never a promise. An async

@@ -234,8 +234,9 @@ export class WorldCore {
   #lastEntry = undefined;
   #relations = new Map();   // name -> relation entry (a component entry of the pair data, and the options)
   #topics = new Map();      // name -> topic entry (a component entry of one message, and the topic)
-  #scratch = 0;             // address of the raw world's scratch area
+  #scratch = 0;             // address of the raw world's scratch area for calls outside callbacks
   #scratchBytes = 0;
+  #nestedScratch = [];      // by callback depth (from 1): { address, bytes } of that level's area
   #onDispose = [];          // what dispose() runs first (schedulers stop)
   #rawQueries = new Set();  // the raw QueryBindings of live queries (freed on dispose or GC)
 
@@ -249,8 +250,9 @@ export class WorldCore {
     /** The raw world's address, the exports' first argument; 0 once disposed (they then fail with Disposed). */
     this.address = raw.address() >>> 0;
     /**
-     * > 0 while a system's run() or an observer callback is on the stack: queries then keep the
-     * world's tick (a system's writes stay at its own tick), and dispose() is refused.
+     * > 0 while a system's run(), an observer or the diagnostic handler is on the stack (the
+     * engine is inside a call): queries then keep the world's tick (a system's writes stay at its
+     * own tick), dispose() is refused, and calls encode into a scratch area of this depth.
      */
     this.callbackDepth = 0;
     /**
@@ -398,22 +400,35 @@ export class WorldCore {
     return list;
   }
 
-  /** An 8-aligned scratch area of at least `bytes` bytes in the heap (valid until the next call). */
+  /**
+   * An 8-aligned scratch area of at least `bytes` bytes in the heap, valid until the next call at
+   * this callback depth. A call made inside a callback (an observer, a system, a diagnostic
+   * handler) gets an area of its depth: the engine may still be reading the area of the call that
+   * runs the callback (despawnMany's handles while its remove observers run).
+   */
   scratch(bytes, op = 'scratch') {
-    if (bytes > this.#scratchBytes) {
-      // The engine takes the size in 32 bits: a larger one would wrap to a small area that the
-      // caller then writes past. No wasm heap holds it anyway.
-      if (bytes > MAX_SCRATCH_BYTES) {
-        const error = new Error(`world.${op}: OutOfMemory: the call needs ${bytes} bytes of scratch memory, more than a wasm heap holds`);
-        error.code = 'OutOfMemory';
-        throw error;
-      }
-      const address = this.fast.scratch(this.address, bytes) >>> 0;
-      if (address === 0) this.fail(op);
+    if (this.callbackDepth === 0 && bytes <= this.#scratchBytes) return this.#scratch;
+    // The engine takes the size in 32 bits: a larger one would wrap to a small area that the
+    // caller then writes past. No wasm heap holds it anyway.
+    if (bytes > MAX_SCRATCH_BYTES) {
+      const error = new Error(`world.${op}: OutOfMemory: the call needs ${bytes} bytes of scratch memory, more than a wasm heap holds`);
+      error.code = 'OutOfMemory';
+      throw error;
+    }
+    const level = this.callbackDepth;
+    if (level > 0) {
+      const area = this.#nestedScratch[level];
+      if (area !== undefined && bytes <= area.bytes) return area.address;
+    }
+    const address = this.fast.scratch(this.address, bytes, level) >>> 0;
+    if (address === 0) this.fail(op);
+    if (level === 0) {
       this.#scratch = address;
       this.#scratchBytes = bytes;
+    } else {
+      this.#nestedScratch[level] = { address, bytes };
     }
-    return this.#scratch;
+    return address;
   }
 
   /**
@@ -682,7 +697,7 @@ export class WorldCore {
   dispose() {
     if (this.#raw === null) return;
     if (this.callbackDepth > 0) {
-      throw new Error('world.dispose: not allowed inside a system or an observer (the engine is running it); dispose after update() resolves');
+      throw new Error('world.dispose: not allowed inside a system, an observer or a diagnostic handler (the engine is running it); dispose after update() resolves');
     }
     for (const fn of this.#onDispose.splice(0)) fn();
     for (const raw of this.#rawQueries) raw.delete();

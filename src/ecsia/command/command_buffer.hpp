@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "ecsia/base/ids.hpp"
@@ -193,7 +194,8 @@ public:
 
     template <typename T>
     void add(Entity entity, ComponentId id, const T& value) {
-        const ComponentValue v{id, &value, sizeof(T)};
+        // A tag struct is empty but has sizeof 1, while a tag takes 0 bytes (as World::value_of).
+        const ComponentValue v{id, std::is_empty_v<T> ? nullptr : &value, std::is_empty_v<T> ? 0u : std::uint32_t(sizeof(T))};
         add(entity, &v, 1);
     }
     template <typename T>

@@ -30,6 +30,9 @@ namespace ecsia {
 class BatchRunner {
 public:
     virtual void run_kernel(Batch& batch) = 0;
+    // True once a batch run inline on the coordinator ended the frame's world (a kernel that
+    // destroyed it): the coordinator starts none of the wave's remaining batches.
+    virtual bool world_gone() const noexcept { return false; }
 
 protected:
     ~BatchRunner() = default;

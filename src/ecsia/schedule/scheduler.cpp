@@ -140,6 +140,9 @@ public:
 
 private:
     void run_kernel(Batch& batch) override;  // BatchRunner: the executors call it
+    // BatchRunner, asked on the coordinator after each inline batch (the thread that would have
+    // destroyed the world, on_world_destroyed's, so the read is ordered with the write).
+    bool world_gone() const noexcept override { return world_ == nullptr; }
     void poll_fence() const;
     void run_main_thread_systems(const std::vector<std::uint32_t>& wave);
     void run_main_thread_system(std::uint32_t s);

@@ -33,6 +33,10 @@ void SerialExecutor::run(std::span<Batch* const> batches, BatchRunner& runner, b
     for (; next < batches.size(); ++next) {
         Batch& batch = *batches[next];
         runner.run_kernel(batch);
+        if (runner.world_gone()) {
+            next = batches.size();  // the rest had a world to run on; the scheduler disposes itself
+            return;
+        }
         // One clock read per system, not per batch: a wave kept inline is a short one.
         if (timed_ && (next + 1 == batches.size() || batches[next + 1]->system != batch.system)) {
             const std::int64_t now = monotonic_ns();
