@@ -6,7 +6,7 @@ import { openNetcodePeer, servers, test } from './support.js';
 
 test('bad session options and inputs throw errors that name them', async ({ page }) => {
   await openNetcodePeer(page, servers.isolated);
-  const r = await page.evaluate(() => {
+  const r = await page.evaluate(async () => {
     const { ecsia, netcode, game } = window.peer;
     const g = game.createGame(ecsia, { dust: 10 });
     const [transport] = netcode.LoopbackTransport.pair();
@@ -29,22 +29,36 @@ test('bad session options and inputs throw errors that name them', async ({ page
     elsewhereScheduler.dispose();
     elsewhere.dispose();
     const session = new netcode.RollbackSession(base);
+    // One transport, one session: another open session's, or a closed one, is refused.
+    out.shared = attempt(() => new netcode.RollbackSession(base));
     out.field = attempt(() => session.setLocalInput({ thrust: 1, jump: 1 }));
     out.value = attempt(() => session.setLocalInput({ fire: 300 }));
     out.event = attempt(() => session.on('boom', () => {}));
     out.extraInput = attempt(() => session.setLocalInput({}, 5));
     session.close();
     out.closed = attempt(() => session.setLocalInput({}));
+    out.closedTransport = attempt(() => new netcode.RollbackSession(base));
+    // Delays setTimeout cannot keep (it fires at once past 2^31 - 1 ms) are refused.
+    out.forever = attempt(() => netcode.LoopbackTransport.pair({ latencyMs: Infinity }));
+    out.tooLong = attempt(() => netcode.LoopbackTransport.pair({ jitterMs: 3e9 }));
     const orphan = new netcode.RollbackSession({ ...base, transport: netcode.LoopbackTransport.pair()[0] });
+    orphan.close();
+    // A player's entity lost behind the session: advance says which player, and why.
+    const lost = new netcode.RollbackSession({ ...base, transport: netcode.LoopbackTransport.pair()[0] });
+    const late = new netcode.RollbackSession({ ...base, transport: netcode.LoopbackTransport.pair()[0] });
+    g.world.despawn(g.ships[1]);
+    try { await lost.advance(1 / 60); out.lost = 'no error'; } catch (e) { out.lost = e.message; }
+    lost.close();
     g.scheduler.dispose();
-    out.schedulerGone = attempt(() => orphan.setLocalInput({}));
+    out.schedulerGone = attempt(() => late.setLocalInput({}));
     g.world.dispose();
-    out.worldGone = attempt(() => orphan.setLocalInput({}));
+    out.worldGone = attempt(() => late.setLocalInput({}));
     return out;
   });
   expect(r.players).toContain('players must be a whole number from 1 to 255');
   expect(r.local).toContain('localPlayer must be a whole number from 0 to 1');
-  expect(r.component).toContain("'nope'");
+  expect(r.component).toMatch(/^new RollbackSession: UnknownComponent: .*'nope'/);
+  expect(r.lost).toMatch(new RegExp(`^session: player 1's entity \\d+ cannot take its input for frame 0: world\\.set: StaleEntity: `));
   expect(r.entities).toContain('playerEntities must be an array of 2 entities');
   expect(r.unknown).toContain("unknown option 'rollbackFrames'");
   expect(r.transport).toContain('transport must have send(bytes)');
@@ -59,6 +73,10 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.extra).toBe('new RollbackSession: takes at most 1 argument, got 2');
   expect(r.otherWorld).toBe('new RollbackSession: options.scheduler runs another world than options.world');
   expect(r.extraInput).toBe('session.setLocalInput: takes at most 1 argument, got 2');
+  expect(r.shared).toBe('new RollbackSession: the transport belongs to another open session (its messages go to one session): close that one first, or give a new one');
+  expect(r.closedTransport).toBe('new RollbackSession: the transport was closed (closing a session closes its transport): give a new one');
+  expect(r.forever).toBe('LoopbackTransport.pair: latencyMs must be a number from 0 to 1000000000, got number Infinity');
+  expect(r.tooLong).toBe('LoopbackTransport.pair: jitterMs must be a number from 0 to 1000000000, got number 3000000000');
 });
 
 test('a message that acknowledges frames of ours never sent is dropped with a diagnostic: the session keeps sending', async ({ page }) => {

@@ -14,6 +14,8 @@ export interface Transport {
   onmessage: ((bytes: Uint8Array) => void) | null;
   /** Ends the link for good (the session calls it from close()). */
   close?(): void;
+  /** True once closed: a session refuses such a transport. */
+  readonly closed?: boolean;
 }
 
 /** Conditions LoopbackTransport.pair applies to each message, each direction with its own draw. */
@@ -36,6 +38,8 @@ export declare class LoopbackTransport implements Transport {
   static pair(options?: LinkOptions): [LoopbackTransport, LoopbackTransport];
   /** False while disconnected or once closed. */
   readonly connected: boolean;
+  /** True once close() ran. */
+  readonly closed: boolean;
   onmessage: ((bytes: Uint8Array) => void) | null;
   send(bytes: Uint8Array): void;
   /** Cuts the link both ways until reconnect(): what is sent or in flight meanwhile is lost. */
@@ -58,6 +62,8 @@ export interface WebSocketTransportOptions {
 export declare class WebSocketTransport implements Transport {
   constructor(url: string | URL, options?: WebSocketTransportOptions);
   readonly connected: boolean;
+  /** True once close() ran: no reconnect follows. */
+  readonly closed: boolean;
   /** Drops of the connection so far (each followed by a reconnect attempt). */
   readonly drops: number;
   onmessage: ((bytes: Uint8Array) => void) | null;

@@ -15,6 +15,8 @@ import { checkField, loadField, storeField } from './internal/world_core.js';
 export { LoopbackTransport, WebSocketTransport } from './internal/netcode_transports.js';
 
 const EVENTS = ['desync', 'stall', 'resume'];
+// The transports of open sessions: one transport serves one session (it has one onmessage).
+const TRANSPORTS_IN_USE = new WeakSet();
 const HASH_HISTORY = 32;        // hashes kept per side, in hashEvery steps
 const STALLED_RESEND_MS = 50;   // while stalled, inputs are resent at most this often
 
@@ -182,6 +184,10 @@ export class RollbackSession {
     if (transport === null || typeof transport !== 'object' || typeof transport.send !== 'function') {
       throw new Error(`${op}: transport must have send(bytes) (a LoopbackTransport end or a WebSocketTransport), got ${describe(transport)}`);
     }
+    if (transport.closed === true) throw new Error(`${op}: the transport was closed (closing a session closes its transport): give a new one`);
+    if (TRANSPORTS_IN_USE.has(transport)) {
+      throw new Error(`${op}: the transport belongs to another open session (its messages go to one session): close that one first, or give a new one`);
+    }
     this.#transport = transport;
     // Frames before the input delay run with every player's default input: known to all.
     this.#inputs = Array.from({ length: this.#players }, () => new Map());
@@ -190,6 +196,7 @@ export class RollbackSession {
     this.#localInput = this.#codec.defaults.slice();
     this.#ring = new SnapshotRing(this.#maxRollback + 2);
     transport.onmessage = (bytes) => { if (!this.#closed) this.#queue.push(bytes); };
+    TRANSPORTS_IN_USE.add(transport);
   }
 
   /** This frame's local input: values of inputComponent's fields (those not given are 0). */
@@ -272,6 +279,7 @@ export class RollbackSession {
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    TRANSPORTS_IN_USE.delete(this.#transport);
     this.#transport.onmessage = null;
     if (typeof this.#transport.close === 'function') this.#transport.close();
   }
@@ -403,7 +411,13 @@ export class RollbackSession {
       const input = this.#inputAt(p, frame);
       used.push(input);
       // The input's bytes are the component's element: written as they are, as world.set would.
-      this.#core.setElementBytes('set', this.#entities[p], this.#codec.entry, input);
+      try {
+        this.#core.setElementBytes('set', this.#entities[p], this.#codec.entry, input);
+      } catch (error) {
+        // The player's entity was despawned or lost the input component behind the session.
+        error.message = `session: player ${p}'s entity ${this.#entities[p]} cannot take its input for frame ${frame}: ${error.message}`;
+        throw error;
+      }
     }
     this.#used.set(frame, { inputs: used, dt });
     await this.#scheduler.update(dt);

@@ -461,6 +461,11 @@ export class Scheduler {
     let startMs = 0;
     let began = false;  // the engine's frame began (not read from startMs: a clock may read 0)
     let failed = true;
+    // Until the frame ends, the raw world and scheduler stay: a dispose() of either meanwhile
+    // takes effect in the engine once the wave out on the workers is back (its batches write
+    // into the world until then), and step() says Done then.
+    const releaseWorld = this.#world.holdRaw();
+    const raw = this.#raw;
     try {
       // A paused devtools panel holds the frame here (a promise); otherwise nothing to await.
       const gate = this.#observer?.beforeFrame();
@@ -471,11 +476,10 @@ export class Scheduler {
       began = true;
       let status = this.#call('update', (r) => r.beginAndStep(dt));
       pageMs += clock.now() - t;
-      while (status === WAITING && !this.#disposeRequested) {
-        await this.#fence();
-        if (this.#disposeRequested) break;  // disposed while the wave ran: the frame ends here
+      while (status === WAITING) {
+        await this.#fence(raw);
         t = clock.now();
-        status = this.#call('update', (r) => r.step());
+        status = this.#guard('update', () => raw.step());
         pageMs += clock.now() - t;
       }
       this.#pageUs = pageMs * 1000;
@@ -503,6 +507,7 @@ export class Scheduler {
       } else if (began && (this.#userTiming || this.#observer !== null)) {
         this.#frameDone(startMs, clock.now(), failed);
       }
+      releaseWorld();
     }
   }
 
@@ -653,9 +658,9 @@ export class Scheduler {
 
   // Waits until the fence word holds the awaited epoch, or a while has passed (step() then
   // checks the wave's deadline). Atomics.waitAsync never blocks the page.
-  async #fence() {
-    const index = this.#call('update', (r) => r.fenceAddress()) >> 2;
-    const epoch = this.#call('update', (r) => r.waitingEpoch()) | 0;
+  async #fence(raw) {
+    const index = this.#guard('update', () => raw.fenceAddress()) >> 2;
+    const epoch = this.#guard('update', () => raw.waitingEpoch()) | 0;
     const heap = new Int32Array(this.#engine.heapState().buffer);
     const value = Atomics.load(heap, index);
     if (value === epoch) return;

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -329,4 +331,105 @@ TEST_CASE("a second scheduler cannot run a frame inside the first one's, and the
     CHECK(test::thrown_code([&] { inner.update(0.016f); }) == "no error");
     CHECK(test::thrown_code([&] { outer.update(0.016f); }) == "no error");
     CHECK(world.frames() == 3);
+}
+
+namespace {
+
+// A scheduler whose coordinator does not wait (the page's), over 64 rows in batches of 8, and a
+// kernel that takes its column, sleeps, then writes: a wave that is out for a while.
+struct SlowWave {
+    std::unique_ptr<World> world = std::make_unique<World>();
+    ComponentId position = world->component<test::Position>();
+    std::unique_ptr<Scheduler> scheduler;
+    std::vector<std::string> said;
+
+    explicit SlowWave(std::chrono::milliseconds deadline = std::chrono::milliseconds(30000)) {
+        world->diagnostics().set_sink([this](const std::string& m) { said.push_back(m); });
+        for (int i = 0; i < 64; ++i) world->spawn(test::Position{0, 0});
+        SchedulerOptions options;
+        options.workers = 2;
+        options.batch_rows = 8;
+        options.wait_for_workers = false;
+        options.coordinator_slice = std::chrono::microseconds(0);  // every batch on the workers
+        options.wave_deadline = deadline;
+        scheduler = std::make_unique<Scheduler>(*world, options);
+        SystemDesc slow;
+        slow.name = "Slow";
+        slow.writes = {position};
+        slow.kernel = [id = position](KernelContext& ctx) {
+            test::Position* p = ctx.chunk.write<test::Position>(id);
+            std::this_thread::sleep_for(std::chrono::milliseconds(40));
+            for (std::uint32_t i = 0; i < ctx.chunk.size(); ++i) p[i].x += 1;
+        };
+        scheduler->add_system(slow);
+    }
+    // Begins a frame whose wave is out on the workers when this returns.
+    void send_wave() {
+        scheduler->begin_frame(0.016f);
+        REQUIRE(scheduler->step() == FrameStatus::Waiting);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the workers are inside their batches
+    }
+};
+
+}  // namespace
+
+TEST_CASE("with a coordinator that does not wait, dispose() while a wave is out takes effect once the wave is back",
+          "[schedule][threads]") {
+    SlowWave s;
+    s.send_wave();
+    s.scheduler->dispose();
+    // The batches still write into the world: it stays in its wave, and refuses writes.
+    CHECK(s.world->phase() == WorldPhase::Wave);
+    ECSIA_REQUIRE_REJECTED(*s.world, ErrorCode::WrongPhase, s.world->spawn(test::Position{7, 7}));
+    int steps = 0;
+    while (s.scheduler->step() == FrameStatus::Waiting) {
+        ++steps;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    CHECK(steps > 0);
+    CHECK(s.scheduler->state() == FrameState::Disposed);
+    CHECK(s.world->phase() == WorldPhase::Serial);
+    // Every batch wrote before the world was handed back; the column may now move (ASan: no
+    // batch writes into its old block).
+    for (int i = 0; i < 4096; ++i) s.world->spawn(test::Position{7, 7});
+    std::uint32_t written = 0;
+    s.world->each<const test::Position>([&](Entity, const test::Position& p) { written += p.x == 1 ? 1 : 0; });
+    CHECK(written == 64);
+    CHECK(std::count_if(s.said.begin(), s.said.end(), [](const std::string& m) {
+              return m.find("frame abandoned: the scheduler was disposed") != std::string::npos;
+          }) == 1);
+    CHECK(test::thrown_code([&] { s.scheduler->update(0.016f); }) == "Disposed");
+}
+
+TEST_CASE("destroying the world or the scheduler while a wave is out waits for the wave first", "[schedule][threads]") {
+    const bool world_first = GENERATE(true, false);
+    CAPTURE(world_first);
+    SlowWave s;
+    s.send_wave();
+    const auto before = std::chrono::steady_clock::now();
+    if (world_first) {
+        s.world.reset();  // under ASan: no batch touches the freed tables
+        CHECK(s.scheduler->state() == FrameState::Disposed);
+        CHECK(test::thrown_code([&] { (void)s.scheduler->step(); }) == "Disposed");
+    } else {
+        s.scheduler.reset();
+        CHECK(s.world->phase() == WorldPhase::Serial);
+        for (int i = 0; i < 4096; ++i) s.world->spawn(test::Position{7, 7});
+    }
+    CHECK(std::chrono::steady_clock::now() - before >= std::chrono::milliseconds(20));  // it waited for the batches
+}
+
+TEST_CASE("a dispose() waits for a wave only up to its deadline, then leaves its batches to the workers and says so",
+          "[schedule][threads]") {
+    SlowWave s(std::chrono::milliseconds(5));
+    s.send_wave();
+    s.scheduler->dispose();
+    while (s.scheduler->step() == FrameStatus::Waiting) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK(s.scheduler->state() == FrameState::Disposed);
+    CHECK(s.world->phase() == WorldPhase::Serial);
+    CHECK(std::count_if(s.said.begin(), s.said.end(), [](const std::string& m) {
+              return m.find("frame abandoned: the scheduler was disposed while ") != std::string::npos &&
+                     m.find("batch(es) were running; their results and reserved handles are dropped") != std::string::npos;
+          }) == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));  // the stalled batches end before the world does
 }

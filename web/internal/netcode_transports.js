@@ -20,6 +20,11 @@ function seededRandom(seed) {
   };
 }
 
+// The longest delay setTimeout keeps (a longer one fires at once): latencyMs and jitterMs are at
+// most half of it each, so that their sum is one too.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_DELAY_MS = 1e9;
+
 function nonNegative(op, options, key, fallback, max = Infinity) {
   const value = options[key] ?? fallback;
   if (typeof value !== 'number' || !(value >= 0) || value > max) {
@@ -40,8 +45,8 @@ export class LinkConditions {
     for (const key of Object.keys(options)) {
       if (!known.includes(key)) throw new Error(`${op}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
-    this.latencyMs = nonNegative(op, options, 'latencyMs', 0);
-    this.jitterMs = nonNegative(op, options, 'jitterMs', 0);
+    this.latencyMs = nonNegative(op, options, 'latencyMs', 0, MAX_DELAY_MS);
+    this.jitterMs = nonNegative(op, options, 'jitterMs', 0, MAX_DELAY_MS);
     this.loss = nonNegative(op, options, 'loss', 0, 1);
     this.reorder = options.reorder ?? false;
     if (typeof this.reorder !== 'boolean') throw new Error(`${op}: reorder must be true or false, got ${describe(this.reorder)}`);
@@ -94,6 +99,8 @@ export class LoopbackTransport {
   }
 
   get connected() { return this.#connected && !this.#closed; }
+  /** True once close() ran: the end never carries a message again. */
+  get closed() { return this.#closed; }
 
   send(bytes) {
     if (!(bytes instanceof Uint8Array)) throw new Error(`LoopbackTransport.send: takes a Uint8Array, got ${describe(bytes)}`);
@@ -139,7 +146,7 @@ export class WebSocketTransport {
     }
     if (!isPlainObject(options)) throw new Error(`new WebSocketTransport: options must be an object, got ${describe(options)}`);
     this.#url = String(url);
-    this.#reconnectMs = nonNegative('new WebSocketTransport', options, 'reconnectMs', 500);
+    this.#reconnectMs = nonNegative('new WebSocketTransport', options, 'reconnectMs', 500, MAX_TIMER_MS);
     this.onmessage = null;
     /** Drops of the connection so far (each followed by a reconnect attempt). */
     this.drops = 0;
@@ -147,6 +154,8 @@ export class WebSocketTransport {
   }
 
   get connected() { return this.#socket !== null && this.#socket.readyState === 1; }
+  /** True once close() ran: no reconnect follows. */
+  get closed() { return this.#closed; }
 
   #open() {
     if (this.#closed) return;

@@ -37,7 +37,7 @@ export const alignWide8 = (n) => Math.ceil(n / VALUE_ALIGNMENT) * VALUE_ALIGNMEN
 
 // The call an error names: a world method's name ('spawn': world.spawn), or a caller's own
 // qualified name ('scheduler.addSystem', when a scheduler resolves names through the world).
-const callName = (op) => (op.includes('.') ? op : `world.${op}`);
+const callName = (op) => (/[. ]/.test(op) ? op : `world.${op}`);  // 'query.count', 'new RollbackSession': as they are
 
 // How a component's column is viewed from JS: a typed array with `stride` elements per entity
 // (homogeneous components), or a DataView with `stride` bytes per entity (mixed field types).
@@ -282,12 +282,13 @@ export class WorldCore {
 
   /**
    * Throws the error a C export just failed with (its status said so): the engine's own code
-   * and message from the error slot, as `world.<op>: <message>` with `.code`. Nothing changed.
+   * and message from the error slot, as `world.<op>: <message>` (or `<op>: ` for an op named
+   * with its object) with `.code`. Nothing changed.
    */
   fail(op) {
     const fast = this.fast;
     const code = this.#cString(fast.errorCode() >>> 0);
-    const error = new Error(`world.${op}: ${this.#cString(fast.errorMessage() >>> 0)}`);
+    const error = new Error(`${callName(op)}: ${this.#cString(fast.errorMessage() >>> 0)}`);
     error.code = code;
     throw error;
   }
@@ -693,18 +694,49 @@ export class WorldCore {
     raw.delete();
   }
 
-  /** Frees the raw world (and what registered with onDispose first); later calls throw. Idempotent. */
+  /**
+   * Frees the raw world (and what registered with onDispose first); later calls throw. Idempotent.
+   * While a frame holds the raw world (holdRaw: a wave out on the workers writes into it), it is
+   * freed when that frame lets go; the calls throw from now on all the same.
+   */
   dispose() {
     if (this.#raw === null) return;
     if (this.callbackDepth > 0) {
       throw new Error('world.dispose: not allowed inside a system, an observer or a diagnostic handler (the engine is running it); dispose after update() resolves');
     }
     for (const fn of this.#onDispose.splice(0)) fn();
-    for (const raw of this.#rawQueries) raw.delete();
-    this.#rawQueries.clear();
-    this.#raw.setDiagnosticHandler(null);
-    this.#raw.delete();
+    const raw = this.#raw;
     this.#raw = null;
     this.address = 0;
+    if (this.#holds > 0) this.#heldRaw = raw;
+    else this.#free(raw);
+  }
+
+  /**
+   * Keeps the raw world from being freed until the returned function is called (a scheduler's
+   * update() while its frame runs: a world disposed meanwhile goes once the wave is back).
+   */
+  holdRaw() {
+    this.#holds += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.#holds -= 1;
+      if (this.#holds > 0 || this.#heldRaw === null) return;
+      const raw = this.#heldRaw;
+      this.#heldRaw = null;
+      this.#free(raw);
+    };
+  }
+
+  #holds = 0;
+  #heldRaw = null;  // the raw world dispose() left to the last holdRaw() to free
+
+  #free(raw) {
+    for (const query of this.#rawQueries) query.delete();
+    this.#rawQueries.clear();
+    raw.setDiagnosticHandler(null);
+    raw.delete();
   }
 }

@@ -19,9 +19,28 @@
 #include "ecsia/schedule/wave_merge.hpp"
 #include "ecsia/world/world_access.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ECSIA_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ECSIA_LEAK_CHECKED 1
+#endif
+#endif
+#if defined(ECSIA_LEAK_CHECKED)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 namespace ecsia {
 
 namespace {
+
+// A block left allocated on purpose, for detached workers that may still use it: not a leak for
+// LeakSanitizer (what it reaches is kept too); nothing in other builds.
+void keep_for_process([[maybe_unused]] const void* block) noexcept {
+#if defined(ECSIA_LEAK_CHECKED)
+    __lsan_ignore_object(block);
+#endif
+}
 
 // Steps of every scheduler in the process are numbered apart, so that a thread's record of its
 // last batch (run_kernel) never matches a step of another scheduler, even one at a freed one's
@@ -174,6 +193,8 @@ private:
     void set_state(FrameState state) noexcept;  // also tells the world whether a frame runs (snapshots are refused mid-frame)
     void recover_from_stall();
     void dispose_now();
+    // dispose() for a destructor (this scheduler's, or the world's: on_world_destroyed).
+    void dispose_before_destruction() noexcept;
     World& world() const;
     double now_us() const;
 };
@@ -198,7 +219,7 @@ Scheduler::Impl::Impl(World& world, SchedulerOptions options) : world_(&world), 
 }
 
 Scheduler::Impl::~Impl() {
-    dispose();
+    dispose_before_destruction();
     if (world_ != nullptr) detail::WorldAccess::detach(*world_, *this);
 }
 
@@ -220,7 +241,7 @@ bool Scheduler::Impl::consumes(TopicId topic, std::string_view system) const noe
 }
 
 void Scheduler::Impl::on_world_destroyed() noexcept {
-    dispose();
+    dispose_before_destruction();
     world_ = nullptr;
 }
 
@@ -452,6 +473,7 @@ FrameStatus Scheduler::Impl::step() {
     }
     --stepping_;
     if (dispose_requested_) {
+        if (status == FrameStatus::Waiting) return status;  // disposed while the wave is out: once it is back
         dispose_now();
         return FrameStatus::Done;
     }
@@ -485,7 +507,13 @@ bool Scheduler::Impl::start_steps() {
 
 FrameStatus Scheduler::Impl::run_waves() {
     while (wave_ < plan_.waves.size()) {
-        if (dispose_requested_) return FrameStatus::Done;  // step() finishes the disposal
+        if (dispose_requested_) {
+            // Disposed while the wave was out (dispose()): its batches write into the world until
+            // they return, so the disposal waits for them, or for the deadline (then it detaches
+            // them, as a stall does). step() finishes it.
+            const bool out = state_ == FrameState::Dispatched && !executor_->done();
+            return out && std::chrono::steady_clock::now() < deadline_ ? FrameStatus::Waiting : FrameStatus::Done;
+        }
         if (state_ == FrameState::Dispatched) {
             // 4. wait: the wave is out on the workers.
             if (!executor_->done()) {
@@ -1081,10 +1109,29 @@ void Scheduler::Impl::abandon_frame(const std::string& why) {
 
 void Scheduler::Impl::dispose() {
     if (state_ == FrameState::Disposed) return;
-    if (stepping_ > 0) {
+    if (stepping_ > 0 || (state_ == FrameState::Dispatched && !options_.wait_for_workers)) {
         // Inside the frame (a main-thread system, an observer, a serial kernel): the frame's own
-        // lists are in use below us. step() disposes once that call returns.
+        // lists are in use below us. Or a wave is out on the workers, whose batches write into
+        // the world, and this coordinator must not block: the world stays in its wave until they
+        // return. step() disposes once that call returns, or once the wave is back.
         dispose_requested_ = true;
+        return;
+    }
+    dispose_now();
+}
+
+void Scheduler::Impl::dispose_before_destruction() noexcept {
+    if (state_ == FrameState::Disposed) return;
+    // No later step() can finish a disposal: a wave still out is waited for here, up to its
+    // deadline, so that no batch writes into what is about to be freed. A coordinator that must
+    // not block polls (its one wait: a wave's batches are short; one past the deadline stalled).
+    if (state_ == FrameState::Dispatched) {
+        while (!executor_->done() && std::chrono::steady_clock::now() < deadline_) {
+            if (options_.wait_for_workers) executor_->wait_until(deadline_);
+        }
+    }
+    if (stepping_ > 0) {
+        dispose_requested_ = true;  // destroyed from inside the frame: step() ends it
         return;
     }
     dispose_now();
@@ -1106,7 +1153,7 @@ void Scheduler::Impl::dispose_now() {
             detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
         }
         batches_.clear();
-        for (auto& batch : batch_pool_) (void)batch.release();
+        for (auto& batch : batch_pool_) keep_for_process(batch.release());
     } else {
         abandon_frame("the scheduler was disposed");
     }
@@ -1122,7 +1169,7 @@ void Scheduler::Impl::dispose_now() {
     if (threaded_ && !options_.wait_for_workers) {
         // Detached workers may still call back into the executor (a batch that outlived its
         // deadline): it stays alive for the life of the process, and this scheduler has none.
-        (void)threaded_.release();
+        keep_for_process(threaded_.release());
         executor_ = &serial_;
     }
 }

@@ -172,7 +172,11 @@ public:
     // Stops and joins the workers, also mid-frame (the frame's remaining work is dropped with a
     // diagnostic). Idempotent; afterwards update() throws Disposed. Called from inside the frame
     // (a main-thread system, an observer, a serial kernel), it takes effect when that call
-    // returns: the frame ends there and update() returns.
+    // returns: the frame ends there and update() returns. With wait_for_workers false and a wave
+    // out on the workers, it takes effect once the wave is back (or missed its deadline): the
+    // next step() that sees it returns Done, and until then the world stays in its wave, since
+    // the batches still write into it. Destroying the scheduler or the world meanwhile waits for
+    // the wave, up to its deadline.
     void dispose();
     // For bindings of a wasm build, after a trap (`unreachable`, a stack overflow) unwound out of
     // begin_frame() or step() on this thread without running any C++ cleanup: ends the frame as
