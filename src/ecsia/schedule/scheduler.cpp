@@ -108,6 +108,7 @@ public:
     FrameState state_ = FrameState::Idle;
     int stepping_ = 0;               // > 0 while step() runs: a dispose() from inside waits for it
     bool dispose_requested_ = false;  // dispose() was called from inside step()
+    const Executor* detached_ = nullptr;  // the executor a dispose left workers running in (kept for the process)
     float dt_ = 0;
     std::size_t wave_ = 0;
     std::chrono::steady_clock::time_point deadline_;  // of the dispatched wave
@@ -1121,7 +1122,6 @@ void Scheduler::Impl::dispose() {
 }
 
 void Scheduler::Impl::dispose_before_destruction() noexcept {
-    if (state_ == FrameState::Disposed) return;
     // No later step() can finish a disposal: a wave still out is waited for here, up to its
     // deadline, so that no batch writes into what is about to be freed. A coordinator that must
     // not block polls (its one wait: a wave's batches are short; one past the deadline stalled).
@@ -1131,10 +1131,15 @@ void Scheduler::Impl::dispose_before_destruction() noexcept {
         }
     }
     if (stepping_ > 0) {
-        dispose_requested_ = true;  // destroyed from inside the frame: step() ends it
+        if (state_ != FrameState::Disposed) dispose_requested_ = true;  // destroyed from inside the frame: step() ends it
         return;
     }
-    dispose_now();
+    dispose_now();  // nothing when disposed already
+    // Workers detached from a wave past its deadline read this scheduler's frame (its batch
+    // lists, systems, access checks) until they return. One that has returned by now is seen to
+    // have (the fence's acquire orders its last reads before what is freed next); one still
+    // running is the hazard the dispose's diagnostic names.
+    if (detached_ != nullptr) (void)detached_->idle();
 }
 
 void Scheduler::Impl::dispose_now() {
@@ -1169,6 +1174,7 @@ void Scheduler::Impl::dispose_now() {
     if (threaded_ && !options_.wait_for_workers) {
         // Detached workers may still call back into the executor (a batch that outlived its
         // deadline): it stays alive for the life of the process, and this scheduler has none.
+        if (workers_may_run_on) detached_ = threaded_.get();
         keep_for_process(threaded_.release());
         executor_ = &serial_;
     }
