@@ -124,6 +124,48 @@ test('a message that acknowledges frames of ours never sent is dropped with a di
   expect(r.confirmed).toBe(-1);
 });
 
+test("a message whose header's last byte is not 0 is another protocol's: dropped, its inputs not taken", async ({ page }) => {
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode } = window.peer;
+    const world = ecsia.createWorld({ maxEntities: 16 });
+    const info = world.defineComponent('input', { aim: 'f32' });
+    const players = [world.spawn({ input: {} }), world.spawn({ input: {} })];
+    const scheduler = world.createScheduler({ workers: 0 });
+    const transport = { onmessage: null, send() {} };
+    const session = new netcode.RollbackSession({
+      world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: players, inputDelay: 0, transport,
+    });
+    // Player 1's input for frame 0 (docs/NETCODE.md), once with the header's last byte 1, once 0.
+    const message = (last) => {
+      const bytes = new Uint8Array(20 + info.size);
+      const dv = new DataView(bytes.buffer);
+      bytes.set([1, 1, 1, last]);
+      dv.setUint32(4, 0xffffffff, true);
+      dv.setUint32(8, 0xffffffff, true);
+      dv.setUint32(12, 0, true);
+      dv.setUint16(16, 1, true);
+      dv.setUint16(18, info.size, true);
+      dv.setFloat32(20, 0.5, true);
+      return bytes;
+    };
+    transport.onmessage(message(1));
+    await session.advance(1 / 60);
+    const dropped = world.get(players[1], 'input').aim;
+    const confirmedAfterDropped = session.stats.confirmedFrame;
+    transport.onmessage(message(0));
+    await session.poll();
+    const out = { dropped, confirmedAfterDropped, confirmed: session.stats.confirmedFrame };
+    session.close();
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.dropped).toBe(0);  // predicted: the message was not taken
+  expect(r.confirmedAfterDropped).toBe(-1);
+  expect(r.confirmed).toBe(0);  // the same input with a 0 there is
+});
+
 // The session writes each frame's inputs as their bytes (web/internal/world_core.js
 // setElementBytes): the values a system reads must be the ones given, frame by frame through
 // rollbacks, with a change observer of the input component (the write then goes through the set

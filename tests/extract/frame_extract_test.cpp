@@ -211,6 +211,8 @@ TEST_CASE("bad extract specs are refused, naming the problem", "[extract]") {
     refused({position, position}, {}, "'position' is listed twice in components");
     refused({position}, test::query_terms({}, {position}), "'position' is in without and also in components");
     refused({position}, test::query_terms({enemy}, {enemy}), "'enemy' is in without and also in with");
+    refused({position}, test::query_terms({enemy, enemy}, {}), "'enemy' is listed twice in with");
+    refused({position}, test::query_terms({}, {enemy, enemy}), "'enemy' is listed twice in without");
     QueryDesc changed;
     changed.changed.push_back(position);
     refused({position}, changed, "with/without terms only");

@@ -48,15 +48,16 @@ export function encodeHash(player, frame, hash) {
 
 /**
  * A received message as { kind, player, ... }, or null when it is not one of this protocol's for
- * a session of `players` players with inputs of `size` bytes (another version, truncated, a
- * player out of range): such a message is dropped, never trusted.
+ * a session of `players` players with inputs of `size` bytes (another version, a header whose
+ * last byte is not 0, truncated, a player out of range): such a message is dropped, never trusted.
  */
 export function decode(bytes, players, size) {
   if (!(bytes instanceof Uint8Array) || bytes.length < HEADER_BYTES) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kind = view.getUint8(0);
   const player = view.getUint8(2);
-  if (view.getUint8(1) !== PROTOCOL_VERSION || player >= players) return null;
+  // The fourth byte is 0 in this version: anything else is another protocol's message.
+  if (view.getUint8(1) !== PROTOCOL_VERSION || player >= players || view.getUint8(3) !== 0) return null;
   if (kind === KIND_INPUT) {
     const fixed = HEADER_BYTES + 4 * players + 8;
     if (bytes.length < fixed) return null;

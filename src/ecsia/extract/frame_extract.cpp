@@ -45,10 +45,20 @@ FrameExtract::FrameExtract(const World& world, std::vector<ComponentId> componen
         }
         sizes_.push_back(desc.size);
     }
-    for (ComponentId id : query.with) registry.desc(id);
     const auto lists = [](const std::vector<ComponentId>& ids, ComponentId id) {
         return std::find(ids.begin(), ids.end(), id) != ids.end();
     };
+    // A name given twice in with or without is a slip (as in components), not a stronger term.
+    const auto refuse_repeats = [&](const std::vector<ComponentId>& ids, const char* list) {
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const ComponentDesc& desc = registry.desc(ids[i]);  // UnknownComponent for a bad id
+            if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids[i]) != ids.begin() + static_cast<std::ptrdiff_t>(i)) {
+                throw Error(ErrorCode::BadValue, "'" + desc.name + "' is listed twice in " + list);
+            }
+        }
+    };
+    refuse_repeats(query.with, "with");
+    refuse_repeats(query.without, "without");
     for (ComponentId id : query.without) {
         const ComponentDesc& desc = registry.desc(id);
         if (lists(components_, id)) throw Error(ErrorCode::BadValue, "'" + desc.name + "' is in without and also in components");
