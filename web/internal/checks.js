@@ -7,9 +7,9 @@
 import { NULL_ENTITY } from './constants.js';
 // describe(value) for error messages, isPlainObject(value): written in the kernel runtime, which
 // imports nothing (the workers import it by URL), and shared from here by the rest of the layer.
-import { describe, isHandle, isPlainObject } from './kernel_runtime.js';
+import { describe, isHandle, isOpaqueObject, isPlainObject } from './kernel_runtime.js';
 
-export { describe, isHandle, isPlainObject, NULL_ENTITY };
+export { describe, isHandle, isOpaqueObject, isPlainObject, NULL_ENTITY };
 
 /** Throws unless `value` is a plain object (an options bag); undefined gives {}. */
 export function optionsObject(op, value, what = 'options') {

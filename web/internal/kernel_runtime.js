@@ -115,16 +115,18 @@ export function isHandle(value) {
   return typeof value === 'number' && (value >>> 0) === value;
 }
 
-/**
- * An object of named values: a literal, Object.create(null) or a class instance; not null, an
- * array, a typed array, or a built-in object that holds its contents elsewhere (a Map, a Date).
- */
+/** An object of named values (not null, an array or a typed array; see isOpaqueObject). */
 export function isPlainObject(value) {
-  if (typeof value !== 'object' || value === null) return false;
-  // A literal or Object.create(null) at once; otherwise what Object.prototype.toString calls it: a
-  // class instance is an 'Object', an array, a typed array, a Map, a Date... is not.
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null || Object.prototype.toString.call(value) === '[object Object]';
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+}
+
+/**
+ * Whether an object that isPlainObject accepts keeps its contents elsewhere (a Map, a Set, a Date:
+ * Object.prototype.toString does not call it an 'Object'; a literal or a class instance it does).
+ * Such values give no fields: the encoders ask only then, so the common call pays nothing.
+ */
+export function isOpaqueObject(value) {
+  return Object.prototype.toString.call(value) !== '[object Object]';
 }
 
 // A kernel's result: nothing, or a value it is free to return, but never a promise. An async

@@ -8,7 +8,7 @@
 // which the export left in its error slot (wasm/js_error.hpp).
 // Thread rule: the page's main thread.
 
-import { describe, isHandle, isPlainObject } from './checks.js';
+import { describe, isHandle, isOpaqueObject, isPlainObject } from './checks.js';
 import { ANY_TARGET, FIELD_TYPES, MAX_SCRATCH_BYTES, NULL_ENTITY, VALUE_ALIGNMENT, WHOLE_ELEMENT } from './constants.js';
 import { FLOAT32_MAX, INTEGER_RANGES, NULL_ENTITY as KERNEL_NULL_ENTITY, VIEW_TYPES as KERNEL_VIEW_TYPES, topicOf } from './kernel_runtime.js';
 
@@ -224,6 +224,15 @@ function unknownField(op, entry, values, key) {
     ? `world.${op}: '${entry.name}' is a tag and has no field '${key}'`
     : `world.${op}: '${entry.name}' has no field '${key}' (fields: ${entry.fields.map((f) => f.name).join(', ')})`);
 }
+// A values object that gave no field: fine when it is {} (or a class instance without fields), an
+// error when it is a Map, a Date or another object that keeps its contents elsewhere (it would
+// otherwise pass for {}). Asked only then, so that the common call pays nothing for it.
+function refuseOpaque(op, entry, values, whole) {
+  if (isOpaqueObject(values)) {
+    throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
+  }
+}
+
 // component()'s memo before its first find: equal to nothing a caller can pass.
 const NO_NAME = Symbol('no component found yet');
 
@@ -470,6 +479,7 @@ export class WorldCore {
       }
       mask |= 1 << field.index;
     }
+    if (last === undefined) refuseOpaque(op, entry, values, whole);
     return mask;
   }
 
@@ -496,6 +506,9 @@ export class WorldCore {
       }
       bytes += align8(entries[count].size);
       count += 1;
+    }
+    if (count === 0 && isOpaqueObject(components)) {
+      throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
     }
     const header = align8(4 * (1 + count));
     const address = this.scratch(header + bytes, op);
@@ -526,6 +539,7 @@ export class WorldCore {
       for (const key in values) {
         if (Object.prototype.hasOwnProperty.call(values, key)) throw new Error(`world.${op}: '${entry.name}' is a tag and has no field '${key}'`);
       }
+      refuseOpaque(op, entry, values, true);
       return 0;
     }
     const address = this.scratch(entry.size, op);
@@ -560,6 +574,7 @@ export class WorldCore {
       if (value === undefined) continue;
       f32[base + field.index] = fitsF32(value) ? value : checkField(`world.${op}`, entry.name, field, value);
     }
+    if (last === undefined) refuseOpaque(op, entry, values, true);
   }
 
   /**
@@ -590,6 +605,7 @@ export class WorldCore {
       }
       mask |= 1 << field.index;
     }
+    if (last === undefined) refuseOpaque(op, entry, values, false);
     return mask;
   }
 
