@@ -228,9 +228,18 @@ function unknownField(op, entry, values, key) {
 // error when it is a Map, a Date or another object that keeps its contents elsewhere (it would
 // otherwise pass for {}). Asked only then, so that the common call pays nothing for it.
 function refuseOpaque(op, entry, values, whole) {
-  if (isOpaqueObject(values)) {
-    throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
-  }
+  if (isOpaqueObject(values)) notValues(op, entry, values, whole);
+}
+
+// The error of values that are no object of field values (`whole`: an add or spawn, where true
+// stands for the defaults).
+function notValues(op, entry, values, whole) {
+  throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
+}
+
+// The error of a spawn row that is no object of components by name.
+function notARow(op, components) {
+  throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
 }
 
 // component()'s memo before its first find: equal to nothing a caller can pass.
@@ -455,9 +464,7 @@ export class WorldCore {
       else for (let i = 0, at = address >>> 2; i < words.length; i += 1) views.u32[at + i] = words[i];
       if (values === undefined || values === null || values === true) return 0;
     }
-    if (!isPlainObject(values)) {
-      throw new Error(`world.${op}: '${entry.name}' takes an object of field values${whole ? ' (or true)' : ''}, got ${describe(values)}`);
-    }
+    if (!isPlainObject(values)) notValues(op, entry, values, whole);
     const dv = views.dv;
     const f32 = this.#f32Of(views.buffer);
     let mask = 0;
@@ -489,9 +496,7 @@ export class WorldCore {
    * that nothing is allocated per call.
    */
   encodeComponents(op, components) {
-    if (!isPlainObject(components)) {
-      throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
-    }
+    if (!isPlainObject(components)) notARow(op, components);
     // One pass over the names; their entries go to a list kept for the next call.
     const entries = this.#rowEntries;
     const names = this.#rowNames;
@@ -507,9 +512,7 @@ export class WorldCore {
       bytes += align8(entries[count].size);
       count += 1;
     }
-    if (count === 0 && isOpaqueObject(components)) {
-      throw new Error(`world.${op}: takes an object of components by name, got ${describe(components)}`);
-    }
+    if (count === 0 && isOpaqueObject(components)) notARow(op, components);
     const header = align8(4 * (1 + count));
     const address = this.scratch(header + bytes, op);
     const views = this.engine.viewsCovering(address + header + bytes);
@@ -535,7 +538,7 @@ export class WorldCore {
   encodeOne(op, entry, values) {
     if (entry.tag) {
       if (values === undefined || values === null || values === true) return 0;
-      if (!isPlainObject(values)) throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
+      if (!isPlainObject(values)) notValues(op, entry, values, true);
       for (const key in values) {
         if (Object.prototype.hasOwnProperty.call(values, key)) throw new Error(`world.${op}: '${entry.name}' is a tag and has no field '${key}'`);
       }
@@ -562,9 +565,7 @@ export class WorldCore {
     const count = entry.fields.length;
     for (let i = 0; i < count; i += 1) f32[base + i] = 0;  // the defaults: an f32 field's is 0
     if (values === undefined || values === null || values === true) return;
-    if (!isPlainObject(values)) {
-      throw new Error(`world.${op}: '${entry.name}' takes an object of field values (or true), got ${describe(values)}`);
-    }
+    if (!isPlainObject(values)) notValues(op, entry, values, true);
     let last;  // the field named before (fieldNamed expects the one after it)
     for (const key in values) {
       const field = key === entry.lastKey ? entry.lastField : fieldNamed(op, entry, values, key, last);
@@ -583,9 +584,7 @@ export class WorldCore {
    * for a bad value exactly as encodeElement does, before anything changes.
    */
   stageValues(op, entry, values) {
-    if (!isPlainObject(values)) {
-      throw new Error(`world.${op}: '${entry.name}' takes an object of field values, got ${describe(values)}`);
-    }
+    if (!isPlainObject(values)) notValues(op, entry, values, false);
     const staged = entry.staged;
     let mask = 0;
     let last;  // the field named before (fieldNamed expects the one after it)
