@@ -362,13 +362,8 @@ export class WorldCore {
    * An unknown name, or a component's, is the engine's own error (which lists the relations).
    */
   relation(op, name) {
-    const entry = this.#relations.get(name);
-    if (entry !== undefined) return entry;
-    if (typeof name !== 'string') throw new Error(`${callName(op)}: a relation name must be a string, got ${describe(name)}`);
-    const info = Object.freeze(this.call(op, (r) => r.relationInfo(name)));
-    const created = { ...componentEntry(info), relation: true, exclusive: info.exclusive, onDeleteTarget: info.onDeleteTarget, acyclic: info.acyclic };
-    this.#relations.set(name, created);
-    return created;
+    return this.#relations.get(name) ?? this.#cache(this.#relations, op, 'relation', name, (r) => r.relationInfo(name),
+      (info) => ({ ...componentEntry(info), relation: true, exclusive: info.exclusive, onDeleteTarget: info.onDeleteTarget, acyclic: info.acyclic }));
   }
 
   /**
@@ -377,12 +372,16 @@ export class WorldCore {
    * engine's UnknownTopic error, which lists the defined topics.
    */
   topic(op, name) {
-    const entry = this.#topics.get(name);
-    if (entry !== undefined) return entry;
-    if (typeof name !== 'string') throw new Error(`${callName(op)}: a topic name must be a string, got ${describe(name)}`);
-    const info = Object.freeze(this.call(op, (r) => r.topicInfo(name)));
-    const created = { ...componentEntry(info), topic: topicOf(info) };
-    this.#topics.set(name, created);
+    return this.#topics.get(name) ?? this.#cache(this.#topics, op, 'topic', name, (r) => r.topicInfo(name),
+      (info) => ({ ...componentEntry(info), topic: topicOf(info) }));
+  }
+
+  // The entry `make` builds from the engine's description of a relation or topic (`read`), kept in
+  // `cache` for the next call; a name that is not a string is refused before the engine is asked.
+  #cache(cache, op, kind, name, read, make) {
+    if (typeof name !== 'string') throw new Error(`${callName(op)}: a ${kind} name must be a string, got ${describe(name)}`);
+    const created = make(Object.freeze(this.call(op, read)));
+    cache.set(name, created);
     return created;
   }
 
