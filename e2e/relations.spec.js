@@ -312,6 +312,30 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test("a JS kernel's commands.addPair without values gives the pair its defaults: null in entity fields", async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const { KERNELS_URL } = await import('/web/test/kernel_scenario.js');
+        const ecsia = await window.ecsiaTest.loadEcsia({ kernels: KERNELS_URL.href, onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        world.defineRelation('Link', { w: 'u32', ref: 'entity', f: 'f32' });
+        const first = world.spawn({ position: { x: 0, y: 0 } });  // handle 0: a live entity
+        for (let i = 0; i < 3; i += 1) world.spawn({ position: { x: i, y: 0 } });
+        const scheduler = world.createScheduler({});
+        scheduler.addSystem({ name: 'Link', kernel: 'linkDefaults', reads: [], writes: [], query: { with: ['position'] } });
+        await scheduler.update(0);
+        const subjects = world.subjectsOf('Link', first);
+        const out = { first, subjects: subjects.length, data: subjects.map((s) => world.getPair(s, 'Link', first)) };
+        scheduler.dispose();
+        world.dispose();
+        return out;
+      });
+      expect(r.first).toBe(0);
+      expect(r.subjects).toBe(4);  // three rows and the spawn
+      expect(r.data).toEqual(new Array(4).fill({ w: 0, ref: null, f: 0 }));
+      expectNoPageErrors(log);
+    });
+
     test('bad input is refused with a clear error and the world unchanged', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

@@ -114,3 +114,39 @@ TEST_CASE("a pair record the world refuses is skipped with a diagnostic; the res
     CHECK(world.target_of(a, World::kChildOf) == kNullEntity);
     CHECK(world.targets_of(a, World::kIsA) == std::vector<Entity>{b});
 }
+
+TEST_CASE("a pair added without data holds the fields' defaults: the null handle in entity fields, never entity 0",
+          "[relation][command]") {
+    // A zeroed entity field would name the first entity spawned, a live one.
+    World world;
+    struct Link {
+        std::uint32_t weight;
+        Entity who;
+        float f;
+    };
+    const RelationId link = world.define_relation(
+        "Link", {{"weight", FieldType::U32}, {"who", FieldType::Entity}, {"f", FieldType::F32}});
+    const Entity first = world.spawn(), subject = world.spawn(), target = world.spawn();
+    REQUIRE(world.entities().layout().index(first) == 0);
+    auto check_defaults = [&](Entity s, Entity t) {
+        const Link made = world.get_pair<Link>(s, link, t);
+        CHECK(made.weight == 0);
+        CHECK(made.who == kNullEntity);
+        CHECK(made.f == 0.f);
+    };
+    world.add_pair(subject, link, target);
+    check_defaults(subject, target);
+
+    CommandBuffer buffer;
+    buffer.add_pair(target, link, subject);
+    buffer.spawn(kNullEntity, nullptr, 0);  // pending(0), as a subject and as a target
+    const HandleLayout& layout = world.entities().layout();
+    buffer.add_pair(layout.pending(0), link, first);
+    buffer.add_pair(first, link, layout.pending(0));
+    apply_pair_records(world, buffer);
+    check_defaults(target, subject);
+    const std::vector<Entity> spawned = world.subjects_of(link, first);
+    REQUIRE(spawned.size() == 1);
+    check_defaults(spawned[0], first);
+    check_defaults(first, spawned[0]);
+}

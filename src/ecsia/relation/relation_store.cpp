@@ -11,9 +11,19 @@ RelationStore::Relation& RelationStore::define(RelationId id, ComponentDesc data
     Relation relation;
     relation.id = id;
     relation.options = options;
+    relation.defaults = default_element(data);
     relation.data = std::move(data);
-    relations_.push_back(std::move(relation));
-    slot_by_id_[id] = static_cast<std::int32_t>(relations_.size() - 1);
+    const auto position = static_cast<std::uint32_t>(relations_.size());
+    const auto by_name = std::lower_bound(name_order_.begin(), name_order_.end(), relation.data.name,
+                                          [&](std::uint32_t at, const std::string& name) { return relations_[at].data.name < name; });
+    name_order_.insert(by_name, position);  // first: on std::bad_alloc the store is as it was
+    try {
+        relations_.push_back(std::move(relation));
+    } catch (...) {
+        name_order_.erase(std::find(name_order_.begin(), name_order_.end(), position));
+        throw;
+    }
+    slot_by_id_[id] = static_cast<std::int32_t>(position);
     return relations_.back();
 }
 
@@ -90,8 +100,8 @@ void RelationStore::insert(Relation& r, Entity subject, Entity target, const voi
     const std::size_t size = r.data.size;
     if (size != 0) {
         const auto offset = static_cast<std::ptrdiff_t>(at * size);
-        entry.data.insert(entry.data.begin() + offset, size, std::byte{0});
-        if (bytes != nullptr) std::memcpy(entry.data.data() + offset, bytes, size);
+        const auto* from = bytes != nullptr ? static_cast<const std::byte*>(bytes) : r.defaults.data();
+        entry.data.insert(entry.data.begin() + offset, from, from + size);
     }
     if (subjects.empty() || index(subjects.back()) < subject_slot) {
         subjects.push_back(subject);  // the common case: a new subject in a slot above the others
@@ -124,7 +134,7 @@ void RelationStore::insert_fresh(Relation& r, std::span<const Entity> subjects, 
         const Entity subject = subjects[i];
         Relation::Targets& entry = r.by_subject[index(subject)];
         entry.targets.insert(0, target);  // the one inline target: no room to make
-        entry.data.resize(r.data.size);   // zero bytes, within the capacity reserved above
+        entry.data.assign(r.defaults.begin(), r.defaults.end());  // within the capacity reserved above
         list.push_back(subject);
         ascending = ascending && (i == 0 || index(subjects[i - 1]) < index(subject));
         ++r.version;

@@ -22,6 +22,7 @@ struct RelationData {
     RelationId id = kNoComponent;
     RelationOptions options;
     ComponentDesc data;  // the layout of one pair's data (size 0: a tag relation)
+    std::vector<std::byte> defaults;  // a pair's data when none is given (default_element)
     // by_subject[slot]: the subject's targets, ascending index, and their data, `data.size`
     // bytes each in the same order.
     struct Targets {
@@ -62,6 +63,10 @@ public:
     // In definition order, which is ascending RelationId.
     std::vector<Relation>& all() noexcept { return relations_; }
     const std::vector<Relation>& all() const noexcept { return relations_; }
+    // Positions in all(), in the order of the relations' names: the order of whatever changes the
+    // world relation by relation (a despawn's cascade), which must not depend on the order the
+    // relations were defined in (a snapshot restores into a world that defined them in another).
+    std::span<const std::uint32_t> name_order() const noexcept { return name_order_; }
     std::uint64_t pair_count() const noexcept { return pair_count_; }
 
     std::span<const Entity> targets(const Relation& r, Entity subject) const noexcept;
@@ -72,7 +77,7 @@ public:
     // Whether the subject has a pair (R, target); target kAnyTarget: any pair of R.
     bool has_pair(RelationId relation, Entity subject, Entity target) const noexcept;
 
-    // Adds the pair with `bytes` (nullptr: zero bytes, the fields' defaults); the pair must be new.
+    // Adds the pair with `bytes` (nullptr: the relation's defaults); the pair must be new.
     void insert(Relation& r, Entity subject, Entity target, const void* bytes);
     // insert() of (subject, target) for each of `subjects` in turn, with default data, for subjects
     // that have no pair of `r` yet (new entities): one pass that grows the indexes once, and on
@@ -95,6 +100,7 @@ private:
 
     HandleLayout layout_;
     std::vector<Relation> relations_;
+    std::vector<std::uint32_t> name_order_;
     std::vector<std::int32_t> slot_by_id_;  // component id -> index in relations_, or -1
     std::uint64_t pair_count_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "ecsia/schema/component_desc.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "ecsia/base/error.hpp"
 
@@ -11,6 +12,14 @@ const FieldDesc* ComponentDesc::find_field(std::string_view field_name) const no
         if (field.name == field_name) return &field;
     }
     return nullptr;
+}
+
+std::vector<std::byte> default_element(const ComponentDesc& desc) {
+    std::vector<std::byte> element(desc.size, std::byte{0});
+    for (const FieldDesc& field : desc.fields) {
+        if (field.type == FieldType::Entity) std::memset(element.data() + field.offset, 0xFF, 4);
+    }
+    return element;
 }
 
 std::string fields_text(const ComponentDesc& desc) {

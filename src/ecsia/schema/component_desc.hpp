@@ -3,6 +3,7 @@
 // component's fields in order with their byte offsets, so C++ sees a plain struct and JS a strided
 // typed-array view over the same bytes. Tags are components without fields (and without storage).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -43,6 +44,11 @@ struct ComponentDesc {
 // Lays out fields as a C compiler would: each at its natural alignment, size rounded up to the
 // largest alignment. Throws BadDefinition for an empty or duplicate field name.
 ComponentDesc layout_component(std::string name, const std::vector<FieldSpec>& fields);
+
+// An element's default value: zero bytes, but the null handle (all ones) in every entity field,
+// so that a default handle names no entity. A column's new rows and a pair added without data
+// start as this.
+std::vector<std::byte> default_element(const ComponentDesc& desc);
 
 // The fields for a message, in order: "{ x: 'f32', y: 'f32' }" ("{}" for none).
 std::string fields_text(const ComponentDesc& desc);

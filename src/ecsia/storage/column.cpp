@@ -8,11 +8,7 @@ namespace ecsia {
 
 Column::Column(const ComponentDesc& desc)
     : component_(desc.id), element_size_(desc.size), alignment_(std::max<std::uint32_t>(desc.alignment, kColumnAlignment)),
-      default_element_(desc.size, std::byte{0}) {
-    for (const FieldDesc& field : desc.fields) {
-        if (field.type == FieldType::Entity) std::memset(default_element_.data() + field.offset, 0xFF, 4);
-    }
-}
+      default_element_(default_element(desc)) {}
 
 Column::~Column() {
     if (data_ != nullptr) ::operator delete(data_, std::align_val_t(alignment_));

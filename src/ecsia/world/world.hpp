@@ -102,7 +102,8 @@ public:
         return out;
     }
     // Also removes the entity's pairs, and the pairs to it from their subjects, or despawns those
-    // subjects where the relation says OnDeleteTarget::Delete (recursively; world_relations.cpp).
+    // subjects where the relation says OnDeleteTarget::Delete (recursively, relations in name
+    // order; world_relations.cpp).
     void despawn(Entity entity);
     // despawn() of each, in order, all or nothing: the phase and every handle (alive, none given
     // twice) are checked first (StaleEntity, or BadValue for a repeat, naming its index). One that
@@ -218,9 +219,10 @@ public:
     // Throws UnknownComponent listing the defined relations, or BadValue for a component's name.
     RelationId relation_id(std::string_view name) const;
     const RelationOptions& relation_options(RelationId relation) const;
-    // Adds the pair with `data` (the relation's data size; nullptr: zeroed fields). An existing
-    // pair keeps its data unless `data` is given. Exclusive: replaces the subject's other target
-    // (a remove then an add for observers); the subject's row stays in its table either way.
+    // Adds the pair with `data` (the relation's data size; nullptr: the fields' defaults, zero and
+    // the null handle in entity fields). An existing pair keeps its data unless `data` is given.
+    // Exclusive: replaces the subject's other target (a remove then an add for observers); the
+    // subject's row stays in its table either way.
     void add_pair(Entity subject, RelationId relation, Entity target, const void* data = nullptr,
                   std::uint32_t size = 0);
     template <typename T>

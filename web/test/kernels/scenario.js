@@ -271,3 +271,13 @@ export function meddle(chunk) {
   }
   globalThis.meddleRefused = refused;
 }
+
+/**
+ * Rows after the batch's first each get a Link pair to it without values, and so does a spawn of
+ * the batch: such pairs hold the relation's defaults (null in entity fields, never handle 0).
+ */
+export function linkDefaults(chunk, dt, commands) {
+  const first = chunk.entities[0];
+  for (let i = 1; i < chunk.count; i++) commands.addPair(chunk.entities[i], 'Link', first);
+  commands.addPair(commands.spawn({ velocity: { dx: 0, dy: 0 } }), 'Link', first);
+}
