@@ -77,6 +77,35 @@ for (const { variant, server } of variants) {
       expectNoPageErrors(log);
     });
 
+    test('update() called inside an observer is refused before any system runs, and the next frame runs once', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ threads: 2, onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 1000 });
+        const counter = world.spawn({ position: { x: 0, y: 0 } });
+        const scheduler = world.createScheduler({ workers: ecsia.workers });
+        const runs = [];
+        scheduler.addSystem({
+          name: 'Count', reads: ['position'], writes: ['position'],
+          run(w) { runs.push(scheduler.frames); w.set(counter, 'position', { x: w.get(counter, 'position').x + 1 }); },
+        });
+        let inside = null;
+        world.observe('add', 'velocity', () => { inside ??= scheduler.update(0); });
+        world.add(counter, 'velocity');
+        let refused = 'no error';
+        try { await inside; } catch (error) { refused = `${error.code}: ${error.message}`; }
+        const before = { runs: [...runs], x: world.get(counter, 'position').x, frames: scheduler.frames };
+        await scheduler.update(0);
+        return { refused, before, runs, x: world.get(counter, 'position').x, frames: scheduler.frames };
+      });
+      expect(r.refused).toMatch(/^WrongPhase: scheduler\.update: .*a frame cannot start inside an observer/);
+      expect(r.before).toEqual({ runs: [], x: 0, frames: 0 });
+      expect(r.runs).toEqual([0]);
+      expect(r.x).toBe(1);
+      expect(r.frames).toBe(1);
+      expectNoPageErrors(log);
+    });
+
     test('a bulk spawn past capacity spawns nothing', async ({ page }) => {
       const log = await openTestPage(page, server);
       const r = await page.evaluate(async () => {

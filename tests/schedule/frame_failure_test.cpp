@@ -221,6 +221,32 @@ TEST_CASE("dispose() from inside a main-thread system ends the frame there and l
     }
 }
 
+TEST_CASE("a frame started inside an observer is refused before any system runs, and the next frame runs once",
+          "[schedule][threads]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        test::FrameFixture fixture(workers, 200);
+        World& world = fixture.world;
+        Scheduler& scheduler = fixture.scheduler;
+        RunLog log;
+        scheduler.add_system(main_thread_system("Count", [&](World&) { log.ran("Count"); }));
+        std::string code, message;
+        world.observe(ObserverEvent::OnAdd, world.component<builtin::Position>(), [&](ObserverContext&) {
+            code = test::thrown_code([&] { scheduler.update(0.016f); });
+            message = test::thrown_message([&] { scheduler.update(0.016f); });
+        });
+        world.spawn(builtin::Position{1, 1});
+        CHECK(code == "WrongPhase");
+        CHECK(message.find("a frame cannot start inside an observer") != std::string::npos);
+        CHECK(log.runs["Count"] == 0);
+        CHECK(scheduler.frames() == 0);
+        CHECK(scheduler.state() == FrameState::Idle);
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(log.runs["Count"] == 1);
+        CHECK(scheduler.frames() == 1);
+    }
+}
+
 TEST_CASE("dispose() from a serial kernel waits for the call to return", "[schedule]") {
     test::FrameFixture fixture(0);
     World& world = fixture.world;

@@ -426,6 +426,11 @@ void Scheduler::Impl::begin_frame(float dt) {
     // A stalled wave leaves the world in the wave phase until its worker returns.
     if (state_ == FrameState::Stalled) recover_from_stall();
     if (world_->phase() != WorldPhase::Serial) throw Error(ErrorCode::WrongPhase, "the world is in a wave");
+    // Checked here, before any system runs: the frame's flushes would fail inside the observer
+    // after its main-thread systems had run, and the next frame would run them again.
+    if (!world_->structural_allowed()) {
+        throw Error(ErrorCode::WrongPhase, "a frame cannot start inside an observer: start it after the observer returns");
+    }
     // Another scheduler's frame (this one is inside one of its main-thread systems): one frame
     // at a time, or this frame's end would lift the guards of that one (snapshot, restore).
     if (detail::WorldAccess::cursors(*world_).in_frame()) {
