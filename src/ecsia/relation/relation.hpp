@@ -21,7 +21,9 @@
 //   targets_of(subject, R)   ascending target entity index
 //   subjects_of(R, target)   ascending subject entity index
 //   subjects_of(R, any)      ascending subject entity index, each subject once
-// Both survive a snapshot round trip unchanged, since they do not depend on insertion order.
+//   a despawn's cascade      relations in name order, subjects ascending (world_relations.cpp)
+// They survive a snapshot round trip unchanged, since they depend neither on insertion order nor
+// on the order relations were defined in.
 
 #include <cstdint>
 #include <string_view>

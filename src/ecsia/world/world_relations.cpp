@@ -293,7 +293,8 @@ std::vector<Entity> World::subjects_of(RelationId relation, Entity target) const
 
 void World::despawn_with_pairs(Entity entity) {
     // Which entities go: the entity, then (breadth first) the subjects of every pair to a member
-    // through an OnDeleteTarget::Delete relation, relations in id order, subjects in index order.
+    // through an OnDeleteTarget::Delete relation, relations in name order (never the order they
+    // were defined in, which a restored world need not share), subjects in index order.
     // An entity in no pair (the common despawn in a world that has pairs) goes straight away.
     bool paired = false;
     for (const RelationStore::Relation& r : relations_->all()) {
@@ -307,7 +308,8 @@ void World::despawn_with_pairs(Entity entity) {
     std::vector<Entity> doomed{entity};
     std::set<std::uint32_t> marked{layout.index(entity)};  // O(subtree), not O(slots), per despawn
     for (std::size_t i = 0; i < doomed.size(); ++i) {
-        for (const RelationStore::Relation& r : relations_->all()) {
+        for (const std::uint32_t at : relations_->name_order()) {
+            const RelationStore::Relation& r = relations_->all()[at];
             if (r.options.on_delete_target != OnDeleteTarget::Delete) continue;
             for (Entity subject : relations_->subjects(r, doomed[i])) {
                 if (marked.insert(layout.index(subject)).second) doomed.push_back(subject);
@@ -315,14 +317,16 @@ void World::despawn_with_pairs(Entity entity) {
         }
     }
     // Deepest first (reverse discovery order), so a subject goes before its target. For each:
-    // its own pairs (relations in id order, targets ascending), then the pairs to it (relations
-    // in id order, subjects ascending), each firing remove observers, then its row and handle.
+    // its own pairs (relations in name order, targets ascending), then the pairs to it (relations
+    // in name order, subjects ascending), each firing remove observers, then its row and handle.
     for (std::size_t i = doomed.size(); i-- > 0;) {
         const Entity x = doomed[i];
-        for (RelationStore::Relation& r : relations_->all()) {
+        for (const std::uint32_t at : relations_->name_order()) {
+            RelationStore::Relation& r = relations_->all()[at];
             while (!relations_->targets(r, x).empty()) erase_pair(r, x, relations_->targets(r, x).front());
         }
-        for (RelationStore::Relation& r : relations_->all()) {
+        for (const std::uint32_t at : relations_->name_order()) {
+            RelationStore::Relation& r = relations_->all()[at];
             // From the front of the target's list: O(1) each (SubjectList), so linear in them.
             while (!relations_->subjects(r, x).empty()) erase_pair(r, relations_->subjects(r, x).front(), x);
         }
