@@ -300,6 +300,25 @@ TEST_CASE("an Instantiate record applies at the merge, and later records may nam
     CHECK(state_hash(world) == before);
 }
 
+TEST_CASE("an Instantiate record skipped because the world is full changes nothing, not even its tables", "[prefab][command][g5]") {
+    // Snapshots keep empty tables, and table order decides iteration and batching.
+    WorldOptions options;
+    options.max_entities = 2;
+    World world(options);
+    test::CapturedDiagnostics said(world);
+    const Entity prefab = world.define_prefab("Rock", std::vector<ComponentValue>{value(world, Position{1, 2})});
+    world.spawn();  // full: the prefab and this
+    const std::vector<std::byte> before = snapshot(world);
+    CommandBuffer buffer;
+    buffer.instantiate(kNullEntity, prefab, nullptr, 0);
+    CommandBuffer* list[] = {&buffer};
+    const ApplyStats stats = detail::WorldAccess::apply(world, list);
+    CHECK(stats.applied == 0);
+    CAPTURE(said.messages);
+    CHECK(said.count("CapacityExceeded") == 1);
+    CHECK(snapshot(world) == before);
+}
+
 TEST_CASE("a kernel's instantiate goes through its batch's commands, the same at any worker count", "[prefab][command][threads]") {
     std::vector<std::uint64_t> hashes;
     for (std::uint32_t workers : {0u, 1u, 2u}) {

@@ -392,6 +392,8 @@ private:
         check_pending_refs();
         if (!overflow && !world_.pool_.is_reserved(entity)) return skip(1, "instantiate of a handle that is not reserved");
         remap_adds();
+        // A full world throws CapacityExceeded before any table is made: a skipped record changes nothing.
+        if (overflow) world_.pool_.make_room(1);
         const TableIndex index = world_.prepare_instances(prefab, adds_, 1, /*as_prefab=*/false);
         if (overflow) {
             entity = world_.pool_.create();
