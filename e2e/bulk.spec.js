@@ -247,5 +247,58 @@ for (const { variant, server } of variants) {
       });
       expectNoPageErrors(log);
     });
+
+    test('a call whose arguments call the world while they are read (getters, Proxies) is refused whole, naming both', async ({ page }) => {
+      const log = await openTestPage(page, server);
+      const r = await page.evaluate(async () => {
+        const ecsia = await window.ecsiaTest.loadEcsia({ onDiagnostic: () => {} });
+        const world = ecsia.createWorld({ maxEntities: 2_000_000 });
+        world.defineComponent('C', { x: 'f32' });
+        world.defineRelation('R', { a: 'u32', b: 'u32' });
+        world.defineTopic('T', { a: 'u32', b: 'u32' });
+        const [a, b, c, d, s, t, x, y] = Array.from({ length: 8 }, (_, i) => world.spawn({ C: { x: i } }));
+        const out = {};
+        const attempt = (name, fn) => {
+          const before = world.stateHash();
+          try {
+            fn();
+            out[name] = 'no error';
+          } catch (error) {
+            out[name] = `${error.code}: ${error.message}`;
+          }
+          out[`${name}Hash`] = world.stateHash() !== before;
+        };
+        // The Proxy's trap removes C from c through the same scratch memory as the list in it.
+        const list = new Proxy([a, b], { get(target, key) { if (key === '1') world.removeMany([c], 'C'); return Reflect.get(target, key); } });
+        attempt('despawnMany', () => world.despawnMany(list));
+        out.afterDespawnMany = [world.isAlive(a), world.isAlive(b), world.has(c, 'C')];
+        attempt('addPair', () => world.addPair(s, 'R', t, { a: 1, get b() { world.addPair(x, 'R', y, { a: 99, b: 5 }); return 2; } }));
+        out.afterAddPair = [world.hasPair(s, 'R', t), world.getPair(x, 'R', y)];
+        attempt('spawn', () => world.spawn({ C: { get x() { world.spawn({ C: { x: 88 } }); return 21; } } }));
+        attempt('set', () => world.set(d, 'C', { get x() { world.set(a, 'C', { x: 55 }); return 7; } }));
+        out.afterSet = [world.get(d, 'C').x, world.get(a, 'C').x];
+        attempt('publish', () => world.publish('T', { a: 1, get b() { world.publish('T', { a: 50, b: 2 }); return 2; } }));
+        // The heap grows under the reader: the error still names what happened.
+        attempt('grown', () => world.addPair(x, 'R', s, { a: 31, get b() { world.spawnMany(1_500_000, { C: { x: 1 } }); return 32; } }));
+        out.afterGrown = world.hasPair(x, 'R', s);
+        // Reading the same values beforehand is fine; so is a getter that does not call the world.
+        world.addPair(s, 'R', t, { a: 1, get b() { return 2; } });
+        out.plain = world.getPair(s, 'R', t);
+        world.dispose();
+        return out;
+      });
+      const refused = (op) => new RegExp(`^WrongPhase: world\\.${op}: a getter or Proxy in its arguments called the world while they were read.*world\\.${op} changed nothing`);
+      for (const op of ['despawnMany', 'addPair', 'spawn', 'set', 'publish']) {
+        expect(r[op]).toMatch(refused(op));
+        if (op !== 'publish') expect(r[`${op}Hash`], `${op}: what the getter's own call did stands`).toBe(true);
+      }
+      expect(r.grown).toMatch(refused('addPair'));
+      expect(r.afterDespawnMany).toEqual([true, true, false]);
+      expect(r.afterAddPair).toEqual([false, { a: 99, b: 5 }]);
+      expect(r.afterSet).toEqual([3, 55]);
+      expect(r.afterGrown).toBe(false);
+      expect(r.plain).toEqual({ a: 1, b: 2 });
+      expectNoPageErrors(log);
+    });
   });
 }

@@ -419,6 +419,38 @@ export class WorldCore {
   }
 
   /**
+   * Reading a call's arguments may run user code (a getter, a Proxy's trap) that calls the world,
+   * and that call takes the same scratch area, staged values and row entries as the one still
+   * reading. Each reader takes a ticket as it starts and hands it back (readEnd) before the engine
+   * reads what it wrote: a reader in between took another, and the call is refused.
+   */
+  readStart() {
+    this.#reads += 1;
+    return this.#reads;
+  }
+
+  readEnd(ticket, op) {
+    if (this.#reads !== ticket) this.#calledWhileRead(op);
+  }
+
+  // What a reader that threw throws: a reader in between may have grown the heap, and the views
+  // this one wrote through then threw (a DataView over a detached buffer); its error says so.
+  readFailed(ticket, op, error) {
+    if (this.#reads !== ticket) this.#calledWhileRead(op, error);
+    throw error;
+  }
+
+  #calledWhileRead(op, cause) {
+    const error = new Error(`world.${op}: a getter or Proxy in its arguments called the world while they were read, ` +
+      `which takes the memory they are read into; world.${op} changed nothing (read such values before the call)`,
+    cause === undefined ? undefined : { cause });
+    error.code = 'WrongPhase';
+    throw error;
+  }
+
+  #reads = 0;  // readStart()'s tickets
+
+  /**
    * An 8-aligned scratch area of at least `bytes` bytes in the heap, valid until the next call at
    * this callback depth. A call made inside a callback (an observer, a system, a diagnostic
    * handler) gets an area of its depth: the engine may still be reading the area of the call that
@@ -495,6 +527,7 @@ export class WorldCore {
    * that nothing is allocated per call.
    */
   encodeComponents(op, components) {
+    const ticket = this.readStart();
     if (!isPlainObject(components)) notARow(op, components);
     // One pass over the names; their entries go to a list kept for the next call.
     const entries = this.#rowEntries;
@@ -518,12 +551,17 @@ export class WorldCore {
     const u32 = views.u32;
     u32[address >>> 2] = count;
     let at = address + header;
-    for (let i = 0; i < count; i += 1) {
-      const entry = entries[i];
-      u32[(address >>> 2) + 1 + i] = entry.id;
-      this.#encodeWhole(op, entry, components[entry.name], views, at);
-      at += align8(entry.size);
+    try {
+      for (let i = 0; i < count; i += 1) {
+        const entry = entries[i];
+        u32[(address >>> 2) + 1 + i] = entry.id;
+        this.#encodeWhole(op, entry, components[entry.name], views, at);
+        at += align8(entry.size);
+      }
+    } catch (error) {
+      this.readFailed(ticket, op, error);
     }
+    this.readEnd(ticket, op);
     return address;
   }
 
@@ -544,8 +582,14 @@ export class WorldCore {
       refuseOpaque(op, entry, values, true);
       return 0;
     }
+    const ticket = this.readStart();
     const address = this.scratch(entry.size, op);
-    this.#encodeWhole(op, entry, values, this.engine.viewsCovering(address + entry.size), address);
+    try {
+      this.#encodeWhole(op, entry, values, this.engine.viewsCovering(address + entry.size), address);
+    } catch (error) {
+      this.readFailed(ticket, op, error);
+    }
+    this.readEnd(ticket, op);
     return address;
   }
 
@@ -583,6 +627,7 @@ export class WorldCore {
    * for a bad value exactly as encodeElement does, before anything changes.
    */
   stageValues(op, entry, values) {
+    const ticket = this.readStart();
     if (!isPlainObject(values)) notValues(op, entry, values, false);
     const staged = entry.staged;
     let mask = 0;
@@ -604,6 +649,7 @@ export class WorldCore {
       mask |= 1 << field.index;
     }
     if (last === undefined) refuseOpaque(op, entry, values, false);
+    this.readEnd(ticket, op);
     return mask;
   }
 
