@@ -67,7 +67,7 @@ for (const { variant, server } of variants) {
       world.dispose();
       return out;
     });
-    expect(r.kernels).toEqual(['adopt', 'age', 'badCommand', 'badPairs', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'hoard', 'integrate', 'keep', 'link', 'meddle', 'mix', 'nothing', 'orphan', 'peek', 'setFields', 'spin', 'tally', 'unflag']);
+    expect(r.kernels).toEqual(['adopt', 'age', 'badCommand', 'badPairs', 'breed', 'bump', 'countChanged', 'explode', 'grow', 'heal', 'hoard', 'integrate', 'keep', 'link', 'linkDefaults', 'meddle', 'mix', 'nothing', 'orphan', 'peek', 'setFields', 'spin', 'tally', 'unflag']);
     expect(r.errors.unknown).toContain("unknown kernel 'nosuch'");
     expect(r.errors.unknown).toContain('adopt, age, badCommand, badPairs, breed');
     expect(r.errors.both).toContain('not both');
