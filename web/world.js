@@ -248,7 +248,6 @@ export class World {
   // `count` rows of `components` (spawnMany's value forms) encoded in scratch (encoded_values.hpp).
   #encodeColumns(op, components, count) {
     const core = this.#core;
-    const ticket = core.readStart();
     const entries = Object.keys(components).map((name) => core.component(op, name));
     const header = align8(4 * (1 + entries.length));
     let bytes = header;
@@ -257,18 +256,15 @@ export class World {
     const views = core.engine.views();
     const u32 = views.u32;
     u32[address >>> 2] = entries.length;
-    let at = address + header;
-    try {
+    core.reading(op, () => {
+      let at = address + header;
       for (let c = 0; c < entries.length; c += 1) {
         const entry = entries[c];
         u32[(address >>> 2) + 1 + c] = entry.id;
         this.#encodeColumn(op, entry, components[entry.name], count, views, at);
         at += alignWide8(entry.size * count);
       }
-    } catch (error) {
-      core.readFailed(ticket, op, error);
-    }
-    core.readEnd(ticket, op);
+    });
     return address;
   }
 
@@ -327,17 +323,8 @@ export class World {
     const address = core.scratch(listBytes + entry.size * count, op);
     const views = core.engine.views();
     this.#handleList(op, handles, address);
-    if (entry.tag) {
-      core.encodeOne(op, entry, values);  // throws for a field given
-    } else {
-      const ticket = core.readStart();
-      try {
-        this.#encodeColumn(op, entry, values, count, views, address + listBytes);
-      } catch (error) {
-        core.readFailed(ticket, op, error);
-      }
-      core.readEnd(ticket, op);
-    }
+    if (entry.tag) core.encodeOne(op, entry, values);  // throws for a field given
+    else core.reading(op, () => this.#encodeColumn(op, entry, values, count, views, address + listBytes));
     const elements = entry.tag ? 0 : address + listBytes;
     if (core.fast.addMany(core.address, address, count, entry.id, elements) === 0) core.fail(op);
   }
@@ -507,9 +494,7 @@ export class World {
       address = core.scratch(entry.size, op);
       const views = core.engine.viewsCovering(address + entry.size);
       views.u8.copyWithin(address, current, current + entry.size);
-      const ticket = core.readStart();
-      core.encodeElement(op, entry, values, views, address, false);
-      core.readEnd(ticket, op);
+      core.reading(op, () => core.encodeElement(op, entry, values, views, address, false));
       mask = WHOLE_ELEMENT;
     }
     if (core.fast.setPair(core.address, subject, entry.id, to, address, mask) === 0) core.fail(op);
@@ -792,15 +777,16 @@ export class World {
       u32.set(handles, at >>> 2);
       return n;
     }
-    const ticket = core.readStart();  // an array's elements may be getters, or a Proxy's
-    for (let i = 0; i < n; i += 1) {
-      const e = handles[i];
-      if (!isHandle(e)) {
-        throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was changed`);
+    // An array's elements may be getters, or a Proxy's.
+    core.reading(op, () => {
+      for (let i = 0; i < n; i += 1) {
+        const e = handles[i];
+        if (!isHandle(e)) {
+          throw new Error(`world.${op}: handles[${i}] is ${describe(e)}, not an entity handle; nothing was changed`);
+        }
+        u32[(at >>> 2) + i] = e;
       }
-      u32[(at >>> 2) + i] = e;
-    }
-    core.readEnd(ticket, op);
+    });
     return n;
   }
 
@@ -813,9 +799,7 @@ export class World {
     const address = core.scratch(entry.size, 'set');
     const views = core.engine.viewsCovering(address + entry.size);
     views.u8.copyWithin(address, current, current + entry.size);
-    const ticket = core.readStart();
-    core.encodeElement('set', entry, values, views, address, false);
-    core.readEnd(ticket, 'set');
+    core.reading('set', () => core.encodeElement('set', entry, values, views, address, false));
     if (core.fast.set(core.address, entity, entry.id, address, WHOLE_ELEMENT) === 0) core.fail('set');
   }
 

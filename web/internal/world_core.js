@@ -421,23 +421,40 @@ export class WorldCore {
   /**
    * Reading a call's arguments may run user code (a getter, a Proxy's trap) that calls the world,
    * and that call takes the same scratch area, staged values and row entries as the one still
-   * reading. Each reader takes a ticket as it starts and hands it back (readEnd) before the engine
+   * reading. Each reader takes a ticket as it starts and hands it back (#readEnd) before the engine
    * reads what it wrote: a reader in between took another, and the call is refused.
    */
-  readStart() {
+  #readStart() {
     this.#reads += 1;
     return this.#reads;
   }
 
-  readEnd(ticket, op) {
+  #readEnd(ticket, op) {
     if (this.#reads !== ticket) this.#calledWhileRead(op);
   }
 
   // What a reader that threw throws: a reader in between may have grown the heap, and the views
   // this one wrote through then threw (a DataView over a detached buffer); its error says so.
-  readFailed(ticket, op, error) {
+  #readFailed(ticket, op, error) {
     if (this.#reads !== ticket) this.#calledWhileRead(op, error);
     throw error;
+  }
+
+  /**
+   * `read()` (which reads a call's arguments into the shared memory) as one reader: its result,
+   * or the refusal when a getter called the world meanwhile. For the bulk and rare paths; the
+   * per-entity encoders below take their ticket inline (no closure per call).
+   */
+  reading(op, read) {
+    const ticket = this.#readStart();
+    let result;
+    try {
+      result = read();
+    } catch (error) {
+      this.#readFailed(ticket, op, error);
+    }
+    this.#readEnd(ticket, op);
+    return result;
   }
 
   #calledWhileRead(op, cause) {
@@ -448,7 +465,7 @@ export class WorldCore {
     throw error;
   }
 
-  #reads = 0;  // readStart()'s tickets
+  #reads = 0;  // #readStart()'s tickets
 
   /**
    * An 8-aligned scratch area of at least `bytes` bytes in the heap, valid until the next call at
@@ -527,7 +544,7 @@ export class WorldCore {
    * that nothing is allocated per call.
    */
   encodeComponents(op, components) {
-    const ticket = this.readStart();
+    const ticket = this.#readStart();
     if (!isPlainObject(components)) notARow(op, components);
     // One pass over the names; their entries go to a list kept for the next call.
     const entries = this.#rowEntries;
@@ -559,9 +576,9 @@ export class WorldCore {
         at += align8(entry.size);
       }
     } catch (error) {
-      this.readFailed(ticket, op, error);
+      this.#readFailed(ticket, op, error);
     }
-    this.readEnd(ticket, op);
+    this.#readEnd(ticket, op);
     return address;
   }
 
@@ -582,14 +599,14 @@ export class WorldCore {
       refuseOpaque(op, entry, values, true);
       return 0;
     }
-    const ticket = this.readStart();
+    const ticket = this.#readStart();
     const address = this.scratch(entry.size, op);
     try {
       this.#encodeWhole(op, entry, values, this.engine.viewsCovering(address + entry.size), address);
     } catch (error) {
-      this.readFailed(ticket, op, error);
+      this.#readFailed(ticket, op, error);
     }
-    this.readEnd(ticket, op);
+    this.#readEnd(ticket, op);
     return address;
   }
 
@@ -627,7 +644,7 @@ export class WorldCore {
    * for a bad value exactly as encodeElement does, before anything changes.
    */
   stageValues(op, entry, values) {
-    const ticket = this.readStart();
+    const ticket = this.#readStart();
     if (!isPlainObject(values)) notValues(op, entry, values, false);
     const staged = entry.staged;
     let mask = 0;
@@ -649,7 +666,7 @@ export class WorldCore {
       mask |= 1 << field.index;
     }
     if (last === undefined) refuseOpaque(op, entry, values, false);
-    this.readEnd(ticket, op);
+    this.#readEnd(ticket, op);
     return mask;
   }
 

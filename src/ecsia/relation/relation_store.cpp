@@ -13,16 +13,14 @@ RelationStore::Relation& RelationStore::define(RelationId id, ComponentDesc data
     relation.options = options;
     relation.defaults = default_element(data);
     relation.data = std::move(data);
+    // Room in both first: on std::bad_alloc the store is as it was (a world has a few relations).
+    relations_.reserve(relations_.size() + 1);
+    name_order_.reserve(name_order_.size() + 1);
     const auto position = static_cast<std::uint32_t>(relations_.size());
     const auto by_name = std::lower_bound(name_order_.begin(), name_order_.end(), relation.data.name,
                                           [&](std::uint32_t at, const std::string& name) { return relations_[at].data.name < name; });
-    name_order_.insert(by_name, position);  // first: on std::bad_alloc the store is as it was
-    try {
-        relations_.push_back(std::move(relation));
-    } catch (...) {
-        name_order_.erase(std::find(name_order_.begin(), name_order_.end(), position));
-        throw;
-    }
+    name_order_.insert(by_name, position);
+    relations_.push_back(std::move(relation));
     slot_by_id_[id] = static_cast<std::int32_t>(position);
     return relations_.back();
 }
