@@ -124,6 +124,74 @@ test('a message that acknowledges frames of ours never sent is dropped with a di
   expect(r.confirmed).toBe(-1);
 });
 
+test('inputs and hashes further ahead than a peer session can be are dropped with a diagnostic, never held', async ({ page }) => {
+  // Held, an input for frame 4e9 stayed until the session reached it (never), every prune walked
+  // it, and an input a peer sent for that frame later was ignored as a duplicate.
+  await openNetcodePeer(page, servers.isolated);
+  const r = await page.evaluate(async () => {
+    const { ecsia, netcode, diagnostics } = window.peer;
+    const world = ecsia.createWorld({ maxEntities: 16 });
+    const info = world.defineComponent('input', { aim: 'f32' });
+    const players = [world.spawn({ input: {} }), world.spawn({ input: {} })];
+    const scheduler = world.createScheduler({ workers: 0 });
+    const transport = { onmessage: null, send() {} };
+    const session = new netcode.RollbackSession({
+      world, scheduler, players: 2, localPlayer: 0, inputComponent: 'input', playerEntities: players, inputDelay: 0, transport,
+    });
+    // Player 1's INPUT message (docs/NETCODE.md) with one input, `aim`, for `frame`; it holds none of ours.
+    const input = (frame, aim) => {
+      const bytes = new Uint8Array(20 + info.size);
+      const dv = new DataView(bytes.buffer);
+      bytes.set([1, 1, 1, 0]);
+      dv.setUint32(4, 0xffffffff, true);
+      dv.setUint32(8, 0xffffffff, true);
+      dv.setUint32(12, frame, true);
+      dv.setUint16(16, 1, true);
+      dv.setUint16(18, info.size, true);
+      dv.setFloat32(20, aim, true);
+      return bytes;
+    };
+    const hash = (frame) => {
+      const bytes = new Uint8Array(16);
+      bytes.set([2, 1, 1, 0]);
+      new DataView(bytes.buffer).setUint32(4, frame, true);
+      return bytes;
+    };
+    // At frame 0 with no input delay a peer's inputs reach frame 181 at most (maxRollback 120 and
+    // inputDelay 60 at most, plus one).
+    transport.onmessage(input(182, 0.5));
+    transport.onmessage(input(4e9, 0.5));
+    transport.onmessage(hash(4e9));
+    transport.onmessage(input(181, 0.75));  // within the lead: taken
+    const aims = [];
+    for (let frame = 0; frame <= 182; frame += 1) {
+      if (frame !== 181) transport.onmessage(input(frame, frame === 182 ? 0.25 : 0));
+      await session.advance(1 / 60);
+      aims.push(world.get(players[1], 'input').aim);
+    }
+    const out = {
+      reports: diagnostics.filter((m) => m.includes(" sent an input for frame ")),
+      hashReports: diagnostics.filter((m) => m.includes('sent a hash for frame')).length,
+      at181: aims[181],
+      at182: aims[182],
+      confirmed: session.stats.confirmedFrame,
+      desyncs: session.stats.desyncs,
+    };
+    session.close();
+    scheduler.dispose();
+    world.dispose();
+    return out;
+  });
+  expect(r.reports).toEqual([
+    "ecsia: netcode: player 1 sent an input for frame 182, beyond frame 181, the furthest a peer's session can be ahead of this one (at frame 0); such frames are dropped",
+  ]);
+  expect(r.hashReports).toBe(0);  // said once per player: the input's report covers the hash
+  expect(r.at181).toBe(0.75);
+  expect(r.at182).toBe(0.25);  // the frame ran with the input sent when it was within reach
+  expect(r.confirmed).toBe(182);
+  expect(r.desyncs).toBe(0);
+});
+
 test("a message whose header's last byte is not 0 is another protocol's: dropped, its inputs not taken", async ({ page }) => {
   await openNetcodePeer(page, servers.isolated);
   const r = await page.evaluate(async () => {

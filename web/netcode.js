@@ -19,6 +19,14 @@ const EVENTS = ['desync', 'stall', 'resume'];
 const TRANSPORTS_IN_USE = new WeakSet();
 const HASH_HISTORY = 32;        // hashes kept per side, in hashEvery steps
 const STALLED_RESEND_MS = 50;   // while stalled, inputs are resent at most this often
+const MAX_INPUT_DELAY = 60;     // the options' limits
+const MAX_ROLLBACK = 120;
+// How far past this session's next frame a peer's input or hash can be: a peer runs at most its
+// maxRollback frames past the inputs it holds of ours (which reach our next frame + our delay),
+// and its inputs go its own delay further on. A message beyond it is no peer session's; its
+// frames are dropped, unacknowledged (a genuine input is resent), instead of being held until
+// this session reached them (for frame 4e9: never, and every prune walks them).
+const PEER_LEAD = MAX_ROLLBACK + MAX_INPUT_DELAY + 1;
 
 function wholeNumber(op, options, key, fallback, min, max) {
   const value = options[key] ?? fallback;
@@ -127,6 +135,7 @@ export class RollbackSession {
   #remoteHashes = new Map(); // frame -> Map(player -> hash)
   #refused = new Set();      // players whose inputs were refused (reported once each)
   #refusedAcks = new Set();  // players whose acknowledgements were refused (reported once each)
+  #refusedAhead = new Set(); // players whose frames beyond PEER_LEAD were dropped (reported once each)
   #compared = new Set();     // frame * 256 + player: the hashes compared already (players <= 255)
   #hashesSentTo = -1;        // the newest hashed frame whose hash was sent (-1: none)
   #listeners = new Map(EVENTS.map((e) => [e, new Set()]));
@@ -164,8 +173,8 @@ export class RollbackSession {
     this.#scheduler = scheduler;
     this.#players = wholeNumber(op, options, 'players', undefined, 1, 255);
     this.#local = wholeNumber(op, options, 'localPlayer', undefined, 0, this.#players - 1);
-    this.#delay = wholeNumber(op, options, 'inputDelay', 2, 0, 60);
-    this.#maxRollback = wholeNumber(op, options, 'maxRollback', 8, 1, 120);
+    this.#delay = wholeNumber(op, options, 'inputDelay', 2, 0, MAX_INPUT_DELAY);
+    this.#maxRollback = wholeNumber(op, options, 'maxRollback', 8, 1, MAX_ROLLBACK);
     this.#hashEvery = wholeNumber(op, options, 'hashEvery', 30, 1, 1 << 20);
     if (typeof inputComponent !== 'string') throw new Error(`${op}: inputComponent must be a component name, got ${describe(inputComponent)}`);
     this.#codec = inputCodec(op, this.#core, inputComponent);
@@ -342,6 +351,7 @@ export class RollbackSession {
     for (let i = 0; i < inputs.length; i += 1) {
       const frame = first + i;
       if (frame <= this.#contiguous[player] || known.has(frame)) continue;
+      if (this.#beyondLead(player, frame, 'an input')) break;
       known.set(frame, inputs[i]);
       const used = this.#used.get(frame);
       if (used !== undefined && !sameInput(used.inputs[player], inputs[i])) this.#rollbackFrom = Math.min(this.#rollbackFrom, frame);
@@ -351,8 +361,21 @@ export class RollbackSession {
 
   #takeHash({ player, frame, hash }) {
     if (this.#compared.has(frame * 256 + player)) return;  // a resent hash, compared already
+    if (this.#beyondLead(player, frame, 'a hash')) return;
     if (!this.#remoteHashes.has(frame)) this.#remoteHashes.set(frame, new Map());
     this.#remoteHashes.get(frame).set(player, hash);
+  }
+
+  // True when `frame` is further ahead than a peer's session can be (PEER_LEAD): said once per player.
+  #beyondLead(player, frame, what) {
+    const newest = this.#frame + this.#delay + PEER_LEAD;
+    if (frame <= newest) return false;
+    if (!this.#refusedAhead.has(player)) {
+      this.#refusedAhead.add(player);
+      this.#core.report(`netcode: player ${player} sent ${what} for frame ${frame}, beyond frame ${newest}, the furthest ` +
+        `a peer's session can be ahead of this one (at frame ${this.#frame}); such frames are dropped`);
+    }
+    return true;
   }
 
   // The players whose missing inputs would make the next frame predict deeper than maxRollback.
