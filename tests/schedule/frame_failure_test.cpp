@@ -6,12 +6,14 @@
 
 #include <map>
 #include <memory>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "builtin/builtin_systems.hpp"
 #include "ecsia/schedule/scheduler.hpp"
+#include "ecsia/world/world.hpp"
 #include "ecsia/world/world_access.hpp"
 #include "support/captured_diagnostics.hpp"
 #include "support/frame_fixture.hpp"
@@ -191,6 +193,47 @@ TEST_CASE("a rejected command is skipped with its reason and the next frame is w
         scheduler.dispose();  // the second frame's repeats were counted: their count is said now
         CHECK(said.occurrences("system 'Bad': command skipped: BadValue: 'marked' takes 4 bytes, got 8") == 4);
         CHECK(world.count(QueryDesc{{ids.marked}, {}, {}, {}, {}}) == 0);
+    }
+}
+
+namespace {
+struct FailedMergeValue { std::int32_t v; };
+struct FailedMergeNote { std::uint32_t a; };
+}  // namespace
+ECSIA_COMPONENT(FailedMergeValue, "failed_merge_value", v)
+ECSIA_TOPIC(FailedMergeNote, "failed_merge_note", a)
+
+TEST_CASE("a merge that throws ends the frame, and its kernels' messages are not seen again", "[schedule][threads][topic]") {
+    for (std::uint32_t workers : {0u, 2u}) {
+        INFO("workers " << workers);
+        World world;
+        bool armed = false;
+        // The user's sink throws at the merge's report of the rejected command: the merge throws.
+        world.diagnostics().set_sink([&armed](const std::string& said) {
+            if (armed && said.find("command skipped") != std::string::npos) throw std::runtime_error("the sink failed");
+        });
+        const ComponentId value = world.component<FailedMergeValue>();
+        const TopicId topic = world.topic<FailedMergeNote>();
+        const Entity target = world.spawn(FailedMergeValue{0});
+        Scheduler scheduler(world, test::with_workers(workers));
+        std::vector<std::uint32_t> seen;
+        SystemDesc reader;
+        reader.name = "Reader";
+        reader.consumes = {topic};
+        reader.reads = {value};
+        reader.kernel = [&seen, topic, value, target](KernelContext& ctx) {
+            for (const FailedMergeNote note : ctx.messages(topic).as<FailedMergeNote>()) seen.push_back(note.a);
+            const std::int32_t x = 5;
+            ctx.commands.set(target, value, 100, &x, sizeof x);  // a bad field mask: rejected at the merge
+        };
+        scheduler.add_system(reader);
+        world.publish(topic, FailedMergeNote{7});
+        armed = true;
+        CHECK_THROWS_WITH(scheduler.update(0.016f), "the sink failed");
+        armed = false;
+        REQUIRE_NOTHROW(scheduler.update(0.016f));
+        CHECK(seen == std::vector<std::uint32_t>{7});
+        CHECK(scheduler.frames() == 1);
     }
 }
 

@@ -358,6 +358,48 @@ TEST_CASE("messages nobody will read are dropped: no consumer, a consumer added 
     CHECK(world.topics().topic(hit).consumers.empty());
 }
 
+TEST_CASE("a scheduler that goes keeps the consumers another scheduler of the world claims, of the same system name",
+          "[topic][lifetime]") {
+    World world;
+    const TopicId hit = world.define_topic("hit", {{"damage", FieldType::F32}});
+    const TopicId key = world.define_topic("key", {{"code", FieldType::U32}});
+    auto reader = [](TopicId topic, std::vector<TopicId> also, std::size_t& seen) {
+        SystemDesc system;
+        system.name = "Input";
+        system.consumes = {topic};
+        system.consumes.insert(system.consumes.end(), also.begin(), also.end());
+        system.main_thread = [&seen, topic](World& w, float) { seen += w.messages(topic).count(); };
+        return system;
+    };
+    std::size_t sim_saw = 0, ui_saw = 0;
+    Scheduler sim(world);
+    sim.add_system(reader(hit, {key}, sim_saw));  // "Input" of sim consumes hit and key
+    for (const bool dispose : {false, true}) {
+        INFO((dispose ? "dispose()" : "remove_system()"));
+        {
+            Scheduler ui(world);
+            ui.add_system(reader(key, {}, ui_saw));  // another "Input", of key only
+            world.publish(hit, 1.f);
+            world.publish(key, std::uint32_t{7});
+            ui.update(0);
+            if (dispose) {
+                ui.dispose();
+            } else {
+                ui.remove_system("Input");
+            }
+        }
+        const std::size_t before = sim_saw;
+        for (int f = 0; f < 3; ++f) REQUIRE_NOTHROW(sim.update(0));
+        CHECK(sim_saw == before + 1);  // the hit published before; sim's cursors were kept
+        world.publish(hit, 2.f);
+        sim.update(0);
+        CHECK(sim_saw == before + 2);
+        CHECK(world.topics().topic(hit).consumers.size() == 1);
+        CHECK(world.topics().topic(key).consumers.size() == 1);
+    }
+    CHECK(ui_saw == 2);
+}
+
 TEST_CASE("bad topic input is refused with a clear error and changes nothing", "[topic][g5]") {
     World world;
     const TopicId hit = world.define_topic("hit", {{"damage", FieldType::F32}});

@@ -177,6 +177,8 @@ private:
     void check_topics(const SystemDesc& system) const;
     void open_windows(std::uint32_t s);
     void close_windows(std::uint32_t s);
+    // Removes the topic consumers of `system` that no other dependent of the world claims.
+    void release_consumers(const SystemDesc& system);
     void prepare_batches(const std::vector<std::uint32_t>& wave);
     void refresh_lookup_columns(const std::vector<std::uint32_t>& wave);
     void append_cascade_batches(std::uint32_t s, std::vector<std::uint32_t>& depths);
@@ -188,6 +190,8 @@ private:
     FrameStatus run_waves();
     void capture_extracts() noexcept;
     void finish_wave(bool merge_results);
+    // After a wave's merge (also one that threw): its consumers' windows close, its systems' last runs move.
+    void mark_wave_seen();
     void record_batch_timings();
     void fail_frame() noexcept;
     void abandon_frame(const std::string& why);
@@ -232,6 +236,13 @@ World& Scheduler::Impl::world() const {
 void Scheduler::Impl::set_state(FrameState state) noexcept {
     state_ = state;
     if (world_ != nullptr) detail::WorldAccess::cursors(*world_).set_in_frame(in_frame());
+}
+
+void Scheduler::Impl::release_consumers(const SystemDesc& system) {
+    // Another scheduler of the world may run a system of the same name: the cursors it claims stay.
+    detail::WorldAccess::topics(*world_).retain_consumers([&](TopicId topic, std::string_view name) {
+        return name != system.name || detail::WorldAccess::consumer_claimed(*world_, topic, name, this);
+    });
 }
 
 bool Scheduler::Impl::consumes(TopicId topic, std::string_view system) const noexcept {
@@ -347,7 +358,7 @@ void Scheduler::Impl::remove_system(std::string_view name) {
     const auto s = static_cast<std::size_t>(it - systems_.begin());
     // Its cursor slot stays in the world (slots are never removed); its topic cursors go, so
     // the messages only it had left to read are dropped.
-    if (!systems_[s].consumes.empty()) detail::WorldAccess::topics(*world_).remove_consumer(systems_[s].name);
+    if (!systems_[s].consumes.empty()) release_consumers(systems_[s]);
     auto erase = [s](auto& list) { list.erase(list.begin() + static_cast<std::ptrdiff_t>(s)); };
     erase(systems_);
     erase(queries_);
@@ -987,8 +998,24 @@ void Scheduler::Impl::run_kernel(Batch& batch) {
 void Scheduler::Impl::finish_wave(bool merge_results) {
     detail::WorldAccess::set_phase(*world_, WorldPhase::Serial);
     if (!waves_.empty()) waves_.back().end_us = now_us();
-    merge_.merge(*world_, batches_, run_tick_, systems_, merge_results);
-    if (merge_results && wave_ < plan_.waves.size()) {
+    try {
+        merge_.merge(*world_, batches_, run_tick_, systems_, merge_results);
+    } catch (...) {
+        // The frame ends (rethrown), but the wave's kernels ran: what they saw stays seen, or the
+        // next frame would run their work on the same messages and changes again.
+        if (merge_results) mark_wave_seen();
+        throw;
+    }
+    if (merge_results) mark_wave_seen();
+    world_->flush();
+    if (timeline_ && merge_results && !waves_.empty()) {
+        record_batch_timings();
+        waves_.back().merged_us = now_us();
+    }
+}
+
+void Scheduler::Impl::mark_wave_seen() {
+    if (wave_ < plan_.waves.size()) {
         // Every worker system of the wave ran (with or without rows): its messages are seen. A
         // cascade system that could not order its rows did not run: they wait for its next run.
         for (std::uint32_t s : plan_.waves[wave_]) {
@@ -997,15 +1024,8 @@ void Scheduler::Impl::finish_wave(bool merge_results) {
             close_windows(s);
         }
     }
-    if (merge_results) {
-        for (const Batch* batch : merge_.merged()) {
-            detail::WorldAccess::cursors(*world_).set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
-        }
-    }
-    world_->flush();
-    if (timeline_ && merge_results && !waves_.empty()) {
-        record_batch_timings();
-        waves_.back().merged_us = now_us();
+    for (const Batch* batch : merge_.merged()) {
+        detail::WorldAccess::cursors(*world_).set_last_run(cursor_slots_[batch->system], run_tick_[batch->system]);
     }
 }
 
@@ -1170,7 +1190,7 @@ void Scheduler::Impl::dispose_now() {
     // Its systems consume nothing more: messages only they had left to read are dropped.
     if (world_ != nullptr) {
         for (const SystemDesc& system : systems_) {
-            if (!system.consumes.empty()) detail::WorldAccess::topics(*world_).remove_consumer(system.name);
+            if (!system.consumes.empty()) release_consumers(system);
         }
     }
     // Counts of repeated diagnostics not yet said are said now: no later frame will.

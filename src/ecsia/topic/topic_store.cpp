@@ -180,13 +180,6 @@ void TopicStore::add_consumer(TopicId id, std::string_view name) {
     topics_[id].consumers.push_back(Consumer{std::string(name), topics_[id].end()});
 }
 
-void TopicStore::remove_consumer(std::string_view name) {
-    for (Topic& t : topics_) {
-        std::erase_if(t.consumers, [&](const Consumer& c) { return c.name == name; });
-    }
-    trim();
-}
-
 TopicWindow TopicStore::window(TopicId id, std::string_view name) const {
     const Topic& t = topic(id);
     for (const Consumer& c : t.consumers) {

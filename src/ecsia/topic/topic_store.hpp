@@ -96,8 +96,6 @@ public:
     // Adds `name` as a consumer of `id`; a new consumer starts at the end (it sees messages
     // published from now on); an existing one keeps its cursor.
     void add_consumer(TopicId id, std::string_view name);
-    // Removes `name` as a consumer of every topic, then trims.
-    void remove_consumer(std::string_view name);
     // Removes every consumer for which keep(topic, name) is false, then trims.
     template <typename Keep>
     void retain_consumers(Keep&& keep);

@@ -44,10 +44,11 @@ struct WorldAccess {
     static SystemCursors& cursors(World& world) noexcept { return *world.cursors_; }
     static const SystemCursors& cursors(const World& world) noexcept { return *world.cursors_; }
     static TopicStore& topics(World& world) noexcept { return *world.topics_; }
-    // Whether any dependent attached to the world claims the consumer (WorldDependent::consumes).
-    static bool consumer_claimed(const World& world, TopicId topic, std::string_view system) noexcept {
+    // Whether any dependent attached to the world (but `except`) claims the consumer (WorldDependent::consumes).
+    static bool consumer_claimed(const World& world, TopicId topic, std::string_view system,
+                                 const WorldDependent* except = nullptr) noexcept {
         for (const WorldDependent* dependent : world.dependents_) {
-            if (dependent->consumes(topic, system)) return true;
+            if (dependent != except && dependent->consumes(topic, system)) return true;
         }
         return false;
     }
