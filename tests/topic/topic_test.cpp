@@ -400,6 +400,34 @@ TEST_CASE("a scheduler that goes keeps the consumers another scheduler of the wo
     CHECK(ui_saw == 2);
 }
 
+TEST_CASE("a main-thread consumer's messages stay readable while an observer its changes set off publishes to the topic",
+          "[topic][lifetime]") {
+    World world;
+    const ComponentId val = world.component<Val>();
+    const TopicId hit = world.define_topic("hit", {{"damage", FieldType::U32}});
+    // Each spawn below publishes a message from the observer: the topic's fields grow under the loop.
+    world.observe(ObserverEvent::OnAdd, val, [hit](ObserverContext& ctx) { ctx.world.publish(hit, std::uint32_t{100}); });
+    Scheduler scheduler(world);
+    std::vector<std::uint32_t> seen;
+    SystemDesc system;
+    system.name = "Spawner";
+    system.consumes = {hit};
+    system.publishes = {hit};
+    system.main_thread = [&seen, hit](World& w, float) {
+        for (const std::uint32_t damage : w.messages(hit).field<std::uint32_t>(0)) {
+            seen.push_back(damage);
+            w.spawn(Val{1});
+        }
+    };
+    scheduler.add_system(system);
+    for (std::uint32_t i = 0; i < 8; ++i) world.publish(hit, i);
+    scheduler.update(0);
+    CHECK(seen == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    scheduler.update(0);  // the observer's 8 messages, each spawning again
+    CHECK(seen.size() == 16);
+    CHECK(std::count(seen.begin() + 8, seen.end(), 100u) == 8);
+}
+
 TEST_CASE("bad topic input is refused with a clear error and changes nothing", "[topic][g5]") {
     World world;
     const TopicId hit = world.define_topic("hit", {{"damage", FieldType::F32}});

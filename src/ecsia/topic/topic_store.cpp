@@ -119,6 +119,7 @@ void TopicStore::append(TopicId id, std::uint32_t count, Copy copy) {
     // The room is not zeroed: until every byte of it is written, nothing may read it. Whatever
     // throws (out of heap growing a field, or in the copy's handle fix) takes the room away again.
     try {
+        if (holding_views_) grow_keeping_views(t, first + count);
         for (std::size_t f = 0; f < t.slots.size(); ++f) t.fields[f].resize((first + count) * t.slots[f].second);
         copy(t, first);
     } catch (...) {
@@ -126,6 +127,24 @@ void TopicStore::append(TopicId id, std::uint32_t count, Copy copy) {
         throw;
     }
     t.count += count;
+}
+
+void TopicStore::grow_keeping_views(Topic& t, std::size_t messages) {
+    for (std::size_t f = 0; f < t.slots.size(); ++f) {
+        FieldBytes& field = t.fields[f];
+        const std::size_t needed = messages * t.slots[f].second;
+        if (needed <= field.capacity()) continue;
+        FieldBytes grown;
+        grown.reserve(std::max(needed, 2 * field.capacity()));
+        grown.insert(grown.end(), field.begin(), field.end());
+        held_.push_back(std::move(field));
+        field = std::move(grown);
+    }
+}
+
+void TopicStore::hold_views(bool hold) noexcept {
+    holding_views_ = hold;
+    if (!hold) held_.clear();
 }
 
 void TopicStore::append_many(TopicId id, const std::byte* messages, std::uint32_t count, HandleFix fix, void* context) {

@@ -108,6 +108,11 @@ public:
     // Drops the messages every consumer has seen (all of them when there is none).
     void trim();
 
+    // While a main-thread system runs, World::messages' views point into the fields: a field
+    // that grows then (a publish of the system's, or of an observer its change set off) keeps its
+    // old bytes alive until hold_views(false), so no view reads freed memory.
+    void hold_views(bool hold) noexcept;
+
 private:
     friend class SnapshotAccess;
     friend class CommandApplier;  // the merge's append, with the id checked once
@@ -119,8 +124,12 @@ private:
     // append_many's copy into fields already grown for the messages, from message `first` on.
     static void gather_blocks(Topic& t, std::size_t first, const std::byte* messages, std::uint32_t count, std::size_t stride,
                               HandleFix fix, void* context);
+    // Grows every field of `t` to `messages` messages by a copy into new storage, keeping the old in held_.
+    void grow_keeping_views(Topic& t, std::size_t messages);
     std::vector<Topic> topics_;
     std::uint64_t consumer_restores_ = 0;
+    bool holding_views_ = false;
+    std::vector<FieldBytes> held_;  // fields' storage a view may still read (hold_views)
 };
 
 template <typename Keep>

@@ -345,7 +345,8 @@ public:
         publish(topic, &message, sizeof(T));
     }
     // The messages of `topic` that the running main-thread system has not seen yet (it must
-    // declare the topic in SystemDesc::consumes): valid during its run, until it publishes.
+    // declare the topic in SystemDesc::consumes): valid during its whole run, also across a
+    // publish of its own or of an observer its changes set off (the bytes it views stay alive).
     // UnknownTopic outside such a system or for a topic it does not consume.
     TopicMessages messages(TopicId topic) const;
 

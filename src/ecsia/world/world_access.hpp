@@ -59,6 +59,7 @@ struct WorldAccess {
         world.consumer_name_ = name;
         world.consumer_windows_ = windows;
         world.consumer_publishes_ = publishes;
+        world.topics_->hold_views(name != nullptr);
     }
     static ApplyStats apply(World& world, std::span<CommandBuffer* const> buffers,
                             std::span<EntityReservation* const> reservations = {}) {
