@@ -22,6 +22,7 @@ test('bad session options and inputs throw errors that name them', async ({ page
       link: attempt(() => netcode.LoopbackTransport.pair({ loss: 2 })),
       sameEntity: attempt(() => new netcode.RollbackSession({ ...base, playerEntities: [g.ships[0], g.ships[0]] })),
       extra: attempt(() => new netcode.RollbackSession(base, {})),
+      notHandle: attempt(() => new netcode.RollbackSession({ ...base, playerEntities: ['a', 'b'] })),
     };
     const elsewhere = ecsia.createWorld({ maxEntities: 4 });
     const elsewhereScheduler = elsewhere.createScheduler();
@@ -51,6 +52,7 @@ test('bad session options and inputs throw errors that name them', async ({ page
     lost.close();
     g.scheduler.dispose();
     out.schedulerGone = attempt(() => late.setLocalInput({}));
+    out.disposedScheduler = attempt(() => new netcode.RollbackSession({ ...base, transport: netcode.LoopbackTransport.pair()[0] }));
     g.world.dispose();
     out.worldGone = attempt(() => late.setLocalInput({}));
     return out;
@@ -70,6 +72,8 @@ test('bad session options and inputs throw errors that name them', async ({ page
   expect(r.schedulerGone).toBe("session.setLocalInput: the session's scheduler was disposed");
   expect(r.worldGone).toBe("session.setLocalInput: the session's world was disposed");
   expect(r.sameEntity).toContain('playerEntities names an entity twice');
+  expect(r.notHandle).toBe('new RollbackSession: playerEntities holds a string ("a"), not an entity handle (handles are the numbers spawn() returns)');
+  expect(r.disposedScheduler).toBe('new RollbackSession: options.scheduler was disposed');
   expect(r.extra).toBe('new RollbackSession: takes at most 1 argument, got 2');
   expect(r.otherWorld).toBe('new RollbackSession: options.scheduler runs another world than options.world');
   expect(r.extraInput).toBe('session.setLocalInput: takes at most 1 argument, got 2');

@@ -221,11 +221,15 @@ for (const { variant, server } of variants) {
       attempt(() => scheduler.addSystem(7));
       let update;
       try { await scheduler.update('fast'); update = 'no error'; } catch (e) { update = e.message; }
+      // Past 2^32 - 1 the engine's batch size would wrap (2^32 + 1 ran as 1 row per batch).
+      let batchRows;
+      try { world.createScheduler({ batchRows: 2 ** 32 + 1 }); batchRows = 'no error'; } catch (e) { batchRows = e.message; }
       const after = world.stateHash();
       scheduler.dispose();
       world.dispose();
-      return { errors, codes, update, same: before === after, systems: ecsia.systems };
+      return { errors, codes, update, batchRows, same: before === after, systems: ecsia.systems };
     });
+    expect(r.batchRows).toBe('createScheduler: options.batchRows must be a whole number from 1 to 4294967295, got number 4294967297');
     expect(r.errors[0]).toContain("no system is registered under the name 'Warp' (registered: Attract, Bounce,");
     expect(r.codes[0]).toBe('UnknownSystem');
     // The engine's own module registers its built-in systems like any module (ECSIA_REGISTER_SYSTEM).

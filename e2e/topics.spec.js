@@ -175,6 +175,7 @@ for (const { variant, server } of variants) {
         attempt('wrongField', () => world.publish('hit', { dmg: 1 }));
         attempt('badValue', () => world.publish('hit', { damage: 'lots' }));
         attempt('notAnObject', () => world.publish('hit', 5));
+        attempt('aDate', () => world.publish('hit', new Date(0)));
         attempt('redefined', () => world.defineTopic('hit', { damage: 'f32' }));
         attempt('noFields', () => world.defineTopic('empty', {}));
         attempt('consumesUnknown', () => scheduler.addSystem({ name: 'Bad', consumes: ['nope'], run() {} }));
@@ -207,6 +208,7 @@ for (const { variant, server } of variants) {
       expect(r.wrongField).toMatch(/'hit' has no field 'dmg'/);
       expect(r.badValue).toMatch(/damage/);
       expect(r.notAnObject).toMatch(/takes an object of field values/);
+      expect(r.aDate).toBe("-: world.publish: 'hit' takes an object of field values, got a Date");  // never "(or true)"
       expect(r.redefined).toMatch(/already defined with fields/);
       expect(r.noFields).toMatch(/^BadDefinition: .*has no fields/);
       expect(r.consumesUnknown).toMatch(/^UnknownTopic: .*'nope'/);

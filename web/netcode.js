@@ -7,7 +7,7 @@
 //   import { RollbackSession, LoopbackTransport, WebSocketTransport } from 'ecsia-wasm/netcode'
 // Thread rule: the page's main thread (the session's calls are the world's and scheduler's).
 
-import { describe, isPlainObject } from './internal/checks.js';
+import { describe, isHandle, isPlainObject } from './internal/checks.js';
 import { internalsOf } from './internal/engine.js';
 import { decode, encodeHash, encodeInput, KIND_HASH, KIND_INPUT, sameInput } from './internal/netcode_protocol.js';
 import { checkField, loadField, storeField } from './internal/world_core.js';
@@ -169,6 +169,8 @@ export class RollbackSession {
     if (internalsOf(scheduler, 'scheduler (options.scheduler)').world !== this.#core) {
       throw new Error(`${op}: options.scheduler runs another world than options.world`);
     }
+    if (world.disposed) throw new Error(`${op}: options.world was disposed`);
+    if (scheduler.disposed) throw new Error(`${op}: options.scheduler was disposed`);
     this.#world = world;
     this.#scheduler = scheduler;
     this.#players = wholeNumber(op, options, 'players', undefined, 1, 255);
@@ -182,6 +184,9 @@ export class RollbackSession {
       throw new Error(`${op}: playerEntities must be an array of ${this.#players} entities (one per player), got ${describe(playerEntities)}`);
     }
     for (const entity of playerEntities) {
+      if (!isHandle(entity)) {
+        throw new Error(`${op}: playerEntities holds ${describe(entity)}, not an entity handle (handles are the numbers spawn() returns)`);
+      }
       if (!world.isAlive(entity) || !world.has(entity, inputComponent)) {
         throw new Error(`${op}: player entity ${describe(entity)} is not alive with a '${inputComponent}'`);
       }

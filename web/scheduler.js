@@ -166,8 +166,8 @@ export class Scheduler {
     const batchRows = options.batchRows ?? 16384;
     const deadline = options.waveDeadlineMs ?? 30000;
     const fencePollUs = options.fencePollUs ?? 20;
-    if (!Number.isInteger(batchRows) || batchRows < 1) {
-      throw new Error(`createScheduler: options.batchRows must be a whole number >= 1, got ${describe(batchRows)}`);
+    if (!Number.isInteger(batchRows) || batchRows < 1 || batchRows > 0xffffffff) {
+      throw new Error(`createScheduler: options.batchRows must be a whole number from 1 to 4294967295, got ${describe(batchRows)}`);
     }
     if (typeof deadline !== 'number' || !(deadline > 0)) {
       throw new Error(`createScheduler: options.waveDeadlineMs must be a positive number, got ${describe(deadline)}`);

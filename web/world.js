@@ -7,7 +7,7 @@
 // Entities are plain numbers (32-bit handles: index and generation).
 // Thread rule: the page's main thread.
 
-import { checkEntity, checkFunction, describe, isHandle, isPlainObject, knownKeys } from './internal/checks.js';
+import { checkEntity, checkFunction, describe, isHandle, isOpaqueObject, isPlainObject, knownKeys } from './internal/checks.js';
 import { MAX_BULK_COUNT, NULL_ENTITY, ON_DELETE_TARGETS, WHOLE_ELEMENT } from './internal/constants.js';
 import { attachInternals } from './internal/engine.js';
 import { restoreSnapshot, takeSnapshot } from './internal/snapshot.js';
@@ -121,7 +121,9 @@ export class World {
     if (arguments.length > 2) arity(op, arguments.length, 2);
     const core = this.#core;
     const entry = core.topic(op, topic);
-    if (!isPlainObject(values)) throw new Error(`world.${op}: '${entry.name}' takes an object of field values, got ${describe(values)}`);
+    if (!isPlainObject(values) || isOpaqueObject(values)) {
+      throw new Error(`world.${op}: '${entry.name}' takes an object of field values, got ${describe(values)}`);
+    }
     if (core.fast.publish(core.address, entry.id, core.encodeOne(op, entry, values)) === 0) core.fail(op);
   }
 

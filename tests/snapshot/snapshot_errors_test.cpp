@@ -299,6 +299,12 @@ TEST_CASE("a world that lacks a component the snapshot needs, or defines it diff
         target.define_component("pos", {});
         CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "'pos' is defined differently");
     }
+    SECTION("a relation where the snapshot has a component") {
+        World target;
+        define_all_but_pos(target);
+        target.define_relation("pos", {{"x", FieldType::F32}, {"y", FieldType::F32}});
+        CHECK_REFUSED(target, bytes, ErrorCode::SnapshotMismatch, "'pos' is defined differently here: the snapshot's is { x: f32 at 0, y: f32 at 4 }, 8 bytes, this world's is a relation");
+    }
     SECTION("another max_entities or handle layout") {
         World bigger(WorldOptions{1u << 21, 22});
         test::define_rich_components(bigger);
@@ -392,7 +398,9 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     ecsia::detail::WorldAccess::cursors(world).set_in_frame(false);
     detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(test::thrown_code([&] { restore(world, bytes); }) == "WrongPhase");
+    CHECK(test::thrown_message([&] { state_hash(world); }).find("state_hash during a wave") != std::string::npos);
     detail::WorldAccess::set_phase(world, WorldPhase::Serial);
+    CHECK(state_hash(world) == hash);
 
     std::string inside;
     world.observe(ObserverEvent::OnAdd, world.component_id("frozen"), [&](ObserverContext& ctx) {

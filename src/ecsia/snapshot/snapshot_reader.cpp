@@ -246,8 +246,9 @@ std::vector<const ComponentDesc*> read_components(SectionReader r, const World& 
         }
         const ComponentDesc& desc = registry.desc(id);
         if (desc.size != size || desc.alignment != alignment || !same_fields(desc.fields, fields)) {
+            // A relation's presence is a tag in the registry: its name there is the relation's.
             mismatch("component '" + name + "' is defined differently here: the snapshot's is " + describe_fields(fields, size) +
-                     ", this world's is " + describe_fields(desc.fields, desc.size));
+                     ", this world's is " + (desc.relation ? "a relation" : describe_fields(desc.fields, desc.size)));
         }
         if (!out.empty() && !(out.back()->name < name)) r.fail("component '" + name + "' is not listed in ascending name order");
         out.push_back(&desc);
