@@ -10,7 +10,7 @@ export interface SchedulerOptions {
   systems?: readonly string[];
   /** Worker threads (default: the engine's; 0 = the serial executor; capped at the engine's). */
   workers?: number;
-  /** Most rows per batch (default 16384). */
+  /** Most rows per batch, 1 to 4294967295 (default 16384). */
   batchRows?: number;
   /** A wave's deadline in ms (default 30000). */
   waveDeadlineMs?: number;

@@ -253,7 +253,7 @@ export interface World {
    * when a despawn removes pairs; the pair's data still readable). Relations have no 'change'.
    */
   observe(event: 'add' | 'remove', relation: string, fn: (subject: Entity, target: Entity) => void): () => void;
-  /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. */
+  /** The 64-bit state hash as 16 hex digits: equal state, equal hash, in every build. WrongPhase while a wave runs on the workers. */
   stateHash(): string;
   /**
    * The world's whole state as bytes (docs/SNAPSHOT.md): entities with their generations and the
