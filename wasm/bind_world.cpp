@@ -182,7 +182,15 @@ std::uint32_t WorldBinding::count(const val& with, const val& without) {
     return world_->count(desc);
 }
 
-std::string WorldBinding::state_hash() const { return state_hash_hex(*world_); }
+std::string WorldBinding::state_hash() const {
+    // A page may call it while a wave is out on the workers (update() not awaited): a hash then is
+    // of no state the world was ever in. (Natively the coordinator's thread waits for its waves.)
+    if (world_->phase() == WorldPhase::Wave) {
+        throw Error(ErrorCode::WrongPhase, "stateHash during a wave: the workers are changing the state; call it between "
+                                           "frames (await update()) or from a main-thread system");
+    }
+    return state_hash_hex(*world_);
+}
 
 std::uint32_t WorldBinding::scratch(std::uint32_t bytes, std::uint32_t level) {
     // Growing the list of levels moves the vectors, not their storage: a lower level's area stays put.

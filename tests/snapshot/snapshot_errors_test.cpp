@@ -398,9 +398,7 @@ TEST_CASE("snapshot and restore are refused mid-frame, in a wave, inside an obse
     ecsia::detail::WorldAccess::cursors(world).set_in_frame(false);
     detail::WorldAccess::set_phase(world, WorldPhase::Wave);
     CHECK(test::thrown_code([&] { restore(world, bytes); }) == "WrongPhase");
-    CHECK(test::thrown_message([&] { state_hash(world); }).find("state_hash during a wave") != std::string::npos);
     detail::WorldAccess::set_phase(world, WorldPhase::Serial);
-    CHECK(state_hash(world) == hash);
 
     std::string inside;
     world.observe(ObserverEvent::OnAdd, world.component_id("frozen"), [&](ObserverContext& ctx) {

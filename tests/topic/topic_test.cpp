@@ -802,3 +802,30 @@ TEST_CASE("a consumer that a restore brings back but no scheduler runs is droppe
     CHECK(world.topics().topic(ev).consumers[0].name == "Other");
     CHECK(other_saw == 1 + 50 * 10);  // the message of the snapshot, then every later one, once
 }
+
+TEST_CASE("a consumer a restored snapshot lacks gets what the page publishes before the next frame", "[topic]") {
+    // Restore, publish the frame's inputs, update: the rollback sequence. Reader was added after
+    // the snapshot; Early was in it. Both see the message.
+    World world;
+    const TopicId ev = world.topic<Ev>();
+    Scheduler scheduler(world);
+    std::uint32_t early_saw = 0, reader_saw = 0;
+    auto counter = [ev](const char* name, std::uint32_t& saw) {
+        SystemDesc system;
+        system.name = name;
+        system.consumes = {ev};
+        system.main_thread = [ev, &saw](World& w, float) { saw += w.messages(ev).count(); };
+        return system;
+    };
+    scheduler.add_system(counter("Early", early_saw));
+    const std::vector<std::byte> bytes = snapshot(world);
+    scheduler.add_system(counter("Reader", reader_saw));
+    for (int round = 0; round < 2; ++round) {
+        restore(world, bytes);
+        world.publish(ev, Ev{99, 1, kNullEntity});
+        CHECK(world.topics().topic(ev).count == 1);
+        scheduler.update(0.016f);
+        CHECK(early_saw == std::uint32_t(round + 1));
+        CHECK(reader_saw == std::uint32_t(round + 1));
+    }
+}

@@ -75,6 +75,7 @@ public:
     std::string recover_from_trap();
     void on_world_destroyed() noexcept override;
     bool consumes(TopicId topic, std::string_view system) const noexcept override;
+    void claim_consumers() override;
 
     World* world_;  // null once the world is destroyed
     SchedulerOptions options_;
@@ -243,6 +244,14 @@ void Scheduler::Impl::release_consumers(const SystemDesc& system) {
     detail::WorldAccess::topics(*world_).retain_consumers([&](TopicId topic, std::string_view name) {
         return name != system.name || detail::WorldAccess::consumer_claimed(*world_, topic, name, this);
     });
+}
+
+void Scheduler::Impl::claim_consumers() {
+    if (world_ == nullptr || state_ == FrameState::Disposed) return;
+    TopicStore& topics = detail::WorldAccess::topics(*world_);
+    for (const SystemDesc& system : systems_) {
+        for (TopicId topic : system.consumes) topics.add_consumer(topic, system.name);
+    }
 }
 
 bool Scheduler::Impl::consumes(TopicId topic, std::string_view system) const noexcept {
@@ -456,9 +465,7 @@ void Scheduler::Impl::begin_frame(float dt) {
     TopicStore& topics = detail::WorldAccess::topics(*world_);
     if (topics.consumer_restores() != consumer_restores_seen_) {
         consumer_restores_seen_ = topics.consumer_restores();
-        for (const SystemDesc& system : systems_) {
-            for (TopicId topic : system.consumes) topics.add_consumer(topic, system.name);
-        }
+        claim_consumers();
         topics.retain_consumers([this](TopicId topic, std::string_view name) {
             return detail::WorldAccess::consumer_claimed(*world_, topic, name);
         });

@@ -15,6 +15,7 @@
 #include "ecsia/snapshot/handle_runs.hpp"
 #include "ecsia/snapshot/snapshot.hpp"
 #include "ecsia/snapshot/snapshot_image.hpp"
+#include "ecsia/world/world_access.hpp"
 
 namespace ecsia {
 
@@ -180,6 +181,13 @@ void commit_snapshot(World& world, SnapshotImage& image) {
     Access::cursor_names(cursors).swap(cursor_names);
     Access::cursor_ticks(cursors).swap(cursor_ticks);
     Access::frames(cursors) = image.frames;
+    // The schedulers' consumers the snapshot lacks start now, not at their next frame: what the
+    // page publishes before that frame reaches them. Only an allocation can fail here, and then
+    // their next frame claims them (Scheduler's begin_frame): the restore itself is whole.
+    try {
+        detail::WorldAccess::claim_consumers(world);
+    } catch (...) {
+    }
 }
 
 }  // namespace ecsia

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <vector>
 
-#include "ecsia/base/error.hpp"
 #include "ecsia/base/hash.hpp"
 #include "ecsia/topic/topic_store.hpp"
 #include "ecsia/world/world.hpp"
@@ -13,11 +12,6 @@
 namespace ecsia {
 
 std::uint64_t state_hash(const World& world) {
-    if (world.phase() == WorldPhase::Wave) {
-        // Workers write the columns meanwhile: a hash then is of no state the world was ever in.
-        throw Error(ErrorCode::WrongPhase, "state_hash during a wave: the workers are changing the state; call it between frames "
-                                           "or from a main-thread system");
-    }
     const ComponentRegistry& registry = world.components();
     std::vector<std::uint64_t> name_hashes(registry.size());
     for (ComponentId id = 0; id < registry.size(); ++id) {

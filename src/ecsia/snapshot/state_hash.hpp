@@ -12,7 +12,7 @@ class World;
 // (in name order: their names and field bytes, field by field, so padding never counts). Equal for
 // two worlds with the same entities and values, whatever their table history or the order their
 // components were registered in.
-// Between waves only: WrongPhase while a wave runs on the workers.
+// Serial phase only.
 std::uint64_t state_hash(const World& world);
 // The hash as 16 lowercase hex digits (what the JS API returns).
 std::string state_hash_hex(const World& world);

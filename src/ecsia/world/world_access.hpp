@@ -27,6 +27,9 @@ public:
     // Whether one of its systems named `system` consumes `topic` (a scheduler's systems): a
     // consumer no dependent claims, which a restore brought back, is dropped at the next frame.
     virtual bool consumes(TopicId topic, std::string_view system) const noexcept = 0;
+    // After a restore replaced the topics' consumers: adds its systems' own the snapshot lacked,
+    // at the end of their topics, so messages published before its next frame reach them.
+    virtual void claim_consumers() = 0;
 
 protected:
     ~WorldDependent() = default;
@@ -44,6 +47,10 @@ struct WorldAccess {
     static SystemCursors& cursors(World& world) noexcept { return *world.cursors_; }
     static const SystemCursors& cursors(const World& world) noexcept { return *world.cursors_; }
     static TopicStore& topics(World& world) noexcept { return *world.topics_; }
+    // After a restore: every dependent claims its consumers (WorldDependent::claim_consumers).
+    static void claim_consumers(World& world) {
+        for (WorldDependent* dependent : world.dependents_) dependent->claim_consumers();
+    }
     // Whether any dependent attached to the world (but `except`) claims the consumer (WorldDependent::consumes).
     static bool consumer_claimed(const World& world, TopicId topic, std::string_view system,
                                  const WorldDependent* except = nullptr) noexcept {

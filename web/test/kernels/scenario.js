@@ -259,14 +259,14 @@ export function link(chunk, dt, commands) {
 
 /**
  * Calls the page's world (globalThis.meddleWorld, set by the test) from inside its batch, which
- * a kernel must never do: world.set, then world.markChanged, each refused during the wave.
+ * a kernel must never do: world.set, world.markChanged and world.stateHash, each refused during the wave.
  */
 export function meddle(chunk) {
   const world = globalThis.meddleWorld;
   if (world === undefined) throw new Error('meddle runs only on the page (serial executor or single build)');
   const e = chunk.entities[0];
   const refused = [];
-  for (const call of [() => world.set(e, 'hp', { value: 99 }), () => world.markChanged(e, 'hp')]) {
+  for (const call of [() => world.set(e, 'hp', { value: 99 }), () => world.markChanged(e, 'hp'), () => world.stateHash()]) {
     try { call(); refused.push(null); } catch (error) { refused.push(error.message); }
   }
   globalThis.meddleRefused = refused;
